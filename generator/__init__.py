@@ -1,0 +1,1 @@
+"""Layout → PDF. Reads the punchboard model; never imports the verifier."""

@@ -1,0 +1,20 @@
+"""Build options chosen on the command line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+BACK_MODES = ("none", "duplex-long", "duplex-short", "gutterfold", "separate")
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    paper: str = "letter"
+    backs: str = "duplex-long"
+    duplex_offset: tuple[float, float] = (0.0, 0.0)  # mm, applied to back pages
+    print_shop: bool = False
+    proof: bool = False
+    bleed_mm: float | None = None  # None: the layout's or 3 mm
+    packing: str = "spaced"  # spaced | touching
+    force: bool = False
+    quiet: bool = False

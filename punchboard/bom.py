@@ -1,0 +1,80 @@
+"""Bill of materials: every printed component with its counts, and bought supplies."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .model import Component, Game
+
+BREAKDOWN_FIELDS = ("kind", "suit", "colour", "color", "type", "team", "value", "denomination")
+
+
+def breakdown_field(component: Component) -> str:
+    for name in BREAKDOWN_FIELDS:
+        if name in component.fields:
+            return name
+    return "name"
+
+
+def breakdown(component: Component) -> list[tuple[str, int]]:
+    """Counts per kind/suit/value (the first such field the component declares), in first-seen order."""
+    key = breakdown_field(component)
+    counts: Counter[str] = Counter()
+    order: list[str] = []
+    for piece in component.pieces:
+        value = piece.get(key)
+        label = "—" if value in (None, "") else str(value)
+        if label not in counts:
+            order.append(label)
+        counts[label] += 1
+    return [(label, counts[label]) for label in order]
+
+
+def bill_of_materials(game: Game) -> dict[str, Any]:
+    printed = []
+    for component in game.components:
+        if component.kind == "supply":
+            continue
+        printed.append(
+            {
+                "id": component.id,
+                "name": component.name,
+                "kind": component.kind,
+                "count": component.count,
+                "copies": component.copies,
+                "per_copy": component.count // component.copies,
+                "printed": component.printed,
+                "by": breakdown_field(component),
+                "breakdown": [{"label": label, "count": n} for label, n in breakdown(component)],
+                "two_sided": component.has_backs,
+            }
+        )
+    supplies = [{"name": s.name, "count": s.count, "notes": s.notes} for s in game.supplies]
+    return {
+        "game": game.id,
+        "title": game.title,
+        "players": {"min": game.players_min, "max": game.players_max},
+        "components": printed,
+        "supplies": supplies,
+    }
+
+
+def format_bom(bom: dict[str, Any]) -> str:
+    lines = [f"{bom['title']} ({bom['game']}) — bill of materials", ""]
+    lines.append("Printed components")
+    for entry in bom["components"]:
+        copies = f" ({entry['copies']} × {entry['per_copy']})" if entry["copies"] > 1 else ""
+        sides = ", two-sided" if entry["two_sided"] else ""
+        lines.append(f"  {entry['count']:>4}  {entry['name']} [{entry['kind']}{sides}]{copies}")
+        if len(entry["breakdown"]) > 1:
+            parts = ", ".join(f"{b['label']}: {b['count']}" for b in entry["breakdown"])
+            lines.append(f"        by {entry['by']}: {parts}")
+    lines.append("")
+    lines.append("Bought supplies")
+    if not bom["supplies"]:
+        lines.append("  none")
+    for supply in bom["supplies"]:
+        notes = f" — {supply['notes']}" if supply["notes"] else ""
+        lines.append(f"  {supply['count']:>4}  {supply['name']}{notes}")
+    return "\n".join(lines)

@@ -1,0 +1,33 @@
+"""Problems found in input files, reported as ``file:LINE:COL: message``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    file: str
+    line: int
+    col: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}: {self.message}"
+
+
+class SpecError(Exception):
+    """One or more problems in the input; the CLI prints them and exits 2."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = sorted(set(problems))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+def display_path(path: Path) -> str:
+    """A path as the user would type it: relative to the working directory when possible."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)

@@ -1,0 +1,218 @@
+"""A small, safe expression language for conditions and counts.
+
+Used by layouts (``when: "suit == 'Steam'"``) and by setup steps
+(``count: "players * 2 + 1"``). Expressions are parsed with :mod:`ast` and
+interpreted over a whitelist of node types; nothing is ever passed to
+``eval``. Names resolve from the supplied variables; unknown names are
+errors, except in conditions where a missing card field is simply unset.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from typing import Any
+
+MAX_LENGTH = 500
+MAX_DEPTH = 32
+MAX_POWER = 64
+
+FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "min": min,
+    "max": max,
+    "abs": abs,
+    "ceil": math.ceil,
+    "floor": math.floor,
+    "int": int,
+    "len": len,
+}
+
+_BINARY: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+}
+_COMPARE: dict[type, Callable[[Any, Any], bool]] = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b,
+}
+
+
+class ExpressionError(ValueError):
+    pass
+
+
+class _Missing:
+    """Stands for a field a card does not have: falsy, equal to nothing."""
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Missing)
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "unset"
+
+
+MISSING = _Missing()
+
+
+@lru_cache(maxsize=4096)
+def parse(source: str) -> ast.expr:
+    """Parse and check an expression; raises ExpressionError with a readable reason."""
+    if not isinstance(source, str):
+        raise ExpressionError(f"expected an expression as text, got {source!r}")
+    if len(source) > MAX_LENGTH:
+        raise ExpressionError(f"expression is longer than {MAX_LENGTH} characters")
+    try:
+        tree = ast.parse(source.strip(), mode="eval")
+    except SyntaxError as exc:
+        raise ExpressionError(f"malformed expression '{source}': {exc.msg}") from None
+    _check(tree.body, source, 0)
+    return tree.body
+
+
+def _check(node: ast.AST, source: str, depth: int) -> None:
+    if depth > MAX_DEPTH:
+        raise ExpressionError(f"expression '{source}' is nested too deeply")
+    allowed = (
+        ast.Constant,
+        ast.Name,
+        ast.BinOp,
+        ast.UnaryOp,
+        ast.BoolOp,
+        ast.Compare,
+        ast.IfExp,
+        ast.Call,
+        ast.Tuple,
+        ast.List,
+        ast.Load,
+        ast.operator,
+        ast.unaryop,
+        ast.boolop,
+        ast.cmpop,
+    )
+    if not isinstance(node, allowed):
+        raise ExpressionError(
+            f"'{type(node).__name__}' is not allowed in expression '{source}'; "
+            "use numbers, text, names, arithmetic, comparisons, and/or/not, "
+            + ", ".join(sorted(FUNCTIONS))
+        )
+    if isinstance(node, ast.BinOp) and type(node.op) not in _BINARY and not isinstance(node.op, ast.Pow):
+        raise ExpressionError(f"operator not allowed in expression '{source}'")
+    if isinstance(node, ast.Call):
+        if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords:
+            raise ExpressionError(
+                f"unknown function in expression '{source}'; expected one of "
+                + ", ".join(sorted(FUNCTIONS))
+            )
+        for arg in node.args:
+            _check(arg, source, depth + 1)
+        return
+    if isinstance(node, ast.Constant) and not isinstance(node.value, (int, float, str, bool, type(None))):
+        raise ExpressionError(f"unsupported constant in expression '{source}'")
+    for child in ast.iter_child_nodes(node):
+        _check(child, source, depth + 1)
+
+
+def names(source: str) -> set[str]:
+    """Variable names an expression refers to (excluding functions)."""
+    tree = parse(source)
+    calls = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in calls}
+
+
+def evaluate(source: str, variables: Mapping[str, Any], *, lenient: bool = False) -> Any:
+    """Evaluate ``source``; with ``lenient`` unknown names are unset instead of errors."""
+    tree = parse(source)
+    try:
+        return _eval(tree, variables, source, lenient)
+    except ExpressionError:
+        raise
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError) as exc:
+        raise ExpressionError(f"cannot evaluate '{source}': {exc}") from None
+
+
+def _eval(node: ast.AST, env: Mapping[str, Any], source: str, lenient: bool) -> Any:
+    ev = lambda n: _eval(n, env, source, lenient)  # noqa: E731
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id in env:
+            return env[node.id]
+        if node.id in ("true", "false", "none"):
+            return {"true": True, "false": False, "none": None}[node.id]
+        if lenient:
+            return MISSING
+        raise ExpressionError(
+            f"unknown name '{node.id}' in '{source}'; known: " + ", ".join(sorted(env))
+        )
+    if isinstance(node, ast.BinOp):
+        left, right = ev(node.left), ev(node.right)
+        if isinstance(node.op, ast.Pow):
+            if not isinstance(right, int) or abs(right) > MAX_POWER:
+                raise ExpressionError(f"exponent too large in '{source}'")
+            return left**right
+        if isinstance(left, _Missing) or isinstance(right, _Missing):
+            return MISSING
+        return _BINARY[type(node.op)](left, right)
+    if isinstance(node, ast.UnaryOp):
+        value = ev(node.operand)
+        if isinstance(node.op, ast.Not):
+            return not value
+        if isinstance(value, _Missing):
+            return MISSING
+        if isinstance(node.op, ast.USub):
+            return -value
+        if isinstance(node.op, ast.UAdd):
+            return +value
+        raise ExpressionError(f"operator not allowed in '{source}'")
+    if isinstance(node, ast.BoolOp):
+        if isinstance(node.op, ast.And):
+            result: Any = True
+            for value in node.values:
+                result = ev(value)
+                if not result:
+                    return result
+            return result
+        result = False
+        for value in node.values:
+            result = ev(value)
+            if result:
+                return result
+        return result
+    if isinstance(node, ast.Compare):
+        left = ev(node.left)
+        for op, comparator in zip(node.ops, node.comparators, strict=False):
+            right = ev(comparator)
+            if isinstance(left, _Missing) or isinstance(right, _Missing):
+                if type(op) not in (ast.Eq, ast.NotEq):
+                    return False
+            if not _COMPARE[type(op)](left, right):
+                return False
+            left = right
+        return True
+    if isinstance(node, ast.IfExp):
+        return ev(node.body) if ev(node.test) else ev(node.orelse)
+    if isinstance(node, ast.Call):
+        assert isinstance(node.func, ast.Name)
+        return FUNCTIONS[node.func.id](*[ev(a) for a in node.args])
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return tuple(ev(e) for e in node.elts)
+    raise ExpressionError(f"unsupported expression '{source}'")

@@ -1,0 +1,187 @@
+"""The validated, immutable, fully expanded model of a game.
+
+After loading, every physical card, token, tile, board and sheet exists as a
+:class:`Piece` with its resolved fields; renderers and the verifier read this
+model and never the YAML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+Scalar = str | int | float | bool | None
+
+PRINTED_KINDS = ("deck", "banknotes", "tokens", "board", "tiles", "sheet")
+
+
+def frozen_map(data: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
+    return MappingProxyType(dict(data or {}))
+
+
+@dataclass(frozen=True)
+class Size:
+    """Width and height in points."""
+
+    width: float
+    height: float
+
+
+@dataclass(frozen=True)
+class Side:
+    """How one side of a piece is drawn: a layout and the fields it may show."""
+
+    layout: str
+    fields: Mapping[str, Scalar] = field(default_factory=frozen_map)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One physical object in the box."""
+
+    component: str
+    index: int
+    copy: int
+    entry: int
+    fields: Mapping[str, Scalar]
+    face: Side | None
+    back: Side | None
+    cells: tuple[tuple[int, int], ...] = ((0, 0),)
+
+    @property
+    def name(self) -> str:
+        value = self.fields.get("name")
+        return "" if value is None else str(value)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.fields.get(key, default)
+
+
+@dataclass(frozen=True)
+class SupplyItem:
+    """Something bought, not printed: dice, a cloth bag, meeples."""
+
+    name: str
+    count: int
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class TokenShape:
+    name: str  # circle | square | rounded | hexagon | gear | custom
+    teeth: int = 12
+    outline: tuple[tuple[float, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class Component:
+    id: str
+    kind: str
+    name: str
+    source: Path
+    size: Size | None
+    copies: int
+    pieces: tuple[Piece, ...]
+    fields: tuple[str, ...] = ()
+    notes: str = ""
+    printed: bool = True
+    shape: TokenShape | None = None
+    cell: float | None = None
+    fold: str = "none"
+    supplies: tuple[SupplyItem, ...] = ()
+
+    @property
+    def count(self) -> int:
+        if self.kind == "supply":
+            return sum(item.count for item in self.supplies)
+        return len(self.pieces)
+
+    @property
+    def has_backs(self) -> bool:
+        return any(piece.back is not None for piece in self.pieces)
+
+    def layouts(self) -> set[str]:
+        names = set()
+        for piece in self.pieces:
+            for side in (piece.face, piece.back):
+                if side is not None:
+                    names.add(side.layout)
+        return names
+
+
+@dataclass(frozen=True)
+class Element:
+    """One drawing instruction of a layout; ``props`` holds parsed values (Dim, points, text)."""
+
+    type: str
+    id: str
+    props: Mapping[str, Any]
+    source: str  # file:line:col, for build warnings
+
+
+@dataclass(frozen=True)
+class Layout:
+    name: str
+    source: Path
+    chain: tuple[Path, ...]  # this file and every file it extends, for content hashing
+    elements: tuple[Element, ...]
+    palette: Mapping[str, str]
+    fonts: Mapping[str, Path]
+    safe: float
+    bleed: float | None
+
+
+@dataclass(frozen=True)
+class BoxLine:
+    """One line of the rulebook's contents list and the components it counts."""
+
+    text: str
+    count: int
+    components: tuple[str, ...]
+    where: str | None
+    source: str
+    per_copy: bool = False
+
+
+@dataclass(frozen=True)
+class Game:
+    id: str
+    title: str
+    folder: Path
+    players_min: int
+    players_max: int
+    components: tuple[Component, ...]
+    layouts: Mapping[str, Layout]
+    box: tuple[BoxLine, ...] = ()
+    palette: Mapping[str, str] = field(default_factory=frozen_map)
+    rulebook: str = ""
+    designers: tuple[str, ...] = ()
+    setup: Path | None = None
+    notes: str = ""
+    files: tuple[Path, ...] = ()
+
+    def component(self, component_id: str) -> Component:
+        for component in self.components:
+            if component.id == component_id:
+                return component
+        raise KeyError(component_id)
+
+    @property
+    def printed(self) -> tuple[Component, ...]:
+        return tuple(c for c in self.components if c.printed and c.kind != "supply")
+
+    @property
+    def supplies(self) -> tuple[SupplyItem, ...]:
+        return tuple(item for c in self.components if c.kind == "supply" for item in c.supplies)
+
+
+@dataclass(frozen=True)
+class Paper:
+    name: str
+    width: float
+    height: float
+    margin: float
+    source: Path

@@ -1,0 +1,141 @@
+"""Safe YAML loading that remembers where every key and value came from.
+
+Documents are composed into nodes with PyYAML's safe loader (no arbitrary
+objects), then converted by hand so that each JSON-style path maps to a
+``(line, col)`` position. Aliases are followed, but the expanded size is
+bounded so an alias bomb fails fast instead of exhausting memory.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import Problem, SpecError, display_path
+
+PathKey = tuple[str | int, ...]
+
+MAX_NODES = 200_000
+
+
+@dataclass
+class Document:
+    """Plain data parsed from one YAML file, with source positions."""
+
+    path: Path
+    data: Any
+    value_marks: dict[PathKey, tuple[int, int]] = field(default_factory=dict)
+    key_marks: dict[PathKey, tuple[int, int]] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return display_path(self.path)
+
+    def where(self, path: PathKey, *, key: bool = False) -> tuple[int, int]:
+        """Position of the value (or key) at ``path``, or of its nearest ancestor."""
+        p = tuple(path)
+        if key and p in self.key_marks:
+            return self.key_marks[p]
+        while p:
+            if p in self.value_marks:
+                return self.value_marks[p]
+            p = p[:-1]
+        return self.value_marks.get((), (1, 1))
+
+    def problem(self, path: PathKey, message: str, *, key: bool = False) -> Problem:
+        line, col = self.where(path, key=key)
+        return Problem(self.name, line, col, message)
+
+
+def _mark(node: yaml.Node) -> tuple[int, int]:
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+class _Converter:
+    def __init__(self, doc: Document, max_nodes: int):
+        self.doc = doc
+        self.loader = yaml.SafeLoader("")
+        self.budget = max_nodes
+        self.problems: list[Problem] = []
+
+    def convert(self, node: yaml.Node, path: PathKey) -> Any:
+        self.budget -= 1
+        if self.budget < 0:
+            line, col = _mark(node)
+            raise SpecError(
+                [
+                    Problem(
+                        self.doc.name,
+                        line,
+                        col,
+                        f"document expands to more than {MAX_NODES} values "
+                        "(aliases nested too deep?); expected a reasonably sized file",
+                    )
+                ]
+            )
+        self.doc.value_marks.setdefault(path, _mark(node))
+        if isinstance(node, yaml.MappingNode):
+            self.loader.flatten_mapping(node)
+            out: dict[str, Any] = {}
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, yaml.ScalarNode):
+                    line, col = _mark(key_node)
+                    self.problems.append(
+                        Problem(self.doc.name, line, col, "keys must be plain text, got a collection")
+                    )
+                    continue
+                key = str(self.loader.construct_object(key_node))
+                if key in out:
+                    line, col = _mark(key_node)
+                    self.problems.append(
+                        Problem(self.doc.name, line, col, f"duplicate key '{key}'")
+                    )
+                    continue
+                self.doc.key_marks.setdefault(path + (key,), _mark(key_node))
+                out[key] = self.convert(value_node, path + (key,))
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            return [self.convert(item, path + (i,)) for i, item in enumerate(node.value)]
+        value = self.loader.construct_object(node)
+        if isinstance(value, (datetime.date, datetime.datetime)):
+            return node.value
+        if isinstance(value, bytes):
+            return node.value
+        return value
+
+
+def parse_yaml(text: str, path: Path, *, max_nodes: int = MAX_NODES) -> Document:
+    doc = Document(path=path, data=None)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        what = exc.problem or exc.context or "invalid YAML"
+        raise SpecError([Problem(doc.name, line, col, f"YAML syntax error: {what}")]) from None
+    except yaml.YAMLError as exc:
+        raise SpecError([Problem(doc.name, 1, 1, f"YAML error: {exc}")]) from None
+    if node is None:
+        doc.value_marks[()] = (1, 1)
+        return doc
+    converter = _Converter(doc, max_nodes)
+    doc.data = converter.convert(node, ())
+    if converter.problems:
+        raise SpecError(converter.problems)
+    return doc
+
+
+def load_yaml(path: Path, *, max_nodes: int = MAX_NODES) -> Document:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError(
+            [Problem(display_path(path), 1, 1, f"file is not UTF-8 text ({exc.reason})")]
+        ) from None
+    except OSError as exc:
+        raise SpecError([Problem(display_path(path), 1, 1, f"cannot read file: {exc.strerror}")]) from None
+    return parse_yaml(text, path, max_nodes=max_nodes)

@@ -1,0 +1,1 @@
+"""Setup and deal simulation. Reads the punchboard model; never imports the generator."""
