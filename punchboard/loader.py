@@ -26,6 +26,7 @@ from .model import (
     frozen_map,
 )
 from .paths import GAME_FILE, LAYOUTS, is_inside
+from .setup_loader import load_setup
 from .units import UnitError, parse_dim, parse_length
 from .yamlsource import Document, PathKey, load_yaml
 
@@ -514,7 +515,16 @@ class ComponentLoader:
             shape=shape,
             cell=cell,
             fold=data.get("fold", "none"),
+            outside=self._outside(doc, data),
         )
+
+    def _outside(self, doc: Document, data: dict[str, Any]) -> Side | None:
+        if "outside" not in data:
+            return None
+        if data.get("fold", "none") == "none":
+            self.out.add(doc.problem(("outside",), "outside needs a folded sheet: set fold to half-horizontal or half-vertical", key=True))
+            return None
+        return self.side(doc, ("outside",), data["outside"], None)
 
     def _cells(self, doc: Document, path: PathKey, rows: list[str] | None, kind: str) -> tuple[tuple[int, int], ...]:
         if rows is None:
@@ -539,7 +549,7 @@ def _field_refs(text: Any) -> set[str]:
 def _check_colours(game_palette: dict[str, str], layout: Layout, out: Collector) -> None:
     palette = {**game_palette, **layout.palette}
     for element in layout.elements:
-        for key in ("fill", "stroke", "color"):
+        for key in ("fill", "stroke", "color", "accent"):
             colour = element.props.get(key)
             if colour is None or colour == "none":
                 continue
@@ -603,6 +613,11 @@ def load_game(folder: Path) -> Game:
         setup = folder / data["setup"]
         if not is_inside(setup, folder) or not setup.is_file():
             out.add(doc.problem(("setup",), f"setup file '{data['setup']}' not found in {display_path(folder)}"))
+        elif not out.problems:
+            try:
+                load_setup(setup, components, (data["players"]["min"], data["players"]["max"]))
+            except SpecError as err:
+                out.extend(err.problems)
     box: list[BoxLine] = []
     ids = sorted(seen)
     for index, line in enumerate(data.get("box", [])):

@@ -91,6 +91,7 @@ class Component:
     shape: TokenShape | None = None
     cell: float | None = None
     fold: str = "none"
+    outside: Side | None = None  # a folded sheet's half facing away from the player
     supplies: tuple[SupplyItem, ...] = ()
 
     @property
@@ -109,6 +110,8 @@ class Component:
             for side in (piece.face, piece.back):
                 if side is not None:
                     names.add(side.layout)
+        if self.outside is not None:
+            names.add(self.outside.layout)
         return names
 
 

@@ -16,10 +16,17 @@ from typing import Any
 import yaml
 
 from .errors import Problem, SpecError, display_path
+from .limits import DEFAULT_LIMITS
 
 PathKey = tuple[str | int, ...]
 
-MAX_NODES = 200_000
+MAX_NODES = DEFAULT_LIMITS.max_yaml_nodes
+MAX_FILE_BYTES = DEFAULT_LIMITS.max_file_bytes
+# Tags plain YAML resolves to by itself; anything else (``!!python/object``, ``!custom``) is refused.
+_PLAIN_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}"
+    for name in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp", "binary", "merge", "value")
+)
 
 
 @dataclass
@@ -59,6 +66,7 @@ class _Converter:
     def __init__(self, doc: Document, max_nodes: int):
         self.doc = doc
         self.loader = yaml.SafeLoader("")
+        self.max_nodes = max_nodes
         self.budget = max_nodes
         self.problems: list[Problem] = []
 
@@ -72,12 +80,15 @@ class _Converter:
                         self.doc.name,
                         line,
                         col,
-                        f"document expands to more than {MAX_NODES} values "
-                        "(aliases nested too deep?); expected a reasonably sized file",
+                        f"document expands to more than {self.max_nodes} values "
+                        "(aliases nested too deep?); expected a reasonably sized file "
+                        "(raise the limit with --max-yaml-nodes)",
                     )
                 ]
             )
         self.doc.value_marks.setdefault(path, _mark(node))
+        if not isinstance(node, yaml.ScalarNode) and not self.plain(node):
+            return None
         if isinstance(node, yaml.MappingNode):
             self.loader.flatten_mapping(node)
             out: dict[str, Any] = {}
@@ -88,7 +99,7 @@ class _Converter:
                         Problem(self.doc.name, line, col, "keys must be plain text, got a collection")
                     )
                     continue
-                key = str(self.loader.construct_object(key_node))
+                key = str(self.scalar(key_node))
                 if key in out:
                     line, col = _mark(key_node)
                     self.problems.append(
@@ -100,10 +111,29 @@ class _Converter:
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self.convert(item, path + (i,)) for i, item in enumerate(node.value)]
-        value = self.loader.construct_object(node)
-        if isinstance(value, (datetime.date, datetime.datetime)):
+        return self.scalar(node)
+
+    def plain(self, node: yaml.Node) -> bool:
+        if node.tag in _PLAIN_TAGS:
+            return True
+        line, col = _mark(node)
+        self.problems.append(
+            Problem(self.doc.name, line, col, f"unsupported YAML tag '{node.tag}'; expected plain YAML without tags")
+        )
+        return False
+
+    def scalar(self, node: yaml.Node) -> Any:
+        if not self.plain(node):
+            return None
+        if node.tag in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:binary"):
             return node.value
-        if isinstance(value, bytes):
+        try:
+            value = self.loader.construct_object(node)
+        except (yaml.YAMLError, ValueError, TypeError, OverflowError):
+            line, col = _mark(node)
+            self.problems.append(Problem(self.doc.name, line, col, f"'{node.value}' is not a valid {node.tag.rsplit(':', 1)[-1]}"))
+            return None
+        if isinstance(value, (datetime.date, datetime.datetime, bytes)):
             return node.value
         return value
 
@@ -116,6 +146,11 @@ def parse_yaml(text: str, path: Path, *, max_nodes: int = MAX_NODES) -> Document
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         what = exc.problem or exc.context or "invalid YAML"
+        if "'\\t'" in what:
+            what += " (indent with spaces, not tabs)"
+        started = exc.context_mark
+        if exc.problem and exc.context and started and (started.line, started.column) != (line - 1, col - 1):
+            what += f" ({exc.context} at line {started.line + 1}, column {started.column + 1})"
         raise SpecError([Problem(doc.name, line, col, f"YAML syntax error: {what}")]) from None
     except yaml.YAMLError as exc:
         raise SpecError([Problem(doc.name, 1, 1, f"YAML error: {exc}")]) from None
@@ -129,8 +164,18 @@ def parse_yaml(text: str, path: Path, *, max_nodes: int = MAX_NODES) -> Document
     return doc
 
 
-def load_yaml(path: Path, *, max_nodes: int = MAX_NODES) -> Document:
+def load_yaml(path: Path, *, max_nodes: int = MAX_NODES, max_bytes: int = MAX_FILE_BYTES) -> Document:
     try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise SpecError(
+                [
+                    Problem(
+                        display_path(path), 1, 1,
+                        f"file is {size} bytes, more than the limit of {max_bytes} (raise it with --max-file-bytes)",
+                    )
+                ]
+            )
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise SpecError(

@@ -1,0 +1,485 @@
+"""Run a variant's setup steps on the physical inventory for one player count.
+
+Zones are ordered lists of instance ids. A per-player zone ``hand`` is stored as
+``hand#1`` … ``hand#N``; a table's own zones as ``royal.deck``. Every step that
+cannot be done becomes a :class:`Finding` with need and have; the simulation then
+carries on with what there is, so one run reports every problem.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import ChainMap
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from punchboard import expressions
+from punchboard.model import Game
+from punchboard.setup_model import BOX, REMOVED, Expectation, Step, Table, Variant, ZoneLimit
+
+from .counts import Open, blocked_by, let_values, whole
+from .findings import Finding
+from .inventory import Instance, build_inventory
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """One shuffled deal: the pool it came from and which position went to which player."""
+
+    scope: str  # table name or ''
+    zone: str  # the per-player zone base name
+    pool: tuple[int, ...]
+    owner: tuple[int, ...]  # per pool position: player index (0-based), or -1 for any other hand/pile
+
+
+@dataclass
+class Scope:
+    table: str  # '' for the variant's own steps
+    players: int
+    limits: Mapping[str, ZoneLimit]
+
+
+@dataclass
+class Run:
+    game: Game
+    variant: Variant
+    players: int
+    rng: random.Random
+    inventory: tuple[Instance, ...]
+    zones: dict[str, list[int]] = field(default_factory=dict)
+    shared: set[str] = field(default_factory=lambda: {BOX, REMOVED})
+    per_player: dict[str, int] = field(default_factory=dict)  # zone key base → players
+    open_zones: dict[str, str] = field(default_factory=dict)  # zone key → why it is left open
+    findings: list[Finding] = field(default_factory=list)
+    deals: list[DealRecord] = field(default_factory=list)
+    env: dict[str, Any] = field(default_factory=dict)
+    table_sizes: dict[str, int] = field(default_factory=dict)
+
+    # ------------------------------------------------------------ zones
+
+    def key(self, scope: Scope, name: str) -> str:
+        if not scope.table or name in self.shared:
+            return name
+        return f"{scope.table}.{name}"
+
+    def keys(self, scope: Scope, name: str) -> list[str]:
+        """The zone keys a name means: one zone, or every player's zone."""
+        base = self.key(scope, name)
+        if base in self.per_player:
+            return [f"{base}#{p}" for p in range(1, self.per_player[base] + 1)]
+        return [base]
+
+    def pieces(self, scope: Scope, name: str) -> list[int]:
+        return [i for k in self.keys(scope, name) for i in self.zones.get(k, [])]
+
+    def take_out(self, scope: Scope, name: str, ids: list[int]) -> None:
+        chosen = set(ids)
+        for k in self.keys(scope, name):
+            if k in self.zones:
+                self.zones[k] = [i for i in self.zones[k] if i not in chosen]
+
+    def put(self, key: str, ids: list[int]) -> None:
+        self.zones.setdefault(key, []).extend(ids)
+
+    # ------------------------------------------------------------ conditions
+
+    def matches(self, instance_id: int, where: str | None, components: tuple[str, ...], env: Mapping[str, Any]) -> bool:
+        instance = self.inventory[instance_id]
+        if components and instance.component not in components:
+            return False
+        if where is None:
+            return True
+        return bool(expressions.evaluate(where, ChainMap(dict(instance.env), dict(env)), lenient=True))
+
+    def component_label(self, ids: list[int], step: Step) -> str:
+        if step.components:
+            return ", ".join(step.components)
+        names = sorted({self.inventory[i].component for i in ids})
+        return ", ".join(names)
+
+
+def describe_step(step: Step, scope: Scope) -> str:
+    words = step.say or _default_words(step)
+    where = f"{scope.table} table " if scope.table else ""
+    return f'{where}step {step.number} "{words}"'
+
+
+def _default_words(step: Step) -> str:
+    what = ", ".join(step.components) or step.from_zone
+    cond = f" where {step.where}" if step.where else ""
+    if step.kind == "take":
+        amount = f"{step.count.describe()} of " if step.count else ""
+        return f"take {amount}{what}{cond} to {step.to}"
+    if step.kind == "remove":
+        return f"remove {what}{cond}"
+    if step.kind == "shuffle":
+        return f"shuffle {step.from_zone}"
+    if step.kind == "deal":
+        if step.evenly:
+            return f"deal {step.from_zone} evenly into {step.to} of each player" + (
+                f" and {', '.join(step.extra)}" if step.extra else ""
+            )
+        return f"deal {step.count.describe() if step.count else '?'} from {step.from_zone} to {step.to} of each player"
+    if step.kind == "give":
+        return f"give each player {step.count.describe() if step.count else '?'} {what}{cond}"
+    if step.kind == "place":
+        return f"place {step.each.describe() if step.each else '?'} {what}{cond} into each of {', '.join(step.into)}"
+    if step.kind == "draw_keep":
+        return f"each player draws {step.draw.describe() if step.draw else '?'} from {step.from_zone}, keeps {step.keep.describe() if step.keep else '?'}"
+    return f"seat every player at {step.seats}"
+
+
+# ---------------------------------------------------------------- step kinds
+
+
+def _fail(run: Run, step: Step, scope: Scope, message: str, *, need: int | None = None, have: int | None = None,
+          component: str = "", severity: str = "fail") -> None:
+    run.findings.append(Finding(describe_step(step, scope), message, severity, component, need, have))
+
+
+def _candidates(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> list[int]:
+    return [i for i in run.pieces(scope, step.from_zone) if run.matches(i, step.where, step.components, env)]
+
+
+def _take(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
+    found = _candidates(run, step, scope, env)
+    label = run.component_label(found, step)
+    if step.count is None:
+        if not found:
+            _fail(run, step, scope, "nothing matches", need=1, have=0, component=label)
+        chosen = found
+    else:
+        need = whole(step.count, env)
+        if len(found) < need:
+            _fail(run, step, scope, "", need=need, have=len(found), component=label)
+        chosen = run.rng.sample(found, min(need, len(found))) if step.pick == "random" else found[:need]
+    run.take_out(scope, step.from_zone, chosen)
+    run.put(run.key(scope, step.to), chosen)
+
+
+def _remove(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
+    found = _candidates(run, step, scope, env)
+    if not found:
+        _fail(run, step, scope, "nothing matches, nothing removed", severity="warn", component=run.component_label(found, step))
+    run.take_out(scope, step.from_zone, found)
+    run.put(REMOVED, found)
+
+
+def _hands(run: Run, scope: Scope, base_name: str) -> list[str]:
+    base = run.key(scope, base_name)
+    run.per_player[base] = scope.players
+    return [f"{base}#{p}" for p in range(1, scope.players + 1)]
+
+
+def _deal(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
+    source_key = run.key(scope, step.from_zone)
+    pool = list(run.zones.get(source_key, []))
+    hands = _hands(run, scope, step.to) + [run.key(scope, z) for z in step.extra]
+    label = run.component_label(pool, step)
+    if step.evenly:
+        each = len(pool) // len(hands)
+        if each == 0:
+            _fail(run, step, scope, f"{len(pool)} pieces cannot be dealt into {len(hands)} hands",
+                  need=len(hands), have=len(pool), component=label)
+        dealt = each * len(hands)
+    else:
+        each = whole(step.count, env)
+        need = each * len(hands)
+        if len(pool) < need:
+            _fail(run, step, scope, "", need=need, have=len(pool), component=label)
+        dealt = min(need, len(pool))
+    owner = [-1] * len(pool)
+    for position in range(dealt):
+        hand = position % len(hands)
+        run.put(hands[hand], [pool[position]])
+        if hand < scope.players:
+            owner[position] = hand
+    rest = pool[dealt:]
+    run.zones[source_key] = rest
+    if step.evenly and step.remainder:
+        run.zones[source_key] = []
+        run.put(run.key(scope, step.remainder), rest)
+    for hand in hands:
+        run.zones.setdefault(hand, [])
+    run.deals.append(DealRecord(scope.table, step.to, tuple(pool), tuple(owner)))
+
+
+def _give(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
+    found = _candidates(run, step, scope, env)
+    label = run.component_label(found, step)
+    each = whole(step.count, env)
+    hands = _hands(run, scope, step.to)
+    given_total = 0
+    used_values: set[Any] = set()
+    available = list(found)
+    for player, hand in enumerate(hands, start=1):
+        pool = available
+        if step.match_field and step.match_zone:
+            own = run.zones.get(f"{run.key(scope, step.match_zone)}#{player}", [])
+            wanted = {run.inventory[i].env.get(step.match_field) for i in own}
+            pool = [i for i in pool if run.inventory[i].env.get(step.match_field) in wanted]
+        if step.same:
+            groups: dict[Any, list[int]] = {}
+            for i in pool:
+                value = run.inventory[i].env.get(step.same)
+                if value is not None and not (step.distinct and value in used_values):
+                    groups.setdefault(value, []).append(i)
+            fitting = sorted((v for v, members in groups.items() if len(members) >= each), key=str)
+            if fitting:
+                value = run.rng.choice(fitting)
+                used_values.add(value)
+                chosen = groups[value][:each]
+            else:
+                biggest = max((len(m) for m in groups.values()), default=0)
+                _fail(run, step, scope, f"player {player}: no {step.same} left with {each} pieces"
+                      + (" that no other player has" if step.distinct else ""), need=each, have=biggest, component=label)
+                chosen = []
+        else:
+            chosen = pool[:each]
+        available = [i for i in available if i not in set(chosen)]
+        given_total += len(chosen)
+        run.take_out(scope, step.from_zone, chosen)
+        run.put(hand, chosen)
+    need = each * len(hands)
+    if given_total < need and not any(f.step == describe_step(step, scope) for f in run.findings):
+        _fail(run, step, scope, "", need=need, have=given_total, component=label)
+
+
+def _place(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
+    found = _candidates(run, step, scope, env)
+    label = run.component_label(found, step)
+    each = whole(step.each, env)
+    placed = 0
+    remaining = list(found)
+    for zone in step.into:
+        if step.distinct_field:
+            by_value: dict[Any, list[int]] = {}
+            for i in remaining:
+                by_value.setdefault(run.inventory[i].env.get(step.distinct_field), []).append(i)
+            values = sorted(by_value, key=lambda v: (-len(by_value[v]), str(v)))[:each]
+            chosen = [by_value[v][0] for v in sorted(values, key=str)]
+        else:
+            chosen = remaining[:each]
+        remaining = [i for i in remaining if i not in set(chosen)]
+        placed += len(chosen)
+        run.take_out(scope, step.from_zone, chosen)
+        run.put(run.key(scope, zone), chosen)
+    need = each * len(step.into)
+    if placed < need:
+        values = len({run.inventory[i].env.get(step.distinct_field) for i in found}) if step.distinct_field else None
+        note = f"no two with the same {step.distinct_field} in a zone; only {values} different" if step.distinct_field else ""
+        _fail(run, step, scope, note, need=need, have=placed if step.distinct_field else len(found), component=label)
+
+
+def _draw_keep(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
+    source_key = run.key(scope, step.from_zone)
+    draw, keep = whole(step.draw, env), whole(step.keep, env)
+    for hand in _hands(run, scope, step.to):
+        pile = run.zones.get(source_key, [])
+        label = run.component_label(pile, step)
+        if len(pile) < draw:
+            _fail(run, step, scope, f"{hand.split('#')[0]} of player {hand.split('#')[1]}", need=draw, have=len(pile), component=label)
+        drawn, pile = pile[:draw], pile[draw:]
+        kept = run.rng.sample(drawn, min(keep, len(drawn)))
+        back = [i for i in drawn if i not in set(kept)]
+        pile = pile + back
+        run.rng.shuffle(pile)
+        run.zones[source_key] = pile
+        run.put(hand, kept)
+
+
+def _seat(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
+    seats = run.pieces(scope, step.seats)
+    label = run.component_label(seats, step)
+    if len(seats) < scope.players:
+        _fail(run, step, scope, f"{scope.players} players, {len(seats)} seats", need=scope.players, have=len(seats), component=label)
+    elif len(seats) > scope.players:
+        _fail(run, step, scope, f"{len(seats) - scope.players} seats left empty", severity="warn",
+              need=scope.players, have=len(seats), component=label)
+
+
+def _shuffle(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
+    key = run.key(scope, step.from_zone)
+    run.rng.shuffle(run.zones.setdefault(key, []))
+
+
+KINDS = {
+    "take": _take,
+    "remove": _remove,
+    "shuffle": _shuffle,
+    "deal": _deal,
+    "give": _give,
+    "place": _place,
+    "draw_keep": _draw_keep,
+    "seat": _seat,
+}
+
+
+def _reads(step: Step) -> list[str]:
+    reads = [step.from_zone]
+    if step.match_zone:
+        reads.append(step.match_zone)
+    return reads
+
+
+def _writes(step: Step) -> list[str]:
+    writes = [step.to] if step.to else []
+    writes += list(step.into) + list(step.extra)
+    if step.remainder:
+        writes.append(step.remainder)
+    return writes
+
+
+def _step_texts(step: Step) -> list[str | None]:
+    texts: list[str | None] = [step.where, step.when]
+    for count in (step.count, step.each, step.draw, step.keep):
+        if count is not None and isinstance(count.value, str):
+            texts.append(count.value)
+    return texts
+
+
+def _open_reason(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> str | None:
+    reason = blocked_by(_step_texts(step), env)
+    if reason:
+        return reason
+    for name in _reads(step):
+        for key in run.keys(scope, name):
+            if key in run.open_zones:
+                return run.open_zones[key]
+        if run.key(scope, name) in run.open_zones:
+            return run.open_zones[run.key(scope, name)]
+    return None
+
+
+def _check_conservation(run: Run, step: Step, scope: Scope) -> None:
+    seen: list[int] = [i for ids in run.zones.values() for i in ids]
+    if len(seen) != len(run.inventory) or len(set(seen)) != len(run.inventory):
+        _fail(run, step, scope, f"conservation broken: {len(seen)} placements of {len(run.inventory)} pieces "
+              f"({len(seen) - len(set(seen))} in two zones, {len(run.inventory) - len(set(seen))} nowhere)")
+
+
+def _check_capacity(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
+    for name, limit in scope.limits.items():
+        if limit.capacity is None:
+            continue
+        capacity = whole(limit.capacity, env)
+        for key in run.keys(scope, name):
+            size = len(run.zones.get(key, []))
+            if size > capacity:
+                what = limit.say or name
+                _fail(run, step, scope, f"{what} holds {size}, capacity {capacity}", need=size, have=capacity)
+
+
+def run_steps(run: Run, steps: tuple[Step, ...], scope: Scope, env: dict[str, Any]) -> None:
+    for step in steps:
+        reason = _open_reason(run, step, scope, env)
+        if reason is None and step.when is not None:
+            if not expressions.evaluate(step.when, env, lenient=True):
+                continue
+        if reason is None:
+            try:
+                KINDS[step.kind](run, step, scope, env)
+            except Open as gap:
+                reason = str(gap)
+        if reason is not None:
+            said = any(reason in f.message for f in run.findings)
+            _fail(run, step, scope, "skipped: it depends on what the rulebook leaves open (above)" if said
+                  else f"left open by the rulebook: {reason}", severity="warn")
+            for name in _writes(step):
+                run.open_zones[run.key(scope, name)] = reason
+                if step.per_player and name == step.to:
+                    run.per_player[run.key(scope, name)] = scope.players
+                    for key in run.keys(scope, name):
+                        run.open_zones[key] = reason
+            continue
+        if not scope.table:
+            run.shared.update(_writes(step))
+            if step.kind == "remove":
+                run.shared.add(REMOVED)
+        _check_conservation(run, step, scope)
+        _check_capacity(run, step, scope, env)
+
+
+# ---------------------------------------------------------------- expectations
+
+
+def check_expectations(run: Run, expectations: tuple[Expectation, ...], scope: Scope, env: Mapping[str, Any]) -> None:
+    where = f"{scope.table} table " if scope.table else ""
+    for expect in expectations:
+        keys = run.keys(scope, expect.zone)
+        if any(k in run.open_zones for k in keys):
+            continue
+        label = f"{where}expect {expect.zone}" + (f" ({expect.rule})" if expect.rule else "")
+        sizes = [len(run.zones.get(k, [])) for k in keys]
+        per_player = len(keys) > 1 or run.key(scope, expect.zone) in run.per_player
+        names = [f"player {n + 1}'s {expect.zone}" if per_player else expect.zone for n in range(len(keys))]
+        try:
+            if expect.equal and len(set(sizes)) > 1:
+                run.findings.append(Finding(label, f"sizes differ: {', '.join(map(str, sizes))}", expect.severity))
+            for bound, test, word in ((expect.size, lambda s, b: s == b, "exactly"),
+                                      (expect.min, lambda s, b: s >= b, "at least"),
+                                      (expect.max, lambda s, b: s <= b, "at most")):
+                if bound is None:
+                    continue
+                value = whole(bound, env)
+                for n, size in enumerate(sizes):
+                    if not test(size, value):
+                        run.findings.append(Finding(label, f"{names[n]} holds {size}, expected {word} {value}",
+                                                    expect.severity, need=value, have=size))
+            if expect.has is not None:
+                for n, key in enumerate(keys):
+                    if not any(run.matches(i, expect.has, (), env) for i in run.zones.get(key, [])):
+                        run.findings.append(Finding(label, f"no piece in {names[n]} matches {expect.has}",
+                                                    expect.severity, need=1, have=0))
+        except Open as gap:
+            run.findings.append(Finding(label, f"left open by the rulebook: {gap}", "warn"))
+
+
+def _check_exactly(run: Run, scope: Scope, env: Mapping[str, Any]) -> None:
+    for name, limit in scope.limits.items():
+        if limit.exactly is None:
+            continue
+        value = whole(limit.exactly, env)
+        for key in run.keys(scope, name):
+            size = len(run.zones.get(key, []))
+            if size != value and key not in run.open_zones:
+                run.findings.append(Finding(f"zone {key}", f"{limit.say or name} must hold exactly {value}, holds {size}",
+                                            need=value, have=size))
+
+
+# ---------------------------------------------------------------- a whole variant
+
+
+def table_env(env: dict[str, Any], table: Table, index: int, players: int) -> dict[str, Any]:
+    return {**env, "table": table.name, "table_index": index, "table_players": players}
+
+
+def simulate(game: Game, variant: Variant, players: int, seed: str, inventory: tuple[Instance, ...] | None = None) -> Run:
+    inventory = inventory if inventory is not None else build_inventory(game)
+    run = Run(game, variant, players, random.Random(seed), inventory)
+    run.zones[BOX] = [i.id for i in inventory]
+    env: dict[str, Any] = {"players": players, "table_players": players, "table": "", "table_index": 0}
+    let_values(dict(variant.let), env)
+    run.env = env
+    top = Scope("", players, variant.zones)
+    run_steps(run, variant.steps, top, env)
+    seated = 0
+    for index, table in enumerate(variant.tables):
+        try:
+            size = whole(table.players, env)
+        except Open as gap:
+            run.findings.append(Finding(f"{table.name} table", f"left open by the rulebook: {gap}", "warn"))
+            continue
+        seated += size
+        run.table_sizes[table.name] = size
+        scope = Scope(table.name, size, table.zones)
+        t_env = table_env(env, table, index, size)
+        run_steps(run, table.steps, scope, t_env)
+        check_expectations(run, table.expect, scope, t_env)
+        _check_exactly(run, scope, t_env)
+    if variant.tables and len(run.table_sizes) == len(variant.tables) and seated != players:
+        run.findings.append(Finding("tables", f"the tables seat {seated} players, not {players}", need=players, have=seated))
+    check_expectations(run, variant.expect, top, env)
+    _check_exactly(run, top, env)
+    return run
