@@ -7,8 +7,15 @@ truncated file under the final name.
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from pathlib import Path
+from typing import BinaryIO
+
+# Fault injection for tests: when set to N, the process kills itself (SIGKILL) halfway
+# through writing the N-th file, as a power cut or `kill -9` would.
+KILL_AT_WRITE_ENV = "PUNCHBOARD_TEST_KILL_AT_WRITE"
+_writes = 0
 
 
 def _umask() -> int:
@@ -27,6 +34,7 @@ def write_bytes(path: Path, data: bytes) -> None:
         # mkstemp creates 0600 files; give outputs the permissions a plain open() would.
         os.fchmod(fd, _FILE_MODE)
         with os.fdopen(fd, "wb") as handle:
+            _maybe_die(handle, data)
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
@@ -34,6 +42,18 @@ def write_bytes(path: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _maybe_die(handle: BinaryIO, data: bytes) -> None:
+    global _writes
+    kill_at = os.environ.get(KILL_AT_WRITE_ENV)
+    if not kill_at:
+        return
+    _writes += 1
+    if _writes == int(kill_at):
+        handle.write(data[: len(data) // 2])
+        handle.flush()
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def write_text(path: Path, text: str) -> None:

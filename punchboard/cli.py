@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .bom import bill_of_materials, format_bom
 from .errors import Problem, SpecError
+from .limits import DEFAULT_LIMITS, FLAGS, LIMIT_HELP, Limits
 from .loader import load_game
 from .model import Game
 from .paths import bundled_games, resolve_target
@@ -35,12 +36,12 @@ def _targets(names: Sequence[str]) -> list[Path]:
     return folders
 
 
-def load_targets(names: Sequence[str]) -> list[Game]:
+def load_targets(names: Sequence[str], limits: Limits = DEFAULT_LIMITS) -> list[Game]:
     """Load every target, collecting the problems of all of them before failing."""
     games, problems = [], []
     for folder in _targets(names):
         try:
-            games.append(load_game(folder))
+            games.append(load_game(folder, limits))
         except SpecError as err:
             problems.extend(err.problems)
     if problems:
@@ -63,15 +64,35 @@ def cmd_list(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got '{text}'")
+    return value
+
+
+def add_limit_flags(parser: argparse.ArgumentParser) -> None:
+    for name, flag in FLAGS.items():
+        default = getattr(DEFAULT_LIMITS, name)
+        parser.add_argument(flag, type=_positive, default=default, metavar="N", help=f"{LIMIT_HELP[name]} (default: {default})")
+
+
+def limits_of(args: argparse.Namespace) -> Limits:
+    return Limits(**{name: getattr(args, name, getattr(DEFAULT_LIMITS, name)) for name in FLAGS})
+
+
 def cmd_check(args: argparse.Namespace) -> int:
-    for game in load_targets(args.targets):
+    for game in load_targets(args.targets, limits_of(args)):
         pieces = sum(c.count for c in game.components)
         print(f"{game.id}: ok ({len(game.components)} components, {pieces} pieces)")
     return EXIT_OK
 
 
 def cmd_bom(args: argparse.Namespace) -> int:
-    games = load_targets([args.target])
+    games = load_targets([args.target], limits_of(args))
     bom = bill_of_materials(games[0])
     if args.json:
         print(json.dumps(bom, indent=2, ensure_ascii=False))
@@ -90,10 +111,9 @@ def _duplex_offset(text: str) -> tuple[float, float]:
 
 def cmd_build(args: argparse.Namespace) -> int:
     from generator.build import build_games
-
     from generator.options import BuildOptions
 
-    games = load_targets(args.targets)
+    games = load_targets(args.targets, limits_of(args))
     options = BuildOptions(
         paper=args.paper,
         backs=args.backs,
@@ -110,7 +130,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     from verifier.cli import run_verify
 
-    games = load_targets(args.targets)
+    games = load_targets(args.targets, limits_of(args))
     return run_verify(games, args)
 
 
@@ -129,6 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
     target_help = "a bundled game id or a path to a game folder; none means every bundled game"
     p = sub.add_parser("check", help="validate games without building", description="Validate the YAML of games; exit 0 when valid, 2 otherwise.")
     p.add_argument("targets", nargs="*", metavar="TARGET", help=target_help)
+    add_limit_flags(p)
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("build", help="write print-ready PDFs", description="Lay out every printed component as PDFs under OUT/<game_id>/.")
@@ -142,6 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--packing", default="spaced", choices=("spaced", "touching"), help="cards spaced with their own bleed, or touching on shared cut lines")
     p.add_argument("--force", action="store_true", help="rebuild everything, ignoring the cache")
     p.add_argument("--quiet", action="store_true", help="no progress output")
+    add_limit_flags(p)
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("verify", help="simulate every setup and deal", description="Check that the components support every variant and player count the rules promise. Exit 0 if nothing fails, 1 if something fails, 2 on invalid input.")
@@ -152,11 +174,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, help="random seed for Monte Carlo (default: 1)")
     p.add_argument("--json", action="store_true", help="print results as JSON")
     p.add_argument("--out", default="output", help="where verify.md and the matrix picture go (default: output)")
+    add_limit_flags(p)
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("bom", help="bill of materials", description="Every component with its counts, and the bought supplies.")
     p.add_argument("target", metavar="TARGET", help="a bundled game id or a path to a game folder")
     p.add_argument("--json", action="store_true", help="print as JSON")
+    add_limit_flags(p)
     p.set_defaults(func=cmd_bom)
     return parser
 

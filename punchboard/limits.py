@@ -26,3 +26,10 @@ FLAGS = {
     "max_file_bytes": "--max-file-bytes",
     "max_image_pixels": "--max-image-pixels",
 }
+
+LIMIT_HELP = {
+    "max_pieces": "most pieces one component may expand to",
+    "max_yaml_nodes": "most values one YAML file may expand to, aliases followed",
+    "max_file_bytes": "largest YAML, CSV or image file, in bytes",
+    "max_image_pixels": "largest image, in pixels (width × height)",
+}

@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import expressions, schema_check
+from . import expressions, layout_checks, schema_check
 from .errors import Problem, SpecError, display_path
+from .limits import DEFAULT_LIMITS, FLAGS, Limits
 from .model import (
     BoxLine,
     Component,
@@ -27,10 +28,10 @@ from .model import (
 )
 from .paths import GAME_FILE, LAYOUTS, is_inside
 from .setup_loader import load_setup
-from .units import UnitError, parse_dim, parse_length
+from .units import UnitError, parse_dim, parse_length, to_mm
 from .yamlsource import Document, PathKey, load_yaml
 
-MAX_PIECES = 20_000
+MAX_PIECES = DEFAULT_LIMITS.max_pieces
 LIST_KEYS = {
     "deck": "cards",
     "banknotes": "banknotes",
@@ -40,7 +41,6 @@ LIST_KEYS = {
     "sheet": "sheets",
 }
 ENTRY_KEYS = {"count", "range", "back", "layout", "cells", "name"}
-BUILTIN_FONTS = ("Vera", "Vera-Bold", "Vera-Italic", "Vera-BoldItalic")
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 _FIELD_REF = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 LENGTH_PROPS = ("stroke_width", "radius", "size", "min_size")
@@ -52,6 +52,7 @@ class Collector:
     """Gathers every problem so the user sees them all at once."""
 
     problems: list[Problem] = field(default_factory=list)
+    limits: Limits = DEFAULT_LIMITS
 
     def add(self, problem: Problem) -> None:
         self.problems.append(problem)
@@ -66,7 +67,7 @@ class Collector:
 
 def _load(path: Path, out: Collector) -> Document | None:
     try:
-        return load_yaml(path)
+        return load_yaml(path, max_nodes=out.limits.max_yaml_nodes, max_bytes=out.limits.max_file_bytes)
     except SpecError as err:
         out.extend(err.problems)
         return None
@@ -150,6 +151,8 @@ class LayoutLoader:
         self.roots = [game_folder / "layouts", LAYOUTS]
         self.out = out
         self.cache: dict[str, Layout | None] = {}
+        # (element source, prop) → file:LINE:COL of the value, so later checks point at the value itself
+        self.prop_marks: dict[tuple[str, str], str] = {}
 
     def find(self, name: str) -> Path | None:
         if ".." in name.split("/") or name.startswith("/"):
@@ -172,6 +175,17 @@ class LayoutLoader:
         return sorted(names)
 
     def missing(self, doc: Document, path: PathKey, name: str) -> None:
+        if ".." in name.split("/") or name.startswith("/") or any(
+            (root / f"{name}.yaml").is_file() for root in self.roots
+        ):
+            self.out.add(
+                doc.problem(
+                    path,
+                    f"layout '{name}' lies outside the layouts folders; expected a name like 'base/card' "
+                    "for a file inside the game's layouts/ or punchboard's layouts/ (no '..', no leading '/', no symlink out)",
+                )
+            )
+            return
         hint = schema_check.suggest(name, self.known())
         self.out.add(
             doc.problem(
@@ -233,11 +247,22 @@ class LayoutLoader:
                 self.out.add(doc.problem(("fonts", font_name), f"font file '{font_file}' not found next to {doc.name}"))
             else:
                 fonts[font_name] = font_path
+        own_ids: dict[str, int] = {}
         for index, raw in enumerate(data.get("elements", [])):
             where: PathKey = ("elements", index)
             element_id = str(raw.get("id", f"{name}#{index}"))
             position = doc.where(where)
             source = f"{doc.name}:{position[0]}:{position[1]}"
+            if element_id in own_ids:
+                first = doc.where(("elements", own_ids[element_id]))[0]
+                self.out.add(
+                    doc.problem(
+                        where + ("id",),
+                        f"duplicate element id '{element_id}' (also on line {first}); expected each id once per layout",
+                    )
+                )
+                continue
+            own_ids[element_id] = index
             existing = next((i for i, e in enumerate(elements) if e.id == element_id), None)
             if raw.get("remove"):
                 if existing is None:
@@ -258,6 +283,12 @@ class LayoutLoader:
                 self.out.add(doc.problem(where, "element needs a type: one of rect, ellipse, line, polygon, text, image, icon"))
                 continue
             element = Element(element_type, element_id, frozen_map(merged), source)
+            for key in merged:
+                if key in raw:
+                    line, col = doc.where(where + (key,))
+                    self.prop_marks[(source, key)] = f"{doc.name}:{line}:{col}"
+                elif existing is not None:
+                    self.prop_marks[(source, key)] = self.mark(elements[existing], key)
             if existing is not None:
                 elements[existing] = element
             else:
@@ -266,6 +297,10 @@ class LayoutLoader:
         bleed = _length(doc, ("bleed",), data["bleed"], self.out) if "bleed" in data else (parent.bleed if parent else None)
         chain = (path,) + (parent.chain if parent else ())
         return Layout(name, path, chain, tuple(elements), frozen_map(palette), frozen_map(fonts), safe or 0.0, bleed)
+
+    def mark(self, element: Element, key: str) -> str:
+        """``file:LINE:COL`` of one property of ``element`` (the element's own position if unknown)."""
+        return self.prop_marks.get((element.source, key), element.source)
 
     def _element_props(self, doc: Document, where: PathKey, raw: dict[str, Any]) -> dict[str, Any]:
         props: dict[str, Any] = {}
@@ -316,24 +351,51 @@ def _csv_entries(doc: Document, csv_name: str, fields: list[str], out: Collector
     if not path.is_file():
         out.add(doc.problem(("csv",), f"csv file '{csv_name}' not found next to {doc.name}"))
         return []
-    text = path.read_text(encoding="utf-8-sig")
-    rows = list(csv.reader(io.StringIO(text)))
     name = display_path(path)
+    max_bytes = out.limits.max_file_bytes
+    size = path.stat().st_size
+    if size > max_bytes:
+        out.add(Problem(name, 1, 1, f"file is {size} bytes, more than the limit of {max_bytes} (raise it with {FLAGS['max_file_bytes']})"))
+        return []
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        out.add(Problem(name, line, 1, f"file is not UTF-8 text ({exc.reason}); save the CSV as UTF-8"))
+        return []
+    reader = csv.reader(io.StringIO(text), strict=True)
+    rows: list[tuple[int, list[str]]] = []  # (line the row starts on, its cells)
+    last_line = 0
+    try:
+        for row in reader:
+            rows.append((last_line + 1, row))
+            last_line = reader.line_num
+    except csv.Error as exc:
+        out.add(Problem(name, last_line + 1, 1, f"malformed CSV: {exc}"))
+        return []
     if not rows:
         out.add(Problem(name, 1, 1, "csv file is empty; expected a header row naming the fields"))
         return []
-    header = [h.strip() for h in rows[0]]
+    raw_header = rows[0][1]
+    header = [h.strip() for h in raw_header]
+    header_cols = [1 + sum(len(cell) + 1 for cell in raw_header[:i]) for i in range(len(raw_header))]
     allowed = sorted(set(fields) | {"count", "name"})
     good = True
     for col, column in enumerate(header):
-        if column not in allowed:
+        if not column:
+            good = False
+            out.add(Problem(name, 1, header_cols[col], f"column {col + 1} of the header has no name; expected one of {', '.join(allowed)}"))
+        elif column in header[:col]:
+            good = False
+            out.add(Problem(name, 1, header_cols[col], f"duplicate column '{column}' (also column {header.index(column) + 1})"))
+        elif column not in allowed:
             good = False
             hint = schema_check.suggest(column, allowed)
-            out.add(Problem(name, 1, col + 1, f"unknown column '{column}'{hint}; expected one of {', '.join(allowed)}"))
+            out.add(Problem(name, 1, header_cols[col], f"unknown column '{column}'{hint}; expected one of {', '.join(allowed)}"))
     if not good:
         return []
     entries = []
-    for line_no, row in enumerate(rows[1:], start=2):
+    for line_no, row in rows[1:]:
         if not any(cell.strip() for cell in row):
             continue
         if len(row) != len(header):
@@ -360,6 +422,8 @@ class ComponentLoader:
         self.layouts = layouts
         self.presets = presets
         self.out = out
+        self.id_marks: dict[Path, tuple[int, int]] = {}
+        self.ids_read: set[str] = set()  # ids of every component file read, valid or not
 
     def side(self, doc: Document, path: PathKey, spec: Any, inherited: Side | None) -> Side | None:
         if spec is None:
@@ -389,6 +453,9 @@ class ComponentLoader:
         if doc is None:
             return None
         data = doc.data
+        self.id_marks[path] = doc.where(("id",))
+        if isinstance(data, dict) and isinstance(data.get("id"), str):
+            self.ids_read.add(data["id"])
         if not isinstance(data, dict):
             self.out.add(doc.problem((), "a component file must be a mapping with id and kind"))
             return None
@@ -430,8 +497,9 @@ class ComponentLoader:
             entries += [(entry, row_doc, ()) for entry, row_doc in _csv_entries(doc, data["csv"], fields, self.out)]
         if not entries and list_key not in data and "csv" not in data:
             entries = [({}, doc, ())]
-        if not entries:
-            self.out.add(doc.problem((list_key,), f"{list_key} is empty; expected at least one entry"))
+        if not entries and len(self.out.problems) == errors_before:
+            also = " and the csv file has no rows" if "csv" in data else ""
+            self.out.add(doc.problem((list_key,) if list_key in data else ("csv",), f"{list_key} is empty{also}; expected at least one entry"))
         copies = data.get("copies", 1)
         pieces: list[Piece] = []
         templates: list[tuple[int, dict[str, Any], Side | None, Side | None, tuple[tuple[int, int], ...]]] = []
@@ -459,27 +527,33 @@ class ComponentLoader:
             base = {k: v for k, v in defaults.items()}
             base.update({k: v for k, v in entry.items() if k not in ENTRY_KEYS or k == "name"})
             values: list[dict[str, Any]] = [base]
+            steps = range(1)
             if "range" in entry:
                 rng = entry["range"]
-                step = rng.get("step", 1)
+                steps = range(rng["from"], rng["to"] + 1, rng.get("step", 1))
                 if rng["field"] not in fields:
                     self.out.add(edoc.problem(epath + ("range", "field"), f"range field '{rng['field']}' is not declared under fields:"))
                 if rng["to"] < rng["from"]:
                     self.out.add(edoc.problem(epath + ("range",), f"range goes from {rng['from']} down to {rng['to']}; expected from ≤ to"))
-                values = [
-                    {"name": str(v), **base, rng["field"]: v} for v in range(rng["from"], rng["to"] + 1, step)
-                ]
             count = entry.get("count", 1)
-            total += count * len(values) * copies
-            if total > MAX_PIECES:
+            total += count * len(steps) * copies
+            max_pieces = self.out.limits.max_pieces
+            if total > max_pieces:
+                culprit, where = edoc, epath + ("count",)
+                if count * len(steps) <= max_pieces and copies > 1:
+                    culprit, where = doc, ("copies",)
+                elif "range" in entry and count <= max_pieces:
+                    where = epath + ("range",)
                 self.out.add(
-                    edoc.problem(
-                        epath + ("count",),
-                        f"component expands to more than {MAX_PIECES} pieces; "
-                        "expected a printable count (raise the limit with --max-pieces)",
+                    culprit.problem(
+                        where,
+                        f"component expands to at least {total} pieces, more than the limit of {max_pieces}; "
+                        f"expected a printable count (raise the limit with {FLAGS['max_pieces']})",
                     )
                 )
                 return None
+            if "range" in entry:
+                values = [{"name": str(v), **base, rng["field"]: v} for v in steps]
             for fields_of in values:
                 templates.append((count, fields_of, entry_face, entry_back, cells))
         if len(self.out.problems) > errors_before:
@@ -493,6 +567,8 @@ class ComponentLoader:
                     index += 1
         if kind in ("deck", "banknotes", "tokens", "board", "sheet") and size is None:
             self.out.add(doc.problem((), f"missing required key 'size' for a {kind}"))
+            return None
+        if size is not None and not self._safe_zones_fit(doc, size, kind, (("layout",), face), (("back", "layout"), back)):
             return None
         shape = None
         if kind == "tokens":
@@ -517,6 +593,24 @@ class ComponentLoader:
             fold=data.get("fold", "none"),
             outside=self._outside(doc, data),
         )
+
+    def _safe_zones_fit(self, doc: Document, size: Size, kind: str, *sides: tuple[PathKey, Side | None]) -> bool:
+        """A layout's safe margin must leave some room inside the piece it is drawn on."""
+        fits = True
+        for path, side in sides:
+            layout = self.layouts.cache.get(side.layout) if side is not None else None
+            if layout is None or 2 * layout.safe < min(size.width, size.height):
+                continue
+            fits = False
+            self.out.add(
+                doc.problem(
+                    path,
+                    f"layout '{layout.name}' keeps a {round(to_mm(layout.safe), 2):g} mm safe margin on each side, which leaves "
+                    f"no room on a {round(to_mm(size.width), 2):g} × {round(to_mm(size.height), 2):g} mm {kind}; expected a safe margin "
+                    "under half the piece's smaller side",
+                )
+            )
+        return fits
 
     def _outside(self, doc: Document, data: dict[str, Any]) -> Side | None:
         if "outside" not in data:
@@ -546,7 +640,7 @@ def _field_refs(text: Any) -> set[str]:
     return set(_FIELD_REF.findall(text)) if isinstance(text, str) else set()
 
 
-def _check_colours(game_palette: dict[str, str], layout: Layout, out: Collector) -> None:
+def _check_colours(game_palette: dict[str, str], layout: Layout, mark: layout_checks.Mark, out: Collector) -> None:
     palette = {**game_palette, **layout.palette}
     for element in layout.elements:
         for key in ("fill", "stroke", "color", "accent"):
@@ -557,21 +651,53 @@ def _check_colours(game_palette: dict[str, str], layout: Layout, out: Collector)
                 continue
             known = sorted(palette)
             hint = schema_check.suggest(str(colour), known)
-            file, line, col = element.source.rsplit(":", 2)
             out.add(
-                Problem(
-                    file,
-                    int(line),
-                    int(col),
+                layout_checks.at(
+                    mark(element, key),
                     f"{key}: unknown colour {colour!r}{hint}; expected #rrggbb or a palette name "
                     f"({', '.join(known) or 'none defined'})",
                 )
             )
 
 
-def load_game(folder: Path) -> Game:
+def _load_components(
+    folder: Path, doc: Document, names: list[str], loader: ComponentLoader, out: Collector
+) -> tuple[list[Component], list[Path]]:
+    """The components game.yaml lists, in order, and the files they came from."""
+    components: list[Component] = []
+    files: list[Path] = []
+    listed: dict[Path, int] = {}
+    seen: dict[str, Path] = {}
+    for index, name in enumerate(names):
+        path = folder / name
+        if not is_inside(path, folder):
+            out.add(doc.problem(("components", index), f"component file '{name}' lies outside the game folder"))
+            continue
+        if not path.is_file():
+            out.add(doc.problem(("components", index), f"component file '{name}' not found in {display_path(folder)}"))
+            continue
+        if path.resolve() in listed:
+            first = listed[path.resolve()]
+            out.add(doc.problem(("components", index), f"component file '{name}' is listed twice (also item {first + 1} of components)"))
+            continue
+        listed[path.resolve()] = index
+        files.append(path)
+        component = loader.load(path)
+        if component is None:
+            continue
+        if component.id in seen:
+            line, col = loader.id_marks.get(path, (1, 1))
+            other = display_path(seen[component.id])
+            out.add(Problem(display_path(path), line, col, f"duplicate component id '{component.id}' (also in {other}); expected each id once per game"))
+            continue
+        seen[component.id] = path
+        components.append(component)
+    return components, files
+
+
+def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS) -> Game:
     """Load and validate a game folder; raises SpecError listing every problem."""
-    out = Collector()
+    out = Collector(limits=limits)
     game_path = folder / GAME_FILE
     if not game_path.is_file():
         raise SpecError([Problem(display_path(folder), 1, 1, f"no {GAME_FILE} in this folder; expected a game folder")])
@@ -580,38 +706,29 @@ def load_game(folder: Path) -> Game:
     assert doc is not None
     if not isinstance(doc.data, dict):
         raise SpecError([doc.problem((), "game.yaml must be a mapping with id, title, players and components")])
-    out.extend(schema_check.check(doc, "game"))
-    out.raise_if_any()
+    game_problems = schema_check.check(doc, "game")
+    if game_problems:
+        out.extend(game_problems)
+        names = doc.data.get("components")
+        if isinstance(names, list) and all(isinstance(name, str) for name in names):
+            # report the component files' problems too, not only the game file's
+            _load_components(folder, doc, names, ComponentLoader(folder, LayoutLoader(folder, out), load_size_presets(), out), out)
+        out.raise_if_any()
     data = doc.data
     if data["players"]["min"] > data["players"]["max"]:
         out.add(doc.problem(("players",), f"players min {data['players']['min']} is more than max {data['players']['max']}"))
     presets = load_size_presets()
     layouts = LayoutLoader(folder, out)
     loader = ComponentLoader(folder, layouts, presets, out)
-    components: list[Component] = []
-    files = [game_path]
-    seen: dict[str, PathKey] = {}
-    for index, name in enumerate(data["components"]):
-        path = folder / name
-        if not is_inside(path, folder):
-            out.add(doc.problem(("components", index), f"component file '{name}' lies outside the game folder"))
-            continue
-        if not path.is_file():
-            out.add(doc.problem(("components", index), f"component file '{name}' not found in {display_path(folder)}"))
-            continue
-        files.append(path)
-        component = loader.load(path)
-        if component is None:
-            continue
-        if component.id in seen:
-            out.add(Problem(display_path(path), 1, 1, f"duplicate component id '{component.id}' (also in {data['components'][seen[component.id][1]]})"))
-            continue
-        seen[component.id] = ("components", index)
-        components.append(component)
+    components, files = _load_components(folder, doc, data["components"], loader, out)
+    files.insert(0, game_path)
+    seen = {component.id for component in components}
     setup = None
     if "setup" in data:
         setup = folder / data["setup"]
-        if not is_inside(setup, folder) or not setup.is_file():
+        if not is_inside(setup, folder):
+            out.add(doc.problem(("setup",), f"setup file '{data['setup']}' lies outside the game folder"))
+        elif not setup.is_file():
             out.add(doc.problem(("setup",), f"setup file '{data['setup']}' not found in {display_path(folder)}"))
         elif not out.problems:
             try:
@@ -622,7 +739,7 @@ def load_game(folder: Path) -> Game:
     ids = sorted(seen)
     for index, line in enumerate(data.get("box", [])):
         for j, component_id in enumerate(line["components"]):
-            if component_id not in seen:
+            if component_id not in seen and component_id not in loader.ids_read:
                 hint = schema_check.suggest(component_id, ids)
                 out.add(doc.problem(("box", index, "components", j), f"box line refers to unknown component '{component_id}'{hint}"))
         if "where" in line:
@@ -639,8 +756,13 @@ def load_game(folder: Path) -> Game:
             layout = layouts.get(name)
             if layout is not None:
                 used[name] = layout
+    images = layout_checks.ImageChecker(folder, limits, layouts.mark)
     for layout in used.values():
-        _check_colours(palette, layout, out)
+        _check_colours(palette, layout, layouts.mark, out)
+        out.extend(layout_checks.check_fonts(layout, layouts.mark))
+        out.extend(images.literal(layout))
+    for component in components:
+        out.extend(layout_checks.check_bindings(component, used, images, layouts.mark))
     out.raise_if_any()
     return Game(
         id=data["id"],

@@ -58,6 +58,12 @@ class Document:
         return Problem(self.name, line, col, message)
 
 
+def _short_tag(tag: str) -> str:
+    """A tag as it was written: ``!!python/object`` rather than ``tag:yaml.org,2002:python/object``."""
+    prefix = "tag:yaml.org,2002:"
+    return "!!" + tag[len(prefix):] if tag.startswith(prefix) else tag
+
+
 def _mark(node: yaml.Node) -> tuple[int, int]:
     return node.start_mark.line + 1, node.start_mark.column + 1
 
@@ -118,7 +124,7 @@ class _Converter:
             return True
         line, col = _mark(node)
         self.problems.append(
-            Problem(self.doc.name, line, col, f"unsupported YAML tag '{node.tag}'; expected plain YAML without tags")
+            Problem(self.doc.name, line, col, f"unsupported YAML tag '{_short_tag(node.tag)}'; expected plain YAML without tags")
         )
         return False
 
