@@ -131,7 +131,42 @@ def _visible(element: Element, fields: Mapping[str, Any], ctx: SideContext) -> b
 
 
 def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: SideFrame, ctx: SideContext) -> None:
-    """Paint ``layout`` with ``fields`` into ``frame`` on ``canvas`` (state is saved and restored)."""
+    """Paint ``layout`` with ``fields`` into ``frame`` on ``canvas`` (state is saved and restored).
+
+    A side clipped to a rectangle is drawn once per document as a form XObject
+    and placed wherever an identical side recurs (a deck's six 7s, its common
+    back): the PDF holds each distinct face once, which makes it smaller and
+    the build faster, and the page looks exactly the same.
+    """
+    if not isinstance(frame.clip, Rect):
+        _draw_side_now(canvas, layout, fields, frame, ctx)
+        return
+    trim, clip = frame.trim, frame.clip
+    local_clip = Rect(clip.x - trim.x, clip.y - trim.y, clip.width, clip.height)
+    key = (
+        layout.name, id(layout), tuple(sorted((k, repr(v)) for k, v in fields.items())),
+        round(trim.width, 4), round(trim.height, 4), round(frame.bleed_x, 4), round(frame.bleed_y, 4),
+        tuple(round(v, 4) for v in (local_clip.x, local_clip.y, local_clip.width, local_clip.height)),
+        frame.rotation, frame.mirror_x, frame.mirror_y, ctx.proof,
+    )
+    forms: dict[tuple[Any, ...], str] = canvas.__dict__.setdefault("_punchboard_forms", {})
+    name = forms.get(key)
+    if name is None:
+        name = forms[key] = f"PBSide{len(forms)}"
+        local = SideFrame(Rect(0, 0, trim.width, trim.height), frame.bleed_x, frame.bleed_y, local_clip,
+                          frame.rotation, frame.mirror_x, frame.mirror_y)
+        # The clip lies within the bleed rectangle, which a 180° turn about the trim centre maps onto itself.
+        bounds = local.bleed_rect
+        canvas.beginForm(name, bounds.x, bounds.y, bounds.right, bounds.top)
+        _draw_side_now(canvas, layout, fields, local, ctx)
+        canvas.endForm()
+    canvas.saveState()
+    canvas.translate(trim.x, trim.y)
+    canvas.doForm(name)
+    canvas.restoreState()
+
+
+def _draw_side_now(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: SideFrame, ctx: SideContext) -> None:
     fonts.register_layout_fonts(layout.fonts)
     palette = {**ctx.palette, **layout.palette}
     canvas.saveState()
