@@ -27,20 +27,21 @@ GREY = "#555555"
 RULE = "#bbbbbb"
 
 
-def sheets_of_paper(pages: Sequence[Page], backs: str) -> int:
-    """Sheets a component takes: a duplex back page shares its sheet with the front before it."""
+def sheets_of_paper(roles: Sequence[str], backs: str) -> int:
+    """Sheets a component takes, from its pages' roles: a duplex back page shares its sheet
+    with the front before it."""
     if backs in ("duplex-long", "duplex-short"):
-        return sum(1 for page in pages if page.role not in ("back", "blank"))
-    return len(pages)
+        return sum(1 for role in roles if role not in ("back", "blank"))
+    return len(roles)
 
 
-def bom_with_sheets(game: Game, pages_by_component: Mapping[str, Sequence[Page]], options: BuildOptions) -> dict[str, Any]:
+def bom_with_sheets(game: Game, roles_by_component: Mapping[str, Sequence[str]], options: BuildOptions) -> dict[str, Any]:
     """The model's bill of materials plus, per printed component, its pages and sheets on this paper."""
     bom = bill_of_materials(game)
     for entry in bom["components"]:
-        pages = pages_by_component.get(entry["id"])
-        entry["pages"] = len(pages) if pages is not None else 0
-        entry["sheets"] = sheets_of_paper(pages, options.backs) if pages is not None else 0
+        roles = roles_by_component.get(entry["id"])
+        entry["pages"] = len(roles) if roles is not None else 0
+        entry["sheets"] = sheets_of_paper(roles, options.backs) if roles is not None else 0
     bom["paper"] = options.paper
     bom["backs"] = options.backs
     bom["total_sheets"] = sum(e["sheets"] for e in bom["components"])

@@ -1,21 +1,31 @@
-"""``punchboard build``: one PDF per printed component and a combined print-and-play PDF per game."""
+"""``punchboard build``: one PDF per printed component and a combined print-and-play PDF per game.
+
+Builds are incremental: a component whose inputs have not changed since the
+last build into the same folder is not drawn again (see :mod:`generator.cache`),
+and the combined PDF is assembled from the component PDFs, so reused and fresh
+outputs are byte-identical to a clean build's.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from punchboard.atomicio import write_bytes
 from punchboard.loader import load_paper
-from punchboard.model import Game
+from punchboard.model import Component, Game
 
+from .assemble import Part, assemble
 from .bom_page import bom_page, bom_with_sheets
+from .cache import BuildCache, CachedComponent, build_digest, component_fingerprint
 from .calibration import calibration_pages
 from .context import BuildContext
 from .cover import ContentsLine, blank_page, cover_page
-from .document import Page, render
+from .document import render
 from .kinds import KINDS
 from .options import BuildOptions
 from .style import load_style
@@ -23,59 +33,139 @@ from .style import load_style
 DUPLEX = ("duplex-long", "duplex-short")
 
 
+@dataclass(frozen=True)
+class GameReport:
+    """What one build of a game did: components drawn anew, components reused, warnings."""
+
+    game: str
+    rendered: tuple[str, ...]
+    reused: tuple[str, ...]
+    combined_written: bool
+    warnings: tuple[str, ...]
+
+
 def build_games(games: list[Game], out_dir: Path, options: BuildOptions) -> int:
     """Build every game; warnings (text that does not fit, …) go to stderr. Returns the exit code."""
     for game in games:
-        warnings = build_game(game, out_dir, options)
-        for message in warnings:
+        report = build_game(game, out_dir, options)
+        for message in report.warnings:
             print(f"warning: {message}", file=sys.stderr)
+        if not options.quiet:
+            print(summary(report, out_dir))
     return 0
 
 
-def _paired(pages: Sequence[Page], options: BuildOptions) -> list[Page]:
+def summary(report: GameReport, out_dir: Path) -> str:
+    drawn = ", ".join(report.rendered) if report.rendered else "nothing"
+    reused = f"; reused {len(report.reused)} unchanged" if report.reused else ""
+    return f"{report.game}: rendered {drawn}{reused} → {out_dir / report.game}"
+
+
+def _blank_reverses(roles: Sequence[str], options: BuildOptions) -> bool:
     """In duplex modes a component without back pages gets blank reverses, so the next
     component's fronts start on a fresh sheet of the combined PDF."""
-    if options.backs not in DUPLEX or options.print_shop or any(p.role == "back" for p in pages):
-        return list(pages)
-    paired: list[Page] = []
-    for page in pages:
-        paired += [page, blank_page(page.width, page.height)]
-    return paired
+    return options.backs in DUPLEX and not options.print_shop and "back" not in roles
 
 
-def build_game(game: Game, out_dir: Path, options: BuildOptions) -> list[str]:
+@contextmanager
+def _progress(total: int, label: str, quiet: bool) -> Iterator[_Tick]:
+    """A progress bar on an interactive terminal; silent otherwise or with --quiet."""
+    if quiet or total < 2 or not sys.stderr.isatty():
+        yield _Tick(None, None)
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        transient=True, console=None,
+    ) as progress:
+        task = progress.add_task(label, total=total)
+        yield _Tick(progress, task)
+
+
+class _Tick:
+    def __init__(self, progress: object, task: object):
+        self.progress = progress
+        self.task = task
+
+    def __call__(self, what: str) -> None:
+        if self.progress is not None:
+            self.progress.update(self.task, advance=1, description=what)  # type: ignore[attr-defined]
+
+
+def _render_component(ctx: BuildContext, game: Game, component: Component, folder: Path, fingerprint: str) -> CachedComponent | None:
+    renderer = KINDS[component.kind]
+    before = len(ctx.warnings)
+    pages = renderer(ctx, game, component, ctx.options)
+    if not pages:
+        return None
+    file = f"{component.id}.pdf"
+    style = ctx.style
+    write_bytes(folder / file, render(pages, game.title, style, component.name))
+    return CachedComponent(fingerprint, file, [page.role for page in pages], ctx.warnings[before:])
+
+
+def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     paper = load_paper(options.paper)
     style = load_style()
     ctx = BuildContext(game, paper, options, style)
     folder = out_dir / game.id
-    contents: list[ContentsLine] = []
-    body: list[Page] = []
-    pages_by_component: dict[str, list[Page]] = {}
-    for component in game.printed:
-        renderer = KINDS.get(component.kind)
-        if renderer is None:
-            print(f"note: {game.id} / {component.id}: kind '{component.kind}' is not yet printable; skipped", file=sys.stderr)
-            continue
-        pages = renderer(ctx, game, component, options)
-        if not pages:
-            continue
-        pages_by_component[component.id] = pages
-        file = f"{component.id}.pdf"
-        write_bytes(folder / file, render(pages, game.title, style, component.name))
-        contents.append(ContentsLine(component.name, component.kind, component.count, len(pages), file))
-        body += _paired(pages, options)
-        if not options.quiet:
-            print(f"{game.id}: {folder / file} ({len(pages)} pages)")
-    bom = bom_with_sheets(game, pages_by_component, options)
+    cache = BuildCache.load(folder)
+    shared = build_digest(game, options)
+    rendered: list[str] = []
+    reused: list[str] = []
+    warnings: list[str] = []
+    entries: dict[str, CachedComponent] = {}
+    printable = [c for c in game.printed if c.kind in KINDS]
+    with _progress(len(printable), f"{game.id}", options.quiet) as tick:
+        for component in printable:
+            fingerprint = component_fingerprint(game, component, shared)
+            entry = None if options.force else cache.fresh(component.id, fingerprint)
+            if entry is None:
+                tick(f"{game.id}: {component.id}")
+                entry = _render_component(ctx, game, component, folder, fingerprint)
+                if entry is None:
+                    continue
+                rendered.append(component.id)
+            else:
+                tick(f"{game.id}: {component.id} (unchanged)")
+                reused.append(component.id)
+            entries[component.id] = entry
+            warnings.extend(entry.warnings)
+    cache.components = entries
+    combined = folder / f"{game.id}-print-and-play.pdf"
+    combined_key = shared + "".join(f"{key}:{entries[key].fingerprint}" for key in entries)
+    combined_written = False
+    if options.force or rendered or cache.combined != combined_key or not combined.is_file():
+        _write_combined(ctx, game, entries, folder, combined)
+        cache.combined = combined_key
+        combined_written = True
+    cache.save()
+    return GameReport(game.id, tuple(rendered), tuple(reused), combined_written, tuple(dict.fromkeys(warnings)))
+
+
+def _write_combined(ctx: BuildContext, game: Game, entries: dict[str, CachedComponent], folder: Path, combined: Path) -> None:
+    options, paper, style = ctx.options, ctx.paper, ctx.style
+    roles = {key: entry.roles for key, entry in entries.items()}
+    bom = bom_with_sheets(game, roles, options)
     write_bytes(folder / "bom.json", (json.dumps(bom, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    contents = [
+        ContentsLine(c.name, c.kind, c.count, len(entries[c.id].roles), entries[c.id].file)
+        for c in game.printed
+        if c.id in entries
+    ]
     # The bill of materials is the cover's reverse in duplex modes, so both stay one sheet.
-    front: list[Page] = [cover_page(game, paper, style, options, contents), bom_page(bom, paper.width, paper.height, paper.margin, style.footer_height)]
+    front = [
+        cover_page(game, paper, style, options, contents),
+        bom_page(bom, paper.width, paper.height, paper.margin, style.footer_height),
+    ]
     if options.backs in DUPLEX and not options.print_shop:
         calibration = calibration_pages(paper, style, options.backs)
         front += calibration
         write_bytes(folder / "duplex-calibration.pdf", render(calibration, game.title, style, "duplex calibration"))
-    combined = folder / f"{game.id}-print-and-play.pdf"
-    write_bytes(combined, render(front + body, game.title, style, "print and play"))
-    if not options.quiet:
-        print(f"{game.id}: {combined} ({len(front) + len(body)} pages)")
-    return ctx.warnings
+    parts = [Part(render(front, game.title, style, "print and play"))]
+    parts += [
+        Part(folder / entry.file, _blank_reverses(entry.roles, options)) for entry in entries.values()
+    ]
+    blank = render([blank_page(paper.width, paper.height)], game.title, style, "blank")
+    write_bytes(combined, assemble(parts, blank, game.title, "print and play"))

@@ -592,6 +592,7 @@ class ComponentLoader:
             cell=cell,
             fold=data.get("fold", "none"),
             outside=self._outside(doc, data),
+            inputs=(doc.path, doc.path.parent / data["csv"]) if "csv" in data else (doc.path,),
         )
 
     def _safe_zones_fit(self, doc: Document, size: Size, kind: str, *sides: tuple[PathKey, Side | None]) -> bool:
@@ -757,12 +758,17 @@ def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS) -> Game:
             if layout is not None:
                 used[name] = layout
     images = layout_checks.ImageChecker(folder, limits, layouts.mark)
+
+    def shared(file: str) -> bool:
+        """A layout file meant for many games: in punchboard's layouts/ but not its layouts/<game id>/."""
+        return is_inside(Path(file), LAYOUTS) and not is_inside(Path(file), LAYOUTS / str(data["id"]))
+
     for layout in used.values():
         _check_colours(palette, layout, layouts.mark, out)
         out.extend(layout_checks.check_fonts(layout, layouts.mark))
         out.extend(images.literal(layout))
     for component in components:
-        out.extend(layout_checks.check_bindings(component, used, images, layouts.mark))
+        out.extend(layout_checks.check_bindings(component, used, images, layouts.mark, shared))
     out.raise_if_any()
     return Game(
         id=data["id"],

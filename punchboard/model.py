@@ -93,6 +93,7 @@ class Component:
     fold: str = "none"
     outside: Side | None = None  # a folded sheet's half facing away from the player
     supplies: tuple[SupplyItem, ...] = ()
+    inputs: tuple[Path, ...] = ()  # the files this component was read from (YAML, CSV)
 
     @property
     def count(self) -> int:

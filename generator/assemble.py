@@ -1,0 +1,44 @@
+"""The combined print-and-play PDF, assembled from the per-component PDFs.
+
+Pages are copied, not drawn again, so a rebuild after a one-card tweak
+re-renders only that component and still yields a combined PDF identical to a
+clean build's. pypdf copies the page objects; the result is deterministic
+(no timestamps, no random file id).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import NameObject
+
+
+@dataclass(frozen=True)
+class Part:
+    """A PDF to include, and whether each of its pages is followed by a blank reverse."""
+
+    pdf: bytes | Path
+    blank_reverses: bool = False
+
+
+def assemble(parts: Sequence[Part], blank_page: bytes, title: str, subject: str) -> bytes:
+    writer = PdfWriter()
+    blank = PdfReader(BytesIO(blank_page)).pages[0]
+    for part in parts:
+        source = BytesIO(part.pdf) if isinstance(part.pdf, bytes) else part.pdf
+        for page in PdfReader(source).pages:
+            writer.add_page(page)
+            if part.blank_reverses:
+                writer.add_page(blank)
+    writer.add_metadata(
+        {"/Title": title, "/Subject": subject, "/Author": "punchboard", "/Creator": "punchboard", "/Producer": "punchboard"}
+    )
+    preferences = writer.create_viewer_preferences()
+    preferences[NameObject("/PrintScaling")] = NameObject("/None")
+    out = BytesIO()
+    writer.write(out)
+    return out.getvalue()

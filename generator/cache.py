@@ -1,0 +1,136 @@
+"""Incremental builds: a content fingerprint per component, remembered beside the outputs.
+
+A component is re-rendered only when something it is drawn from changed: its
+YAML and CSV, every layout in its ``extends`` chains, their fonts, the images
+its pieces show, the paper and sheet style, the build options, the game's
+title and palette, or punchboard's own code. Everything else is reused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from punchboard.atomicio import write_text
+from punchboard.model import Component, Game
+from punchboard.paths import LAYOUTS, PACKAGE, ROOT
+
+from .options import BuildOptions
+from .render import bind, find_image
+
+CACHE_FILE = ".punchboard-cache.json"
+CACHE_VERSION = 1
+STYLE_FILES = ("sheet.yaml", "board_tiling.yaml", "sizes.yaml")
+RENDER_OPTIONS = ("paper", "backs", "duplex_offset", "print_shop", "proof", "bleed_mm", "packing")
+
+
+def _digest_files(paths: list[Path]) -> str:
+    sha = hashlib.sha256()
+    for path in paths:
+        sha.update(str(path.name).encode())
+        try:
+            sha.update(path.read_bytes())
+        except OSError:
+            sha.update(b"<missing>")
+    return sha.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """punchboard's and the generator's own source: a code change invalidates every output."""
+    sources = sorted(PACKAGE.glob("*.py")) + sorted((ROOT / "generator").glob("*.py"))
+    return _digest_files(sources)
+
+
+def _options_key(options: BuildOptions) -> dict[str, Any]:
+    values = asdict(options)
+    return {name: values[name] for name in RENDER_OPTIONS}
+
+
+def build_digest(game: Game, options: BuildOptions) -> str:
+    """What every component of a game shares: code, sheet style, paper, options, title, palette."""
+    paper = LAYOUTS / "paper" / f"{options.paper}.yaml"
+    files = [LAYOUTS / name for name in STYLE_FILES] + [paper]
+    shared = {
+        "code": code_digest(),
+        "files": _digest_files(files),
+        "options": _options_key(options),
+        "game": [game.id, game.title, sorted(game.palette.items()), list(game.designers)],
+    }
+    return hashlib.sha256(json.dumps(shared, sort_keys=True).encode()).hexdigest()
+
+
+def component_inputs(game: Game, component: Component) -> list[Path]:
+    """Every file the component's pages are drawn from."""
+    files: list[Path] = list(component.inputs)
+    for name in sorted(component.layouts()):
+        layout = game.layouts[name]
+        files.extend(layout.chain)
+        files.extend(sorted(layout.fonts.values()))
+        sources = {str(e.props["src"]) for e in layout.elements if e.type == "image" and "src" in e.props}
+        for piece in component.pieces:
+            for side in (piece.face, piece.back):
+                if side is None or side.layout != name:
+                    continue
+                fields = {**piece.fields, **side.fields}
+                for src in sources:
+                    found = find_image(bind(src, fields).strip(), layout, (game.folder,))
+                    if found is not None:
+                        files.append(found)
+    return sorted(set(files))
+
+
+def component_fingerprint(game: Game, component: Component, shared: str) -> str:
+    sha = hashlib.sha256(shared.encode())
+    sha.update(component.id.encode())
+    sha.update(_digest_files(component_inputs(game, component)).encode())
+    return sha.hexdigest()
+
+
+@dataclass
+class CachedComponent:
+    fingerprint: str
+    file: str
+    roles: list[str]
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class BuildCache:
+    """What the last build of one game wrote, keyed by component id."""
+
+    path: Path
+    components: dict[str, CachedComponent] = field(default_factory=dict)
+    combined: str = ""
+
+    @classmethod
+    def load(cls, folder: Path) -> BuildCache:
+        path = folder / CACHE_FILE
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("version") != CACHE_VERSION:
+                return cls(path)
+            components = {key: CachedComponent(**value) for key, value in data["components"].items()}
+            return cls(path, components, data.get("combined", ""))
+        except (OSError, ValueError, TypeError, KeyError):
+            return cls(path)
+
+    def fresh(self, component_id: str, fingerprint: str) -> CachedComponent | None:
+        entry = self.components.get(component_id)
+        if entry is None or entry.fingerprint != fingerprint:
+            return None
+        if not (self.path.parent / entry.file).is_file():
+            return None
+        return entry
+
+    def save(self) -> None:
+        data = {
+            "version": CACHE_VERSION,
+            "components": {key: asdict(value) for key, value in sorted(self.components.items())},
+            "combined": self.combined,
+        }
+        write_text(self.path, json.dumps(data, indent=1, sort_keys=True) + "\n")
