@@ -109,12 +109,10 @@ def _duplex_offset(text: str) -> tuple[float, float]:
     return x, y
 
 
-def cmd_build(args: argparse.Namespace) -> int:
-    from generator.build import build_games
+def _build_options(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from generator.options import BuildOptions
 
-    games = load_targets(args.targets, limits_of(args))
-    options = BuildOptions(
+    return BuildOptions(
         paper=args.paper,
         backs=args.backs,
         duplex_offset=args.duplex_offset,
@@ -124,7 +122,60 @@ def cmd_build(args: argparse.Namespace) -> int:
         force=args.force,
         quiet=args.quiet,
     )
-    return build_games(games, Path(args.out), options)
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from generator.build import build_games
+
+    games = load_targets(args.targets, limits_of(args))
+    return build_games(games, Path(args.out), _build_options(args))
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    """Rebuild on every save; bad input is reported and watching goes on."""
+    from dataclasses import replace
+
+    from generator.build import build_game, summary
+
+    from .paths import LAYOUTS
+    from .watch import watch
+
+    folders = _targets(args.targets)
+    options = replace(_build_options(args), quiet=True)
+    out = Path(args.out)
+    limits = limits_of(args)
+    cycles = {"left": args.max_rebuilds}
+
+    def rebuild(changed: list[Path]) -> None:
+        if changed:
+            names = ", ".join(sorted({p.name for p in changed}))
+            print(f"changed: {names}", flush=True)
+        problems = []
+        for folder in folders:
+            try:
+                game = load_game(folder, limits)
+            except SpecError as err:
+                problems.extend(err.problems)
+                continue
+            report = build_game(game, out, options)
+            for message in report.warnings:
+                print(f"warning: {message}", flush=True)
+            print(summary(report, out), flush=True)
+        for problem in problems:
+            print(problem, flush=True)
+        if problems:
+            print("fix the problems above; still watching", flush=True)
+        cycles["left"] -= 1
+
+    rebuild([])
+    print(f"watching {', '.join(str(f) for f in folders)} and {LAYOUTS} (Ctrl-C to stop)", flush=True)
+    watch(
+        lambda: [*folders, LAYOUTS],
+        rebuild,
+        interval=args.interval,
+        should_stop=lambda: args.max_rebuilds is not None and cycles["left"] <= 0,
+    )
+    return EXIT_OK
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -134,9 +185,22 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return run_verify(games, args)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _add_build_flags(p: argparse.ArgumentParser) -> None:
     from generator.options import BACK_MODES
 
+    p.add_argument("--out", default="output", help="output folder (default: output)")
+    p.add_argument("--paper", default="letter", help="paper from layouts/paper/: letter, a4, a3, tabloid (default: letter)")
+    p.add_argument("--backs", default="duplex-long", choices=BACK_MODES, help="how backs are printed (default: duplex-long)")
+    p.add_argument("--duplex-offset", default=(0.0, 0.0), type=_duplex_offset, metavar="X,Y", help="shift back pages by X,Y mm to correct duplex misregistration")
+    p.add_argument("--print-shop", action="store_true", help="one card per page at trim + bleed, fronts and backs alternating, no marks")
+    p.add_argument("--proof", action="store_true", help="draw trim and safe-zone guides")
+    p.add_argument("--packing", default="spaced", choices=("spaced", "touching"), help="cards spaced with their own bleed, or touching on shared cut lines")
+    p.add_argument("--force", action="store_true", help="rebuild everything, ignoring the cache")
+    p.add_argument("--quiet", action="store_true", help="no progress output")
+    add_limit_flags(p)
+
+
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="punchboard",
         description="Print-and-play pipeline: YAML components → print-accurate PDFs, and a verifier for every setup and deal.",
@@ -152,19 +216,17 @@ def build_parser() -> argparse.ArgumentParser:
     add_limit_flags(p)
     p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("build", help="write print-ready PDFs", description="Lay out every printed component as PDFs under OUT/<game_id>/.")
+    p = sub.add_parser("build", help="write print-ready PDFs", description="Lay out every printed component as PDFs under OUT/<game_id>/. Only components whose inputs changed since the last build into OUT are drawn again.")
     p.add_argument("targets", nargs="*", metavar="TARGET", help=target_help)
-    p.add_argument("--out", default="output", help="output folder (default: output)")
-    p.add_argument("--paper", default="letter", help="paper from layouts/paper/: letter, a4, a3, tabloid (default: letter)")
-    p.add_argument("--backs", default="duplex-long", choices=BACK_MODES, help="how backs are printed (default: duplex-long)")
-    p.add_argument("--duplex-offset", default=(0.0, 0.0), type=_duplex_offset, metavar="X,Y", help="shift back pages by X,Y mm to correct duplex misregistration")
-    p.add_argument("--print-shop", action="store_true", help="one card per page at trim + bleed, fronts and backs alternating, no marks")
-    p.add_argument("--proof", action="store_true", help="draw trim and safe-zone guides")
-    p.add_argument("--packing", default="spaced", choices=("spaced", "touching"), help="cards spaced with their own bleed, or touching on shared cut lines")
-    p.add_argument("--force", action="store_true", help="rebuild everything, ignoring the cache")
-    p.add_argument("--quiet", action="store_true", help="no progress output")
-    add_limit_flags(p)
+    _add_build_flags(p)
     p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("watch", help="rebuild on every save", description="Build, then rebuild whatever changed each time a YAML, layout, CSV, font or image is saved. Bad input is reported and watching goes on. Ctrl-C stops.")
+    p.add_argument("targets", nargs="+", metavar="TARGET", help="a bundled game id or a path to a game folder")
+    _add_build_flags(p)
+    p.add_argument("--interval", type=float, default=0.5, help="seconds between checks for changes (default: 0.5)")
+    p.add_argument("--max-rebuilds", type=int, default=None, help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_watch)
 
     p = sub.add_parser("verify", help="simulate every setup and deal", description="Check that the components support every variant and player count the rules promise. Exit 0 if nothing fails, 1 if something fails, 2 on invalid input.")
     p.add_argument("targets", nargs="*", metavar="TARGET", help=target_help)
@@ -182,6 +244,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print as JSON")
     add_limit_flags(p)
     p.set_defaults(func=cmd_bom)
+
+    from generator.export_cli import add_export_verbs
+
+    add_export_verbs(sub, target_help)
     return parser
 
 
