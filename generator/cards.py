@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from punchboard.errors import Problem, SpecError, display_path
+from punchboard.errors import Problem, SpecError
+from punchboard.fit import size_location
 from punchboard.model import Component, Game
 from punchboard.units import to_mm
 
@@ -16,7 +17,7 @@ from .options import BuildOptions
 def too_big(ctx: BuildContext, component: Component, width: float, height: float) -> SpecError:
     return SpecError([
         Problem(
-            display_path(component.source), 1, 1,
+            *size_location(component),
             f"{component.name}: a {to_mm(width):.1f} × {to_mm(height):.1f} mm piece does not fit on "
             f"{ctx.paper.name} inside its {to_mm(ctx.paper.margin):.0f} mm margin; choose a larger --paper",
         )

@@ -321,8 +321,8 @@ def _draw_image(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[st
         except svg.SvgError as exc:
             ctx.warn(f"{ctx.where}: image '{src}': {exc} [{element.source}]")
         return
-    canvas.drawImage(
-        str(path), rect.x, rect.y, rect.width, rect.height,
+    canvas.drawImage(  # reportlab names the image after this string: resolved, so the cwd cannot change the PDF
+        str(path.resolve()), rect.x, rect.y, rect.width, rect.height,
         preserveAspectRatio=fit != "stretch", anchor="c", mask="auto",
     )
 

@@ -19,6 +19,8 @@ from typing import Any
 MAX_LENGTH = 500
 MAX_DEPTH = 32
 MAX_POWER = 64
+MAX_INT_BITS = 1024  # integers beyond ~10**308 are refused: no chain of ** or * can run away
+MAX_SEQUENCE = 10_000  # longest text or tuple that * may build
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "min": min,
@@ -84,6 +86,8 @@ def parse(source: str) -> ast.expr:
         tree = ast.parse(source.strip(), mode="eval")
     except SyntaxError as exc:
         raise ExpressionError(f"malformed expression '{source}': {exc.msg}") from None
+    except (ValueError, RecursionError, MemoryError) as exc:  # null bytes, absurd nesting
+        raise ExpressionError(f"malformed expression {source!r}: {exc}") from None
     _check(tree.body, source, 0)
     return tree.body
 
@@ -149,6 +153,19 @@ def evaluate(source: str, variables: Mapping[str, Any], *, lenient: bool = False
         raise ExpressionError(f"cannot evaluate '{source}': {exc}") from None
 
 
+def _check_repeat(left: Any, right: Any, source: str) -> None:
+    """Refuse ``'x' * 10**9`` before it allocates."""
+    for seq, times in ((left, right), (right, left)):
+        if isinstance(seq, (str, tuple, list)) and isinstance(times, int) and len(seq) * times > MAX_SEQUENCE:
+            raise ExpressionError(f"result longer than {MAX_SEQUENCE} in '{source}'")
+
+
+def _bounded(value: Any, source: str) -> Any:
+    if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
+        raise ExpressionError(f"number too large in '{source}'")
+    return value
+
+
 def _eval(node: ast.AST, env: Mapping[str, Any], source: str, lenient: bool) -> Any:
     ev = lambda n: _eval(n, env, source, lenient)  # noqa: E731
     if isinstance(node, ast.Constant):
@@ -168,10 +185,14 @@ def _eval(node: ast.AST, env: Mapping[str, Any], source: str, lenient: bool) -> 
         if isinstance(node.op, ast.Pow):
             if not isinstance(right, int) or abs(right) > MAX_POWER:
                 raise ExpressionError(f"exponent too large in '{source}'")
+            if isinstance(left, int) and left.bit_length() * abs(right) > MAX_INT_BITS:
+                raise ExpressionError(f"number too large in '{source}'")
             return left**right
         if isinstance(left, _Missing) or isinstance(right, _Missing):
             return MISSING
-        return _BINARY[type(node.op)](left, right)
+        if isinstance(node.op, ast.Mult):
+            _check_repeat(left, right, source)
+        return _bounded(_BINARY[type(node.op)](left, right), source)
     if isinstance(node, ast.UnaryOp):
         value = ev(node.operand)
         if isinstance(node.op, ast.Not):

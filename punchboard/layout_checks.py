@@ -86,8 +86,14 @@ def _bind(template: str, fields: dict[str, object]) -> str:
     return _FIELD_REF.sub(value, template).strip()
 
 
-def check_bindings(component: Component, layouts: dict[str, Layout], images: ImageChecker, mark: Mark) -> list[Problem]:
-    """Every ``{field}`` a used layout names is a field of the component; templated images exist per piece."""
+def check_bindings(
+    component: Component, layouts: dict[str, Layout], images: ImageChecker, mark: Mark, shared: Callable[[str], bool]
+) -> list[Problem]:
+    """Every ``{field}`` the game's own layouts name is a field of the component; templated images exist per piece.
+
+    ``shared(file)`` tells layouts meant for many games (``layouts/base/…``): they may
+    name optional fields, which stay empty on pieces without them.
+    """
     problems: list[Problem] = []
     reported: set[tuple[str, str, str]] = set()
     sides: dict[tuple[str, tuple[str, ...]], Side] = {}
@@ -105,7 +111,7 @@ def check_bindings(component: Component, layouts: dict[str, Layout], images: Ima
         for element in layout.elements:
             for prop in TEMPLATED_PROPS:
                 template = element.props.get(prop)
-                if not isinstance(template, str):
+                if not isinstance(template, str) or shared(mark(element, prop).rsplit(":", 2)[0]):
                     continue
                 for name in _FIELD_REF.findall(template):
                     if name in allowed or (element.source, prop, name) in reported:

@@ -98,7 +98,7 @@ def describe(error: ValidationError, doc: Document, base: PathKey) -> list[Probl
             return problems
     if kind == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
-        return [doc.problem(path, f"missing required key '{missing}' in {label}")]
+        return [doc.problem(path, f"missing required key '{missing}' in {label if path else doc.path.name}")]
     if kind == "type":
         return [
             doc.problem(
@@ -123,7 +123,7 @@ def describe(error: ValidationError, doc: Document, base: PathKey) -> list[Probl
         ]
     if kind == "pattern":
         what = error.schema.get("description", f"text matching {error.validator_value}")
-        return [doc.problem(path, f"{label} {_show(value)} is not valid: expected {what[0].lower() + what[1:]}")]
+        return [doc.problem(path, f"{label} {_show(value)} is not valid: expected {what[0].lower() + what[1:].rstrip('.')}")]
     if kind == "minItems":
         return [doc.problem(path, f"{label} must have at least {error.validator_value} entries")]
     if kind == "maxItems":

@@ -234,7 +234,7 @@ def test_text_that_cannot_fit_warns_naming_game_component_and_card(tmp_path: Pat
 def test_a_card_larger_than_the_paper_is_an_input_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = make_game(tmp_path, DECK.replace("size: poker", "size: {width: 300mm, height: 100mm}"))
     assert main(["build", str(folder), "--out", str(tmp_path / "out"), "--quiet"]) == 2
-    assert re.search(r"deck\.yaml:1:1: .*does not fit on US Letter", capsys.readouterr().err)
+    assert re.search(r"deck\.yaml:3:7: .*does not fit on US Letter", capsys.readouterr().err)
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
