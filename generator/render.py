@@ -23,6 +23,7 @@ from punchboard.units import Dim
 from . import fonts, svg, text
 from .art import Ink, draw_icon
 from .geometry import Rect
+from .image_embed import draw_image
 
 Warn = Callable[[str], None]
 ClipShape = Callable[[Any], None]  # adds a closed outline to a reportlab path
@@ -321,8 +322,5 @@ def _draw_image(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[st
         except svg.SvgError as exc:
             ctx.warn(f"{ctx.where}: image '{src}': {exc} [{element.source}]")
         return
-    canvas.drawImage(  # reportlab names the image after this string: resolved, so the cwd cannot change the PDF
-        str(path.resolve()), rect.x, rect.y, rect.width, rect.height,
-        preserveAspectRatio=fit != "stretch", anchor="c", mask="auto",
-    )
+    draw_image(canvas, path, rect.x, rect.y, rect.width, rect.height, preserve_aspect=fit != "stretch")
 
