@@ -29,13 +29,22 @@ def main() -> int:
     print(f"\nmachine: {platform.system()} {platform.machine()} ({cpu}), Python {platform.python_version()}, "
           f"{_cores()} cores\n")
     headers = ["benchmark", "result", "ratio", "target"]
-    table = [[str(row.get(h, "")) for h in headers] for row in rows]
+    table = [[_cell(row, h) for h in headers] for row in rows]
     widths = [max(len(h), *(len(r[i]) for r in table)) if table else len(h) for i, h in enumerate(headers)]
     print("| " + " | ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)) + " |")
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for r in table:
         print("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |")
     return 0
+
+
+def _cell(row: dict, header: str) -> str:
+    """Rows name their benchmark 'benchmark' or 'name'; other keys become the result."""
+    if header == "benchmark":
+        return str(row.get("benchmark", row.get("name", "")))
+    if header == "result" and "result" not in row:
+        return ", ".join(f"{k}={v}" for k, v in row.items() if k not in ("benchmark", "name", "ratio", "target"))
+    return str(row.get(header, ""))
 
 
 def _cores() -> int:
