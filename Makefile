@@ -13,13 +13,18 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# verify exits 1 when it finds a real gap in a rulebook (several bundled games have one,
+# reported on purpose); only invalid input (exit 2) or a crash fails the build.
 build: $(STAMP)
 	$(BIN)/punchboard build --out output
-	$(BIN)/punchboard verify
+	$(BIN)/punchboard verify --out output || [ $$? -eq 1 ]
 
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
