@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
 from reportlab.pdfgen.canvas import Canvas
 
 from punchboard import expressions
@@ -161,10 +162,26 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
         canvas.beginForm(name, bounds.x, bounds.y, bounds.right, bounds.top)
         _draw_side_now(canvas, layout, fields, local, ctx)
         canvas.endForm()
+        _keep_transparency(canvas, name)
     canvas.saveState()
     canvas.translate(trim.x, trim.y)
     canvas.doForm(name)
     canvas.restoreState()
+
+
+def _keep_transparency(canvas: Canvas, name: str) -> None:
+    """reportlab records a form's transparency states (opacity) but does not write them
+    into the form's resources; without them viewers draw the form fully opaque."""
+    form = canvas._doc.idToObject[canvas._doc.getXObjectName(name)]
+    if not getattr(form, "ExtGState", None):
+        return
+    resources = PDFResourceDictionary()
+    resources.basicFonts()
+    resources.allProcs()
+    if form.XObjects:
+        resources.XObject = form.XObjects
+    resources.ExtGState = form.ExtGState
+    form.Resources = resources
 
 
 def _draw_side_now(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: SideFrame, ctx: SideContext) -> None:
