@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 
-from punchboard.errors import Problem, SpecError, display_path
+from punchboard.errors import Problem, SpecError
+from punchboard.fit import size_location
 from punchboard.model import Component, Paper, Piece, Side
 from punchboard.units import mm, to_mm
 
@@ -93,7 +94,7 @@ def pack_sheets(component: Component, paper: Paper, room: Rect, bleed: float, ga
             f"{component.id}: a sheet of {to_mm(size[0]):.0f} × {to_mm(size[1]):.0f} mm does not fit on {paper.name} paper "
             "inside the margins; make it the paper's size (printed edge to edge) or smaller, or make it a board"
         )
-        raise SpecError([Problem(display_path(component.source), 1, 1, message)]) from None
+        raise SpecError([Problem(*size_location(component, "size"), message)]) from None
 
 
 def draw_sheets_page(

@@ -12,7 +12,8 @@ from contextlib import contextmanager
 
 from reportlab.pdfgen.canvas import Canvas
 
-from punchboard.errors import Problem, SpecError, display_path
+from punchboard.errors import Problem, SpecError
+from punchboard.fit import size_location
 from punchboard.model import Component, Paper, Piece, Side
 from punchboard.units import to_mm
 
@@ -101,7 +102,7 @@ def pack_tiles(component: Component, paper: Paper, room: Rect, bleed: float, gap
             f"{component.id}: a tile of {to_mm(big[0]):.0f} × {to_mm(big[1]):.0f} mm does not fit on "
             f"{paper.name} paper inside the margins; use a smaller cell or larger paper"
         )
-        raise SpecError([Problem(display_path(component.source), 1, 1, message)]) from None
+        raise SpecError([Problem(*size_location(component, "cell"), message)]) from None
 
 
 def draw_tiles_page(
