@@ -110,6 +110,8 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     style = load_style()
     ctx = BuildContext(game, paper, options, style)
     folder = out_dir / game.id
+    for leftover in folder.glob(".*.part"):  # from a build that was killed mid-write
+        leftover.unlink(missing_ok=True)
     cache = BuildCache.load(folder)
     shared = build_digest(game, options)
     rendered: list[str] = []

@@ -54,6 +54,7 @@ def test_a_killed_build_leaves_previous_or_new_outputs_never_truncated_ones(tmp_
 
         assert build(game, out, "--force").returncode == 0
         assert outputs(out / "tiny") == new
+        assert not [p.name for p in (out / "tiny").iterdir() if p.name.endswith(".part")], "the next build clears leftovers"
 
 
 def test_a_failed_build_keeps_the_previous_outputs(tmp_path: Path):
