@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from punchboard.atomicio import write_text
+from punchboard.binding import bind
 from punchboard.model import Component, Game
 from punchboard.paths import LAYOUTS, PACKAGE, ROOT
 
 from .options import BuildOptions
-from .render import bind, find_image
+from .render import find_image
 
 CACHE_FILE = ".punchboard-cache.json"
 CACHE_VERSION = 1

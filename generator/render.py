@@ -7,7 +7,6 @@ its bleed, clipped to the area the imposition allows.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +16,7 @@ from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
 from reportlab.pdfgen.canvas import Canvas
 
 from punchboard import expressions
+from punchboard.binding import bind
 from punchboard.model import Element, Layout
 from punchboard.paths import is_inside
 from punchboard.units import Dim
@@ -28,7 +28,6 @@ from .image_embed import draw_image
 
 Warn = Callable[[str], None]
 ClipShape = Callable[[Any], None]  # adds a closed outline to a reportlab path
-_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 DEFAULT_TEXT_SIZE = 10.0
 
 
@@ -67,22 +66,6 @@ class SideContext:
     where: str = ""
     proof: bool = False
     proof_colours: tuple[str, str, float] = ("#e0007a", "#0088cc", 0.4)
-
-
-def bind(template: Any, fields: Mapping[str, Any]) -> str:
-    """``{field}`` replaced by the piece's value; unset fields become empty."""
-    if template is None:
-        return ""
-
-    def value(match: re.Match[str]) -> str:
-        got = fields.get(match.group(1))
-        if got is None:
-            return ""
-        if isinstance(got, float) and got.is_integer():
-            return str(int(got))
-        return str(got)
-
-    return _FIELD.sub(value, str(template))
 
 
 def colour(name: Any, palette: Mapping[str, str]) -> str | None:

@@ -6,11 +6,11 @@ and which fields its pieces carry. Problems point at the property's value.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 
 from . import schema_check
+from .binding import FIELD_REF, bind
 from .errors import Problem
 from .images import ImageRefused, check_image, find_image
 from .limits import Limits
@@ -19,7 +19,6 @@ from .model import Component, Element, Layout, Side
 Mark = Callable[[Element, str], str]  # file:LINE:COL of one property of an element
 BUILTIN_FONTS = ("Vera", "Vera-Bold", "Vera-Italic", "Vera-BoldItalic")
 TEMPLATED_PROPS = ("text", "src", "icon")
-_FIELD_REF = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 def at(mark: str, message: str) -> Problem:
@@ -69,21 +68,9 @@ class ImageChecker:
         problems = []
         for element in layout.elements:
             src = element.props.get("src")
-            if element.type == "image" and isinstance(src, str) and not _FIELD_REF.search(src):
+            if element.type == "image" and isinstance(src, str) and not FIELD_REF.search(src):
                 problems += self.check(layout, element, src.strip())
         return problems
-
-
-def _bind(template: str, fields: dict[str, object]) -> str:
-    def value(match: re.Match[str]) -> str:
-        got = fields.get(match.group(1))
-        if got is None:
-            return ""
-        if isinstance(got, float) and got.is_integer():
-            return str(int(got))
-        return str(got)
-
-    return _FIELD_REF.sub(value, template).strip()
 
 
 def check_bindings(
@@ -113,7 +100,7 @@ def check_bindings(
                 template = element.props.get(prop)
                 if not isinstance(template, str) or shared(mark(element, prop).rsplit(":", 2)[0]):
                     continue
-                for name in _FIELD_REF.findall(template):
+                for name in FIELD_REF.findall(template):
                     if name in allowed or (element.source, prop, name) in reported:
                         continue
                     reported.add((element.source, prop, name))
@@ -133,7 +120,7 @@ def check_bindings(
             fields = {**piece.fields, **side.fields}
             for element in layout.elements:
                 src = element.props.get("src")
-                if element.type == "image" and isinstance(src, str) and _FIELD_REF.search(src):
+                if element.type == "image" and isinstance(src, str) and FIELD_REF.search(src):
                     note = f" (from '{src}' for {component.id} '{piece.name}')"
-                    problems += images.check(layout, element, _bind(src, fields), note)
+                    problems += images.check(layout, element, bind(src, fields).strip(), note)
     return problems

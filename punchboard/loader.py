@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from . import expressions, layout_checks, schema_check
+from .binding import FIELD_REF
 from .errors import Problem, SpecError, display_path
 from .limits import DEFAULT_LIMITS, FLAGS, Limits
 from .model import (
@@ -42,7 +43,6 @@ LIST_KEYS = {
 }
 ENTRY_KEYS = {"count", "range", "back", "layout", "cells", "name"}
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
-_FIELD_REF = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 LENGTH_PROPS = ("stroke_width", "radius", "size", "min_size")
 DIM_PROPS = ("x", "y", "width", "height", "x1", "y1", "x2", "y2")
 
@@ -638,7 +638,7 @@ class ComponentLoader:
 
 
 def _field_refs(text: Any) -> set[str]:
-    return set(_FIELD_REF.findall(text)) if isinstance(text, str) else set()
+    return set(FIELD_REF.findall(text)) if isinstance(text, str) else set()
 
 
 def _check_colours(game_palette: dict[str, str], layout: Layout, mark: layout_checks.Mark, out: Collector) -> None:
