@@ -17,8 +17,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from punchboard import expressions
 from punchboard.binding import bind
+from punchboard.images import ImageRefused
+from punchboard.images import find_image as resolve_image
 from punchboard.model import Element, Layout
-from punchboard.paths import is_inside
 from punchboard.units import Dim
 
 from . import fonts, svg, text
@@ -300,11 +301,11 @@ def _draw_text(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str
 
 
 def find_image(src: str, layout: Layout, folders: tuple[Path, ...]) -> Path | None:
-    for folder in (*folders, *(p.parent for p in layout.chain)):
-        candidate = folder / src
-        if candidate.is_file() and is_inside(candidate, folder):
-            return candidate
-    return None
+    """The file the loader validated for ``src``: game folder(s) first, then the layout chain's folders."""
+    try:
+        return resolve_image(src, (*folders, *(p.parent for p in layout.chain)))
+    except ImageRefused:
+        return None
 
 
 def _draw_image(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str, Any], layout: Layout, ctx: SideContext) -> None:
