@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from punchboard import expressions
-from punchboard.setup_model import Count
+from punchboard.spec import expressions
+from punchboard.spec.setup_model import Count
 
 
 class Open(Exception):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from punchboard.setup_model import Event
+from punchboard.spec.setup_model import Event
 
 from .findings import EventStat, Finding
 from .simulate import Run
