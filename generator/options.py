@@ -15,6 +15,6 @@ class BuildOptions:
     print_shop: bool = False
     proof: bool = False
     bleed_mm: float | None = None  # None: the layout's or 3 mm
-    packing: str = "spaced"  # spaced | touching
+    packing: str | None = None  # bleed policy: auto | gutter | shared | squeeze (None: layouts/sheet.yaml)
     force: bool = False
     quiet: bool = False

@@ -105,27 +105,30 @@ def _front_page(
     decorate: SheetDecoration | None,
     same_page_backs: bool = False,
 ) -> Page:
+    frames = sheet.frames(len(chunk))
+    marked = sheet.used(len(chunk))  # crop marks for the occupied slots only
+
     def draw(canvas: Canvas) -> None:
-        for item, frame in zip(chunk, sheet.slots, strict=False):
+        for item, frame in zip(chunk, frames, strict=True):
             item.front(canvas, frame)
         if same_page_backs and sheet.back_slots:
             for item, frame in zip(chunk, sheet.back_slots, strict=False):
                 if item.back is not None:
                     item.back(canvas, frame)
-        draw_crop_marks(canvas, sheet, style)
-        draw_fold_marks(canvas, sheet, style)
+        draw_crop_marks(canvas, marked, style)
+        draw_fold_marks(canvas, marked, style)
         if decorate:
             decorate(canvas, sheet, range(len(chunk)))
 
     return Page(sheet.width, sheet.height, draw, component, legend, sheet.footer, role="front",
-                meta={"slots": [f.trim for f in sheet.slots[: len(chunk)]]})
+                meta={"slots": [f.trim for f in frames]})
 
 
 def _back_page(
     chunk: list[Item], sheet: Sheet, style: SheetStyle, component: str, legend: str, mode: str, offset: tuple[float, float]
 ) -> Page:
     flip_x, flip_y = (True, False) if mode in ("duplex-long", "separate") else (False, True)
-    frames = [back_frame(frame, sheet, mode, offset) for frame in sheet.slots[: len(chunk)]]
+    frames = [back_frame(frame, sheet, mode, offset) for frame in sheet.frames(len(chunk))]
 
     def draw(canvas: Canvas) -> None:
         for item, frame in zip(chunk, frames, strict=True):

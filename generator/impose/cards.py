@@ -12,7 +12,7 @@ from punchboard.spec.model import Component, Game
 
 from .backs import Item, paginate, print_shop_pages
 from .context import BuildContext
-from .grid import Sheet, grid_sheet, gutterfold_sheet, plan_grid
+from .grid import Sheet, grid_sheet, gutterfold_sheet, plan_grid, policy_name
 
 
 def too_big(ctx: BuildContext, component: Component, width: float, height: float) -> SpecError:
@@ -26,20 +26,50 @@ def too_big(ctx: BuildContext, component: Component, width: float, height: float
 
 
 def card_sheet(ctx: BuildContext, component: Component, width: float, height: float, bleed: float) -> Sheet:
-    """The sheet for rectangular pieces under the build's back mode and packing."""
+    """The sheet for rectangular pieces under the build's back mode and bleed policy."""
     options = ctx.options
+    policy = policy_name(options.packing, ctx.style)
     sheet: Sheet | None = None
     if options.backs == "gutterfold" and component.has_backs:
-        sheet = gutterfold_sheet(ctx.paper, width, height, bleed, ctx.style)
+        sheet = gutterfold_sheet(ctx.paper, width, height, bleed, ctx.style, policy)
         if sheet is None:
             ctx.warn(f"{ctx.game.id} / {component.id}: a front and its back do not fit one above the other on "
                      f"{ctx.paper.name} landscape; printed duplex-long instead of gutterfold")
     if sheet is None:
-        grid = plan_grid(ctx.paper, width, height, bleed, options.packing != "touching", ctx.style)
+        grid = plan_grid(ctx.paper, width, height, bleed, policy, ctx.style)
         sheet = grid_sheet(grid) if grid else None
     if sheet is None:
         raise too_big(ctx, component, width, height)
+    warn_short_bleed(ctx, component, sheet, bleed, policy, width, height)
     return sheet
+
+
+def _mm(points: float) -> str:
+    return f"{to_mm(points):.2f}".rstrip("0").rstrip(".")
+
+
+def warn_short_bleed(ctx: BuildContext, component: Component, sheet: Sheet, declared: float, policy: str, width: float, height: float) -> None:
+    """Say so, with the figures, when a piece gets less bleed on some edge than its layout declares."""
+    bx = declared if sheet.bleed_x is None else sheet.bleed_x
+    by = declared if sheet.bleed_y is None else sheet.bleed_y
+    tolerance = 0.005 * 72 / 25.4  # 0.005 mm
+    if min(bx, by) >= declared - tolerance:
+        return
+    hint = ""
+    if policy != "gutter":
+        gutter = plan_grid(ctx.paper, width, height, declared, "gutter", ctx.style)
+        if gutter is not None:
+            hint = f"; --bleed-policy gutter keeps the full bleed, {gutter.per_page}-up"
+    up = f"{sheet.per_page}-up on {ctx.paper.name}"
+    if sheet.shared and sheet.outer_bleed is not None:
+        ox, oy = sheet.outer_bleed
+        outer = "" if min(ox, oy) >= declared - tolerance else f", outer edges {_mm(ox)} mm left/right, {_mm(oy)} mm top/bottom"
+        figure = f"no bleed between neighbours (they share cut lines){outer}"
+        how = f"{up}, bleed policy {policy}"
+    else:
+        figure = f"bleed {_mm(bx)} mm left/right, {_mm(by)} mm top/bottom"
+        how = f"{up}, bleed policy {policy}"
+    ctx.warn(f"{ctx.game.id} / {component.id}: {figure} of the declared {_mm(declared)} mm ({how}){hint}")
 
 
 def render_cards(ctx: BuildContext, game: Game, component: Component, options: BuildOptions) -> list[Page]:

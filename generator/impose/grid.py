@@ -1,17 +1,26 @@
 """Automatic n-up: how many pieces of a size fit on a paper, with bleed, marks and footer.
 
-Works for any rectangular piece (card, banknote, token box, tile). The count is
-maximised first (inside the paper's printable margin, leaving room for the
-shortest allowed crop marks); the spare space then grows bleed, gaps and marks
-towards the sheet style's defaults, all in proportion. On a tight paper (poker
-on Letter: 2.7 mm spare vertically) the outer bleed and marks shrink rather
-than lose a row.
+Works for any rectangular piece (card, banknote, token box, tile). Everything
+stays inside the printable area: the paper's margin or the sheet style's
+``unprintable`` margin, whichever is wider. How bleed is kept is the *bleed
+policy* (``layouts/sheet.yaml`` ``bleed_policy``, or ``--bleed-policy``):
+
+- ``gutter``: every piece keeps its full bleed on all four edges, with a gutter of
+  twice the bleed between neighbours; fewer pieces may fit a page.
+- ``shared``: pieces touch on shared cut lines (one cut separates two pieces);
+  the outer edges keep as much of the bleed as fits, inner edges have none.
+- ``squeeze``: the most pieces a page holds, with bleed, gaps and marks shrunk
+  in proportion to fit (two cuts a fraction of a millimetre apart).
+- ``auto``: ``gutter`` when it fits as many pieces a page as ``shared``, else ``shared``.
+
+Whatever the policy, :attr:`Sheet.bleed` records the effective bleed, so the
+caller can warn when it is less than the layout declares.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from punchboard.generator.document.pages import FooterBand
 from punchboard.generator.draw.geometry import Rect
@@ -19,7 +28,16 @@ from punchboard.generator.draw.side import SideFrame
 
 from punchboard.spec.model import Paper
 
-from .style import SheetStyle
+from .style import BLEED_POLICIES, SheetStyle
+
+POLICIES = BLEED_POLICIES
+LEGACY_POLICIES = {"spaced": "squeeze", "touching": "shared"}  # the older --packing names
+
+
+def policy_name(name: str | None, style: SheetStyle) -> str:
+    """The bleed policy a build asked for (None: the sheet style's)."""
+    name = style.bleed_policy if name is None else name
+    return LEGACY_POLICIES.get(name, name)
 
 
 @dataclass(frozen=True)
@@ -28,7 +46,7 @@ class AxisFit:
     trim: float
     start: float  # low edge of the first trim
     gap: float  # between neighbouring trims
-    bleed: float  # art past each cut (outer edges; inner edges too when spaced)
+    bleed: float  # art past the outer cuts (and past inner cuts too when spaced)
     mark_offset: float
     mark_length: float
 
@@ -44,27 +62,51 @@ class AxisFit:
     def high(self) -> float:
         return self.start + self.count * self.trim + (self.count - 1) * self.gap + self.bleed
 
+    def inner_bleed(self, spaced: bool) -> float:
+        """Own art past a cut shared with a neighbour (none when pieces touch)."""
+        if self.count < 2:
+            return self.bleed
+        return min(self.bleed, self.gap / 2) if spaced else 0.0
 
-def fit_axis(lo: float, length: float, trim: float, bleed: float, spaced: bool, style: SheetStyle) -> AxisFit | None:
-    """Most pieces of ``trim`` along an axis of ``length`` starting at ``lo``; None if not even one."""
+
+def fit_axis(lo: float, length: float, trim: float, bleed: float, spaced: bool, style: SheetStyle, keep_bleed: bool = False) -> AxisFit | None:
+    """Most pieces of ``trim`` along an axis of ``length`` starting at ``lo``; None if not even one.
+
+    ``spaced``: neighbours are two bleeds apart; else they touch. ``keep_bleed``
+    (the gutter policy): never shrink the bleed, fit fewer pieces instead.
+    Otherwise the count comes first and the bleed gives way, outer bleed before marks.
+    """
     mark_default = style.mark_offset + style.mark_length
     mark_min = min(style.mark_min_length, mark_default)
-    count = math.floor((length - 2 * mark_min) / trim + 1e-9)
+    gap_default = 2 * bleed if spaced else 0.0
+    if keep_bleed:
+        count = math.floor((length - 2 * (bleed + mark_min) + gap_default) / (trim + gap_default) + 1e-9)
+    else:
+        count = math.floor((length - 2 * mark_min) / trim + 1e-9)
     if count < 1:
         return None
-    gap_default = 2 * bleed if spaced else 0.0
     spare = length - count * trim
-    desired = (count - 1) * gap_default + 2 * (bleed + mark_default)
-    if spare >= desired:
-        k = 1.0
+    if spaced:
+        desired = (count - 1) * gap_default + 2 * (bleed + mark_default)
+        if spare >= desired:
+            k = 1.0
+        else:
+            flexible = desired - 2 * mark_min
+            k = max(0.0, (spare - 2 * mark_min) / flexible) if flexible > 0 else 0.0
+        if keep_bleed:
+            gap, outer = gap_default, bleed
+            band = min(mark_default, (spare - (count - 1) * gap) / 2 - bleed)
+        else:
+            gap, outer = k * gap_default, k * bleed
+            band = mark_min + k * (mark_default - mark_min)
     else:
-        flexible = desired - 2 * mark_min
-        k = max(0.0, (spare - 2 * mark_min) / flexible) if flexible > 0 else 0.0
-    gap = k * gap_default
-    band = mark_min + k * (mark_default - mark_min)
+        gap = 0.0
+        side = spare / 2
+        outer = max(0.0, min(bleed, side - mark_min))
+        band = max(0.0, min(mark_default, side - outer))
     offset = band * style.mark_offset / mark_default if mark_default else 0.0
     used = count * trim + (count - 1) * gap
-    return AxisFit(count, trim, lo + (length - used) / 2, gap, k * bleed, offset, band - offset)
+    return AxisFit(count, trim, lo + (length - used) / 2, gap, outer, offset, band - offset)
 
 
 @dataclass(frozen=True)
@@ -131,30 +173,54 @@ class Grid:
         return xs, ys
 
 
-def plan_grid(paper: Paper, width: float, height: float, bleed: float, spaced: bool, style: SheetStyle) -> Grid | None:
-    """The grid holding the most pieces of ``width`` × ``height``; the footer goes along the bottom
-    or, when that loses pieces, up the right-hand side."""
-    m, f = paper.margin, style.footer_height
+def printable_margin(paper: Paper, style: SheetStyle) -> float:
+    """How far from the paper edge sheets of pieces keep art, marks and footer."""
+    return max(paper.margin, style.unprintable)
+
+
+def _plan(paper: Paper, width: float, height: float, bleed: float, spaced: bool, keep: bool, style: SheetStyle) -> Grid | None:
+    m, f = printable_margin(paper, style), style.footer_height
     candidates: list[Grid] = []
-    bottom_x = fit_axis(m, paper.width - 2 * m, width, bleed, spaced, style)
-    bottom_y = fit_axis(m + f, paper.height - 2 * m - f, height, bleed, spaced, style)
+    bottom_x = fit_axis(m, paper.width - 2 * m, width, bleed, spaced, style, keep)
+    bottom_y = fit_axis(m + f, paper.height - 2 * m - f, height, bleed, spaced, style, keep)
     if bottom_x and bottom_y:
         band = FooterBand(Rect(m, m, paper.width - 2 * m, f))
         candidates.append(Grid(paper, bottom_x, bottom_y, band, spaced))
-    side_x = fit_axis(m, paper.width - 2 * m - f, width, bleed, spaced, style)
-    side_y = fit_axis(m, paper.height - 2 * m, height, bleed, spaced, style)
+    side_x = fit_axis(m, paper.width - 2 * m - f, width, bleed, spaced, style, keep)
+    side_y = fit_axis(m, paper.height - 2 * m, height, bleed, spaced, style, keep)
     if side_x and side_y:
         band = FooterBand(Rect(paper.width - m - f, m, f, paper.height - 2 * m), vertical=True)
         candidates.append(Grid(paper, side_x, side_y, band, spaced))
     if not candidates:
         return None
-    return max(candidates, key=lambda g: (g.per_page, not g.footer.vertical))
+    return max(candidates, key=lambda g: (g.per_page, min(g.x.bleed, g.y.bleed), not g.footer.vertical))
+
+
+def plan_grid(paper: Paper, width: float, height: float, bleed: float, policy: str, style: SheetStyle) -> Grid | None:
+    """The grid for pieces of ``width`` × ``height`` under a bleed ``policy`` (see the module doc);
+    the footer goes along the bottom or, when that loses pieces, up the right-hand side."""
+    if policy == "gutter":
+        return _plan(paper, width, height, bleed, True, True, style)
+    if policy == "squeeze":
+        return _plan(paper, width, height, bleed, True, False, style)
+    shared = _plan(paper, width, height, bleed, False, False, style)
+    if policy == "shared":
+        return shared
+    gutter = _plan(paper, width, height, bleed, True, True, style)
+    if gutter is not None and (shared is None or gutter.per_page >= shared.per_page):
+        return gutter
+    return shared
 
 
 @dataclass(frozen=True)
 class Sheet:
     """Everything a page of pieces needs: where fronts go, where same-page backs go
-    (gutterfold), the cuts that get crop marks, fold lines and the footer band."""
+    (gutterfold), the cuts that get crop marks, fold lines and the footer band.
+
+    ``bleed_x``/``bleed_y`` are the effective bleed a piece gets on its
+    left/right and top/bottom edges (the least over all edges); ``shared``
+    sheets have pieces touching on shared cut lines.
+    """
 
     width: float
     height: float
@@ -169,10 +235,49 @@ class Sheet:
     folds_y: tuple[float, ...] = ()
     rows: int = 0
     cols: int = 0
+    bleed_x: float | None = None
+    bleed_y: float | None = None
+    shared: bool = False
+    outer_bleed: tuple[float, float] | None = None  # on the outer edges: left/right, top/bottom
 
     @property
     def per_page(self) -> int:
         return len(self.slots)
+
+    def frames(self, used: int) -> tuple[SideFrame, ...]:
+        """The first ``used`` slots; on a shared sheet a piece whose neighbour slot stays
+        empty gets its full bleed on that edge (nothing else is printed there)."""
+        frames = self.slots[:used]
+        if not self.shared or used >= self.per_page or not self.cols:
+            return frames
+        out = []
+        for index, frame in enumerate(frames):
+            row, col = divmod(index, self.cols)
+            clip = frame.clip
+            if not isinstance(clip, Rect):
+                out.append(frame)
+                continue
+            full = frame.bleed_rect
+            right = full.right if col == self.cols - 1 or index + 1 >= used else clip.right
+            bottom = full.y if row == self.rows - 1 or index + self.cols >= used else clip.y
+            out.append(replace(frame, clip=Rect(clip.x, bottom, right - clip.x, clip.top - bottom)))
+        return tuple(out)
+
+    def used(self, used: int) -> Sheet:
+        """This sheet with cuts, art box and marks for its first ``used`` slots only."""
+        if used >= self.per_page or self.art_box is None:
+            return self
+        frames = self.frames(used)
+        backs = self.back_slots[:used] if self.back_slots else ()
+        boxes = [f.clip if isinstance(f.clip, Rect) else f.bleed_rect for f in (*frames, *backs)]
+        art = Rect(min(b.x for b in boxes), min(b.y for b in boxes), 0, 0)
+        art = Rect(art.x, art.y, max(b.right for b in boxes) - art.x, max(b.top for b in boxes) - art.y)
+        trims = [f.trim for f in (*frames, *backs)]
+        xs = {round(v, 6) for t in trims for v in (t.x, t.right)}
+        ys = {round(v, 6) for t in trims for v in (t.y, t.top)}
+        return replace(self, cuts_x=tuple(x for x in self.cuts_x if round(x, 6) in xs),
+                       cuts_y=tuple(y for y in self.cuts_y if round(y, 6) in ys), art_box=art,
+                       folds_y=tuple(y for y in self.folds_y if art.y < y < art.top))
 
 
 def grid_sheet(grid: Grid) -> Sheet:
@@ -189,6 +294,10 @@ def grid_sheet(grid: Grid) -> Sheet:
         marks_y=(grid.y.mark_offset, grid.y.mark_length),
         rows=grid.rows,
         cols=grid.cols,
+        bleed_x=min(grid.x.bleed, grid.x.inner_bleed(grid.spaced)),
+        bleed_y=min(grid.y.bleed, grid.y.inner_bleed(grid.spaced)),
+        shared=not grid.spaced,
+        outer_bleed=(grid.x.bleed, grid.y.bleed),
     )
 
 
@@ -198,7 +307,7 @@ def landscape(paper: Paper) -> Paper:
     return Paper(paper.name, paper.height, paper.width, paper.margin, paper.source)
 
 
-def gutterfold_sheet(paper: Paper, width: float, height: float, bleed: float, style: SheetStyle) -> Sheet | None:
+def gutterfold_sheet(paper: Paper, width: float, height: float, bleed: float, style: SheetStyle, policy: str = "squeeze") -> Sheet | None:
     """Landscape sheet: fronts above a horizontal fold, their backs below it turned 180°.
 
     Each front and its back are spaced by twice the bleed with the fold between;
@@ -206,10 +315,17 @@ def gutterfold_sheet(paper: Paper, width: float, height: float, bleed: float, st
     when the paper is tall enough.
     """
     page = landscape(paper)
-    m, f = page.margin, style.footer_height
-    x = fit_axis(m, page.width - 2 * m, width, bleed, True, style)
+    m, f = printable_margin(page, style), style.footer_height
+    keep = policy == "gutter"
+    x = fit_axis(m, page.width - 2 * m, width, bleed, True, style, keep)
+    if policy == "auto":
+        squeezed = fit_axis(m, page.width - 2 * m, width, bleed, True, style)
+        if x is None or (squeezed is not None and squeezed.count > x.count):
+            x = squeezed
     pair = 2 * height + 2 * bleed
-    y = fit_axis(m + f, page.height - 2 * m - f, pair, bleed, True, style)
+    y = fit_axis(m + f, page.height - 2 * m - f, pair, bleed, True, style, policy in ("gutter", "auto"))
+    if y is None and policy == "auto":
+        y = fit_axis(m + f, page.height - 2 * m - f, pair, bleed, True, style)
     if x is None or y is None:
         return None
     fronts: list[SideFrame] = []
@@ -244,4 +360,6 @@ def gutterfold_sheet(paper: Paper, width: float, height: float, bleed: float, st
         folds_y=tuple(folds),
         rows=y.count,
         cols=x.count,
+        bleed_x=min(x.bleed, x.inner_bleed(True)),
+        bleed_y=min(y.bleed, y.inner_bleed(True)),
     )

@@ -14,6 +14,7 @@ from punchboard.plumbing.units import UnitError, parse_length
 from punchboard.spec.yamlsource import Document, load_yaml
 
 STYLE_FILE = LAYOUTS / "sheet.yaml"
+BLEED_POLICIES = ("auto", "gutter", "shared", "squeeze")
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
@@ -43,6 +44,8 @@ class SheetStyle:
     cut_color: str
     calibration_step: float
     calibration_steps: int
+    bleed_policy: str = "auto"
+    unprintable: float = 0.0
 
 
 class _Reader:
@@ -97,8 +100,15 @@ def _load_style(path: Path) -> SheetStyle:
     if not isinstance(steps, int) or not 1 <= steps <= 10:
         r.problems.append(doc.problem(("calibration", "steps"), f"steps: expected a whole number 1–10, got {steps!r}"))
         steps = 4
+    policy = r.value("bleed_policy")
+    if policy not in BLEED_POLICIES:
+        if policy is not None:
+            r.problems.append(doc.problem(("bleed_policy",), f"bleed_policy: expected one of {', '.join(BLEED_POLICIES)}, got {policy!r}"))
+        policy = "auto"
     style = SheetStyle(
         bleed=r.length("bleed"),
+        bleed_policy=policy,
+        unprintable=r.length("unprintable"),
         mark_length=r.length("crop_marks", "length"),
         mark_min_length=r.length("crop_marks", "min_length"),
         mark_offset=r.length("crop_marks", "offset"),

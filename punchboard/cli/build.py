@@ -26,7 +26,7 @@ def build_options(args: argparse.Namespace) -> BuildOptions:
         duplex_offset=args.duplex_offset,
         print_shop=args.print_shop,
         proof=args.proof,
-        packing=args.packing,
+        packing=args.bleed_policy or args.packing,
         force=args.force,
         quiet=args.quiet,
     )
@@ -46,7 +46,8 @@ def add_build_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--duplex-offset", default=(0.0, 0.0), type=_duplex_offset, metavar="X,Y", help="shift back pages by X,Y mm to correct duplex misregistration")
     p.add_argument("--print-shop", action="store_true", help="one card per page at trim + bleed, fronts and backs alternating, no marks")
     p.add_argument("--proof", action="store_true", help="draw trim and safe-zone guides")
-    p.add_argument("--packing", default="spaced", choices=("spaced", "touching"), help="cards spaced with their own bleed, or touching on shared cut lines")
+    p.add_argument("--bleed-policy", default=None, choices=("auto", "gutter", "shared", "squeeze"), help="how cards keep their bleed: gutter (full bleed, fewer a page), shared (cards touch on shared cut lines), squeeze (most a page, bleed shrunk), auto (gutter unless it costs cards a page; default: layouts/sheet.yaml)")
+    p.add_argument("--packing", default=None, choices=("spaced", "touching"), help="older name: spaced = --bleed-policy squeeze, touching = shared")
     p.add_argument("--force", action="store_true", help="rebuild everything, ignoring the cache")
     p.add_argument("--quiet", action="store_true", help="no progress output")
     add_limit_flags(p)

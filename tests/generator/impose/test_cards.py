@@ -84,23 +84,35 @@ def words(page: pdfplumber.page.Page, prefix: str) -> dict[str, tuple[float, flo
     return found
 
 
-@pytest.mark.parametrize(("paper", "size"), [("a4", (595.28, 841.89)), ("letter", (612.0, 792.0))])
-def test_poker_sheets_are_3_by_3_with_exact_page_and_trim_size(tmp_path: Path, paper: str, size: tuple[float, float]) -> None:
-    pdf = build(make_game(tmp_path), tmp_path / "out", "--paper", paper, "--backs", "none")
+@pytest.mark.parametrize(
+    ("paper", "policy", "size", "grid"),
+    [
+        ("a4", "auto", (595.28, 841.89), (3, 3)),  # a gutter would cost cards: shared cut lines
+        ("a4", "squeeze", (595.28, 841.89), (3, 3)),
+        ("letter", "auto", (612.0, 792.0), (3, 2)),  # 3 rows leave no room for marks inside 6.35 mm
+        ("letter", "gutter", (612.0, 792.0), (2, 2)),
+    ],
+)
+def test_poker_sheets_have_exact_page_and_trim_size_inside_the_unprintable_margin(
+    tmp_path: Path, paper: str, policy: str, size: tuple[float, float], grid: tuple[int, int]
+) -> None:
+    pdf = build(make_game(tmp_path), tmp_path / "out", "--paper", paper, "--backs", "none", "--bleed-policy", policy)
+    cols, rows = grid
     with pdfplumber.open(pdf) as doc:
-        assert len(doc.pages) == 2  # 11 cards, 9 a sheet
+        assert len(doc.pages) == -(-11 // (cols * rows))  # 11 cards
         page = doc.pages[0]
         assert page.width == pytest.approx(size[0], abs=0.01)
         assert page.height == pytest.approx(size[1], abs=0.01)
         cards = trims(page)
-        assert len(cards) == 9
-        assert len({round(r["x0"]) for r in cards}) == 3 and len({round(r["top"]) for r in cards}) == 3
+        assert len(cards) == cols * rows
+        assert len({round(r["x0"]) for r in cards}) == cols and len({round(r["top"]) for r in cards}) == rows
         for r in cards:
             assert r["width"] == pytest.approx(63.5 * MM, abs=TOL)
             assert r["height"] == pytest.approx(88.9 * MM, abs=TOL)
-            margin = 5 * MM
-            assert margin <= r["x0"] and r["x1"] <= page.width - margin
-            assert margin <= r["top"] and r["bottom"] <= page.height - margin
+        margin = 6.35 * MM  # layouts/sheet.yaml unprintable
+        for obj in page.lines + page.rects:  # crop marks and art alike
+            assert margin - TOL <= obj["x0"] and obj["x1"] <= page.width - margin + TOL
+            assert margin - TOL <= obj["top"] and obj["bottom"] <= page.height - margin + TOL
 
 
 @pytest.mark.parametrize("packing", ["spaced", "touching"])
@@ -237,17 +249,19 @@ def test_a_card_larger_than_the_paper_is_an_input_error(tmp_path: Path, capsys: 
     assert re.search(r"deck\.yaml:3:7: .*does not fit on US Letter", capsys.readouterr().err)
 
 
-@pytest.mark.parametrize("paper", ["letter", "a4"])
-def test_steam_court_gear_deck_is_planned_as_3_by_3_poker_sheets(paper: str) -> None:
+@pytest.mark.parametrize(("paper", "rows"), [("letter", 2), ("a4", 3)])
+def test_steam_court_gear_deck_is_planned_as_poker_sheets_3_wide(paper: str, rows: int) -> None:
     # Plans the pages without drawing them (the full game build is exercised by the benchmark).
     game = load_game(COMPONENTS / "steam_court")
     options = BuildOptions(paper=paper)
     ctx = BuildContext(game, load_paper(paper), options, load_style())
     pages = render_cards(ctx, game, game.component("gear_deck"), options)
-    assert len(pages) == 2 * 19  # 168 cards, 9 a sheet, each sheet followed by its backs
+    per_page = 3 * rows
+    assert len(pages) == 2 * -(-168 // per_page)  # 168 cards, each sheet followed by its backs
     assert [p.role for p in pages[:2]] == ["front", "back"]
     slots = pages[0].meta["slots"]
-    assert len(slots) == 9 and len({round(s.x, 3) for s in slots}) == 3
+    assert len(slots) == per_page and len({round(s.x, 3) for s in slots}) == 3
     assert all(abs(s.width - 63.5 * MM) < TOL and abs(s.height - 88.9 * MM) < TOL for s in slots)
-    margin = 5 * MM
+    margin = 6.35 * MM
     assert all(margin <= s.x and s.right <= pages[0].width - margin and margin <= s.y and s.top <= pages[0].height - margin for s in slots)
+    assert any("gear_deck: no bleed between neighbours" in w for w in ctx.warnings)  # shared cut lines, said so
