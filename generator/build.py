@@ -12,7 +12,7 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from punchboard.generator.document.assemble import Part, assemble
@@ -25,6 +25,7 @@ from punchboard.generator.impose.kinds import KINDS
 from punchboard.generator.impose.style import load_style
 
 from punchboard.plumbing.atomicio import write_bytes
+from punchboard.plumbing.units import mm
 from punchboard.spec.loader import load_paper
 from punchboard.spec.model import Component, Game
 
@@ -109,6 +110,8 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
 def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     paper = load_paper(options.paper)
     style = load_style()
+    if options.unprintable_mm is not None:
+        style = replace(style, unprintable=mm(options.unprintable_mm))
     ctx = BuildContext(game, paper, options, style)
     folder = out_dir / game.id
     for leftover in folder.glob(".*.part"):  # from a build that was killed mid-write

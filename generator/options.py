@@ -16,5 +16,6 @@ class BuildOptions:
     proof: bool = False
     bleed_mm: float | None = None  # None: the layout's or 3 mm
     packing: str | None = None  # bleed policy: auto | gutter | shared | squeeze (None: layouts/sheet.yaml)
+    unprintable_mm: float | None = None  # None: layouts/sheet.yaml's unprintable margin
     force: bool = False
     quiet: bool = False

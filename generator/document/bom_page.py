@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from punchboard.generator.draw import fonts, text
 from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.options import BuildOptions
 from reportlab.pdfgen.canvas import Canvas
@@ -61,15 +62,12 @@ def bom_page(bom: Mapping[str, Any], width: float, height: float, margin: float,
 def draw_bom(canvas: Canvas, bom: Mapping[str, Any], box: Rect) -> None:
     y = box.top - 18
     canvas.setFillColor(INK)
-    canvas.setFont(TITLE_FONT, 18)
-    canvas.drawString(box.x, y, f"{bom['title']} — bill of materials")
-    y -= 16
-    canvas.setFont(BODY_FONT, 9)
-    canvas.setFillColor(GREY)
+    y = _wrapped(canvas, f"{bom['title']} — bill of materials", box.x, y, box.right, TITLE_FONT, 18, INK, min_size=12) - 16
     players = bom["players"]
     span = f"{players['min']}–{players['max']}" if players["min"] != players["max"] else str(players["min"])
-    canvas.drawString(box.x, y, f"{span} players · paper {bom.get('paper', '?')} · backs {bom.get('backs', '?')} · {bom.get('total_sheets', 0)} sheets in all")
-    y -= 26
+    sheets = bom.get("total_sheets", 0)
+    y = _wrapped(canvas, f"{span} players · paper {bom.get('paper', '?')} · backs {bom.get('backs', '?')} · "
+                 f"{plural(sheets, 'sheet')} in all", box.x, y, box.right, BODY_FONT, 9, GREY) - 26
     columns = (box.x, box.x + mm(18), box.x + mm(36), box.x + mm(54))
     y = _heading(canvas, "Printed components", ("pieces", "sheets", "pages", "component"), columns, y, box)
     for entry in bom["components"]:
@@ -81,14 +79,10 @@ def draw_bom(canvas: Canvas, bom: Mapping[str, Any], box: Rect) -> None:
         canvas.drawRightString(columns[2] - mm(4), y, str(entry.get("sheets", "")))
         canvas.drawRightString(columns[3] - mm(4), y, str(entry.get("pages", "")))
         sides = ", two-sided" if entry["two_sided"] else ""
-        canvas.drawString(columns[3], y, f"{entry['name']} ({entry['kind']}{sides})")
-        y -= 12
+        y = _wrapped(canvas, f"{entry['name']} ({entry['kind']}{sides})", columns[3], y, box.right, BODY_FONT, 10, INK) - 12
         if len(entry["breakdown"]) > 1:
-            canvas.setFont(BODY_FONT, 7.5)
-            canvas.setFillColor(GREY)
             parts = ", ".join(f"{b['label']}: {b['count']}" for b in entry["breakdown"])
-            canvas.drawString(columns[3] + mm(3), y + 1, _clip(f"by {entry['by']}: {parts}", 120))
-            y -= 10
+            y = _wrapped(canvas, f"by {entry['by']}: {parts}", columns[3] + mm(3), y + 1, box.right, BODY_FONT, 7.5, GREY) - 11
         if y < box.y + 60:
             break
     y -= 14
@@ -100,8 +94,9 @@ def draw_bom(canvas: Canvas, bom: Mapping[str, Any], box: Rect) -> None:
     for supply in bom["supplies"]:
         canvas.drawRightString(columns[1] - mm(4), y, str(supply["count"]))
         notes = f" — {supply['notes']}" if supply["notes"] else ""
-        canvas.drawString(columns[3], y, _clip(f"{supply['name']}{notes}", 100))
-        y -= 12
+        y = _wrapped(canvas, f"{supply['name']}{notes}", columns[3], y, box.right, BODY_FONT, 10, INK) - 12
+        canvas.setFont(BODY_FONT, 10)
+        canvas.setFillColor(INK)
 
 
 def _heading(canvas: Canvas, title: str, labels: tuple[str, str, str, str], columns: tuple[float, ...], y: float, box: Rect) -> float:
@@ -122,5 +117,20 @@ def _heading(canvas: Canvas, title: str, labels: tuple[str, str, str, str], colu
     return y - 15
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """'1 sheet', '2 sheets' (``many`` for irregular plurals)."""
+    return f"{count} {noun if count == 1 else many or noun + 's'}"
+
+
+def _wrapped(canvas: Canvas, content: str, x: float, baseline: float, right: float, font: str, size: float, ink: str, min_size: float | None = None) -> float:
+    """``content`` from ``x`` to ``right`` with its first baseline at ``baseline``, shrunk to
+    ``min_size`` and then wrapped when it is too long; returns the last line's baseline."""
+    plain = content
+    width = right - x
+    fitted = text.fit(plain, font, size, min_size or size, Rect(x, 0, width, size * 1.3))
+    if not fitted.fits:
+        fitted = text.fit(plain, font, size, size, Rect(x, 0, width, 10_000))
+    height = text.block_height(len(fitted.lines), font, fitted.size, 1.2)
+    top = baseline + fonts.ascent(font, fitted.size)
+    text.draw(canvas, fitted, font, Rect(x, top - height, width, height), ink)
+    return baseline - (len(fitted.lines) - 1) * fitted.line_height

@@ -26,7 +26,11 @@ class ContentsLine:
     file: str
 
 
-PIECE_NOUNS = {"deck": "cards", "banknotes": "banknotes", "tokens": "tokens", "board": "boards", "tiles": "tiles", "sheet": "sheets"}
+PIECE_NOUNS = {"deck": "card", "banknotes": "banknote", "tokens": "token", "board": "board", "tiles": "tile", "sheet": "sheet"}
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun if count == 1 else noun + 's'}"
 BACK_ADVICE = {
     "none": "Backs are not printed (--backs none).",
     "duplex-long": "Print duplex, **flip on the long edge**. Each backs page follows its fronts page.",
@@ -76,7 +80,9 @@ def cover_page(game: Game, paper: Paper, style: SheetStyle, options: BuildOption
         canvas.setFillColor(accent)
         canvas.rect(0, paper.height - mm(48), paper.width, mm(48) - paper.margin, stroke=0, fill=1)
         canvas.setFillColor("#ffffff")
-        canvas.setFont(fonts.resolve("Vera-Bold"), 30)
+        title_font = fonts.resolve("Vera-Bold")
+        room = paper.width - 2 * m
+        canvas.setFont(title_font, min(30.0, 30.0 * room / max(1.0, fonts.width(game.title, title_font, 30.0))))
         canvas.drawString(m, paper.height - mm(26), game.title)
         canvas.setFont(fonts.resolve("Vera"), 11)
         by = f"by {', '.join(game.designers)} · " if game.designers else ""
@@ -84,8 +90,8 @@ def cover_page(game: Game, paper: Paper, style: SheetStyle, options: BuildOption
         y = paper.height - mm(60)
         y = heading(canvas, "Contents", y)
         for line in contents:
-            noun = PIECE_NOUNS.get(line.kind, line.kind)
-            y = paragraph(canvas, f"{line.name}: {line.pieces} {noun} — {line.pages} pages ({line.file})", y, 10, indent=mm(3))
+            noun = PIECE_NOUNS.get(line.kind, "piece")
+            y = paragraph(canvas, f"{line.name}: {plural(line.pieces, noun)} — {plural(line.pages, 'page')} ({line.file})", y, 10, indent=mm(3))
         y = heading(canvas, "Bought supplies", y - 6)
         supplies = game.supplies
         if not supplies:

@@ -111,8 +111,10 @@ def draw_footer(canvas: Canvas, band: FooterBand, heading: str, legend: str, sty
     room = max(20.0, length - bars_length - 8)
     line = thickness / 2
     canvas.setFillColor(style.footer_color)
-    for y, content in ((line + 0.6, heading), (0.9, legend)):
+    for y, content in ((line + 0.6, heading), (None, legend)):
         size = _fit_size(content, font, style.footer_size, room)
+        if y is None:  # the lowest line: its descenders stay inside the band
+            y = fonts.descent(font, size) + 0.2
         canvas.setFont(font, size)
         canvas.drawString(0, y, content)
     canvas.restoreState()

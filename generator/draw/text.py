@@ -137,6 +137,20 @@ def fit(text: str, base: str, size: float, min_size: float, box: Rect, leading: 
 
 
 def draw(canvas: Canvas, fitted: Fitted, base: str, box: Rect, colour: str, align: str = "left", valign: str = "top") -> None:
+    """Draw fitted text into ``box``. Text that does not fit is kept inside the box: lines
+    below it are left out, words wider than it are cut at its right edge, and the rest is clipped."""
+    if not fitted.fits:
+        canvas.saveState()
+        path = canvas.beginPath()
+        path.rect(box.x, box.y, box.width, box.height)
+        canvas.clipPath(path, stroke=0, fill=0)
+        _draw(canvas, fitted, base, box, colour, align, "top", limit=box)
+        canvas.restoreState()
+        return
+    _draw(canvas, fitted, base, box, colour, align, valign)
+
+
+def _draw(canvas: Canvas, fitted: Fitted, base: str, box: Rect, colour: str, align: str, valign: str, limit: Rect | None = None) -> None:
     size = fitted.size
     height = block_height(len(fitted.lines), base, size, fitted.line_height / size)
     if valign == "middle":
@@ -149,6 +163,8 @@ def draw(canvas: Canvas, fitted: Fitted, base: str, box: Rect, colour: str, alig
     space = fonts.width(" ", base, size)
     canvas.setFillColor(colour)
     for index, line in enumerate(fitted.lines):
+        if limit is not None and index and baseline - fonts.descent(base, size) < limit.y - 0.01:
+            break  # the lines that do not fit are reported, not drawn past the box
         widths = [word_width(word, base, size) for word in line]
         natural = sum(widths) + space * max(0, len(line) - 1)
         gap = space
@@ -160,14 +176,32 @@ def draw(canvas: Canvas, fitted: Fitted, base: str, box: Rect, colour: str, alig
             x = box.x
             if align == "justify" and len(line) > 1 and index not in fitted.paragraph_ends:
                 gap = space + (box.width - natural) / (len(line) - 1)
+        if limit is not None:
+            x = max(x, limit.x)
         for word, w in zip(line, widths, strict=True):
-            _draw_word(canvas, word, base, size, x, baseline, colour)
+            if limit is not None and x >= limit.right - 0.01:
+                break
+            _draw_word(canvas, word, base, size, x, baseline, colour, limit.right if limit is not None else None)
             x += w + gap
         baseline -= fitted.line_height
 
 
-def _draw_word(canvas: Canvas, word: Word, base: str, size: float, x: float, baseline: float, colour: str) -> None:
+def _draw_word(canvas: Canvas, word: Word, base: str, size: float, x: float, baseline: float, colour: str, right: float | None = None) -> None:
     for fragment in word:
+        if right is not None:
+            room = right - x
+            wide = size * ICON_SCALE if fragment.icon else fonts.width(fragment.text, _face(base, fragment), size)
+            if wide > room + 0.01:
+                if fragment.icon:
+                    return
+                face = _face(base, fragment)
+                cut = fragment.text
+                while cut and fonts.width(cut, face, size) > room + 0.01:
+                    cut = cut[:-1]
+                if cut:
+                    canvas.setFont(face, size)
+                    canvas.drawString(x, baseline, cut)
+                return
         if fragment.icon:
             side = size * ICON_SCALE
             draw_icon(canvas, fragment.icon, Rect(x, baseline - size * 0.18, side, side), Ink(colour, accent=None))

@@ -199,7 +199,7 @@ def draw_assembly_map(canvas: Canvas, paper: Paper, component: Component, plan: 
     canvas.drawString(margin, top - 16, f"{component.name} — assembly map")
     size = f"{to_mm(plan.board_width):.0f} × {to_mm(plan.board_height):.0f} mm"
     lines = [
-        f"Assembled size {size}; {len(plan.tiles)} tiles in {plan.rows} row(s) × {plan.cols} column(s), "
+        f"Assembled size {size}; {_n(len(plan.tiles), 'tile')} in {_n(plan.rows, 'row')} × {_n(plan.cols, 'column')}, "
         f"{to_mm(plan.overlap):.0f} mm glue strips.",
         "1. Print at 100 % (actual size). 2. Cut every tile on its crop marks.",
         "3. Lay each tile on the grey strip of the tile to its left and above it;",
@@ -278,3 +278,7 @@ def two_sided_note(component: Component, backs: str) -> str:
         flip = "long" if backs == "duplex-long" else "short"
         return f"Two-sided: print duplex, flip on the {flip} edge; each tile's back follows it and lines up behind it."
     return "Two-sided: the back side follows as its own set of tiles; glue the two boards back to back."
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun if count == 1 else noun + 's'}"

@@ -19,6 +19,16 @@ def _duplex_offset(text: str) -> tuple[float, float]:
     return x, y
 
 
+def _millimetres(text: str) -> float:
+    try:
+        value = float(text.removesuffix("mm"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected millimetres such as 5 or 6.35, got '{text}'") from None
+    if not 0 <= value <= 50:
+        raise argparse.ArgumentTypeError(f"expected 0 to 50 mm, got {value:g}")
+    return value
+
+
 def build_options(args: argparse.Namespace) -> BuildOptions:
     return BuildOptions(
         paper=args.paper,
@@ -27,6 +37,7 @@ def build_options(args: argparse.Namespace) -> BuildOptions:
         print_shop=args.print_shop,
         proof=args.proof,
         packing=args.bleed_policy or args.packing,
+        unprintable_mm=args.unprintable,
         force=args.force,
         quiet=args.quiet,
     )
@@ -48,6 +59,7 @@ def add_build_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--proof", action="store_true", help="draw trim and safe-zone guides")
     p.add_argument("--bleed-policy", default=None, choices=("auto", "gutter", "shared", "squeeze"), help="how cards keep their bleed: gutter (full bleed, fewer a page), shared (cards touch on shared cut lines), squeeze (most a page, bleed shrunk), auto (gutter unless it costs cards a page; default: layouts/sheet.yaml)")
     p.add_argument("--packing", default=None, choices=("spaced", "touching"), help="older name: spaced = --bleed-policy squeeze, touching = shared")
+    p.add_argument("--unprintable", default=None, type=_millimetres, metavar="MM", help="keep crop marks and card sheets this far from the paper edge (default: layouts/sheet.yaml, 6.35 mm; 5 fits 9 poker cards on Letter)")
     p.add_argument("--force", action="store_true", help="rebuild everything, ignoring the cache")
     p.add_argument("--quiet", action="store_true", help="no progress output")
     add_limit_flags(p)

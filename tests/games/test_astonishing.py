@@ -138,8 +138,9 @@ def test_build_prints_every_component_in_the_combined_pdf(built: Path):
     combined = built / "astonishing-print-and-play.pdf"
     assert combined.is_file()
     pages = _footer_pages(combined)
-    # 54 poker cards at 3 × 3 a sheet: 6 sheets of fronts, each with its backs page.
-    assert pages["Astonishing! deck"] == 12
+    # 54 poker cards at 3 × 2 a Letter sheet (3 rows leave no room for crop marks inside the
+    # 6.35 mm unprintable margin): 9 sheets of fronts, each with its backs page.
+    assert pages["Astonishing! deck"] == 18
     # four Inventor sheets, one page each, printed on one side
     assert pages["Inventor sheets"] == 4
     # card text is set word by word; join the words back into one line
