@@ -140,8 +140,12 @@ def _back_page(
                 meta={"slots": [f.trim for f in frames]})
 
 
-def print_shop_pages(items: Sequence[Item], width: float, height: float, bleed: float, component: str) -> list[Page]:
-    """One piece per page at trim + bleed, fronts and backs alternating, TrimBox/BleedBox set, no marks."""
+def print_shop_pages(
+    items: Sequence[Item], width: float, height: float, bleed: float, component: str,
+    die: Callable[[Canvas, SideFrame], None] | None = None,
+) -> list[Page]:
+    """One piece per page at trim + bleed, fronts and backs alternating, TrimBox/BleedBox set, no marks;
+    ``die`` draws a shaped piece's cut path (a CutContour die line) over its art."""
     page_w, page_h = width + 2 * bleed, height + 2 * bleed
     trim = Rect(bleed, bleed, width, height)
     page_box = Rect(0, 0, page_w, page_h)
@@ -150,9 +154,13 @@ def print_shop_pages(items: Sequence[Item], width: float, height: float, bleed: 
     pages: list[Page] = []
 
     def page_for(painter: Painter | None, role: str) -> Page:
+        seen = replace(frame, mirror_x=role == "back")  # a shaped piece's back is its outline turned over
+
         def draw(canvas: Canvas) -> None:
             if painter is not None:
-                painter(canvas, frame)
+                painter(canvas, seen)
+            if die is not None and (painter is not None or role == "front"):
+                die(canvas, seen)
 
         return Page(page_w, page_h, draw, component, "", None, trim_box=trim, bleed_box=page_box, role=role)
 

@@ -16,6 +16,7 @@ from punchboard.plumbing.units import mm
 from punchboard.spec.model import Component, Game, Paper, Piece, Side
 
 from . import boards, sheets, tiles
+from .die import draw_die_line
 from .style import SheetStyle
 from .tiles import ClipShape, DrawSide
 
@@ -169,16 +170,69 @@ def sheet_pages(ctx: PartsContext, component: Component) -> list[Page]:
     return pages
 
 
+# ---------------------------------------------------------------- print shop
+
+
+def _rect_clip(rect: Rect) -> ClipShape:
+    def add(path: object) -> None:
+        path.rect(rect.x, rect.y, rect.width, rect.height)  # type: ignore[attr-defined]
+
+    return add
+
+
+def print_shop_part_pages(ctx: PartsContext, component: Component) -> list[Page]:
+    """One page per side of every board, tile and sheet at full size (boards unsplit): the page is
+    trim + bleed, TrimBox and BleedBox set, no marks; a polyomino tile carries its CutContour die line."""
+    bleed = bleed_for(ctx, component)
+    draw = side_drawer(ctx, component)
+    pages: list[Page] = []
+    for piece in component.pieces:
+        cells: tuple[tiles.Cell, ...] = ()
+        if component.kind == "tiles":
+            assert component.cell is not None
+            cells = tiles.tile_cells(piece)
+            width, height = tiles.piece_size(cells, component.cell)
+        else:
+            assert component.size is not None
+            width, height = component.size.width, component.size.height
+        shaped = bool(cells) and len(cells) * component.cell ** 2 < width * height - 1e-6  # type: ignore[operator]
+        trim, page_box = Rect(bleed, bleed, width, height), Rect(0, 0, width + 2 * bleed, height + 2 * bleed)
+        sides = [("front", piece.face)]
+        if component.has_backs:
+            sides.append(("back", piece.back))
+        for role, side in sides:
+            def paint(canvas: Canvas, side: Side | None = side, role: str = role, piece: Piece = piece,
+                      cells: tuple[tiles.Cell, ...] = cells, width: float = width, height: float = height,
+                      shaped: bool = shaped) -> None:
+                canvas.translate(bleed, bleed)
+                seen = tiles.mirrored_cells(cells) if role == "back" and cells else cells
+                local = Rect(0, 0, width, height)
+                if side is not None and component.kind == "sheet":
+                    for panel in sheets.panels(component, piece, width, height, bleed) if role == "front" else []:
+                        draw(canvas, panel.side, piece, panel.trim, bleed, _rect_clip(panel.clip), panel.rotation)
+                    if role == "back":
+                        draw(canvas, side, piece, local, bleed, _rect_clip(local.inset(-bleed)), 0)
+                elif side is not None:
+                    clip = tiles.grown_cells_clip(seen, component.cell, bleed) if shaped else _rect_clip(local.inset(-bleed))  # type: ignore[arg-type]
+                    draw(canvas, side, piece, local, bleed, clip, 0)
+                if shaped and (side is not None or role == "front"):
+                    draw_die_line(canvas, tiles.polyomino_outline(seen, component.cell, 0, 0).add_to)  # type: ignore[arg-type]
+
+            pages.append(Page(page_box.width, page_box.height, paint, component.name, "", None,
+                              trim_box=trim, bleed_box=page_box, role=role))
+    return pages
+
+
 # ---------------------------------------------------------------- kind registry entries
 
 
 def render_board(ctx: PartsContext, game: Game, component: Component, options: BuildOptions) -> list[Page]:
-    return board_pages(ctx, component)
+    return print_shop_part_pages(ctx, component) if options.print_shop else board_pages(ctx, component)
 
 
 def render_tiles(ctx: PartsContext, game: Game, component: Component, options: BuildOptions) -> list[Page]:
-    return tile_pages(ctx, component)
+    return print_shop_part_pages(ctx, component) if options.print_shop else tile_pages(ctx, component)
 
 
 def render_sheet(ctx: PartsContext, game: Game, component: Component, options: BuildOptions) -> list[Page]:
-    return sheet_pages(ctx, component)
+    return print_shop_part_pages(ctx, component) if options.print_shop else sheet_pages(ctx, component)

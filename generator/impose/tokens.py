@@ -24,6 +24,7 @@ from punchboard.spec.model import Component, Game, TokenShape
 from .backs import Item, Painter, paginate, print_shop_pages
 from .cards import too_big
 from .context import BuildContext
+from .die import draw_die_line
 from .grid import Sheet, gutterfold_sheet
 from .style import SheetStyle
 
@@ -131,7 +132,11 @@ def render_tokens(ctx: BuildContext, game: Game, component: Component, options: 
         back = clipped(ctx.painter(component, piece, piece.back, "token"), shape, bleed)
         items.append(Item(front or (lambda c, f: None), back, piece.name))
     if options.print_shop:
-        return print_shop_pages(items, component.size.width, component.size.height, bleed, component.name)
+        def die(canvas: Canvas, frame: SideFrame) -> None:
+            if shape.name != "square":
+                draw_die_line(canvas, outline_for(shape, frame).add_to)
+
+        return print_shop_pages(items, component.size.width, component.size.height, bleed, component.name, die)
     sheet = token_sheet(ctx, component, bleed)
     return paginate(
         items, sheet, options.backs, ctx.style, component.name, options.duplex_offset,
