@@ -128,7 +128,10 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
         _draw_side_now(canvas, layout, fields, frame, ctx)
         return
     trim, clip = frame.trim, frame.clip
-    local_clip = Rect(clip.x - trim.x, clip.y - trim.y, clip.width, clip.height)
+    # The form holds the side up to its full bleed; a narrower clip (cards touching on shared
+    # cut lines) is applied where the form is placed, so every position reuses one form.
+    outer = frame.bleed_rect if frame.bleed_rect.contains(clip) else clip
+    local_clip = Rect(outer.x - trim.x, outer.y - trim.y, outer.width, outer.height)
     key = (
         layout.name, id(layout), tuple(sorted((k, repr(v)) for k, v in fields.items())),
         round(trim.width, 4), round(trim.height, 4), round(frame.bleed_x, 4), round(frame.bleed_y, 4),
@@ -148,6 +151,10 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
         canvas.endForm()
         _keep_transparency(canvas, name)
     canvas.saveState()
+    if outer != clip:
+        path = canvas.beginPath()
+        path.rect(clip.x, clip.y, clip.width, clip.height)
+        canvas.clipPath(path, stroke=0, fill=0)
     canvas.translate(trim.x, trim.y)
     canvas.doForm(name)
     canvas.restoreState()

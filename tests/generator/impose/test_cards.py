@@ -238,9 +238,20 @@ def test_every_font_is_embedded_viewer_does_not_scale_and_rebuilds_are_identical
 
 def test_text_that_cannot_fit_warns_naming_game_component_and_card(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     deck = DECK + "  - {name: Wordy, label: 99, blurb: " + "many words that will never fit " * 20 + "}\n"
-    build(make_game(tmp_path, deck), tmp_path / "out", "--backs", "none")
+    pdf = build(make_game(tmp_path, deck), tmp_path / "out", "--backs", "none")
     err = capsys.readouterr().err
-    assert "tiny / deck / card 'Wordy'" in err and "does not fit" in err and "face.yaml" in err
+    assert re.search(r"tiny / deck / card 'Wordy'.*does not fit.*face\.yaml:\d+", err)
+    with pdfplumber.open(pdf) as doc:
+        page = doc.pages[-1]  # the 12th card is the last
+        words = [c for c in page.chars if c["text"] in "manywordsthatwillneverfit" and c["top"] < page.height - 20 * MM]
+        assert words
+        card = next(r for r in trims(page) if r["x0"] <= words[0]["x0"] <= r["x1"] and r["top"] <= words[0]["top"] <= r["bottom"])
+        safe = 3 * MM  # the blurb's box: the safe area, 60 % down, 8 mm tall
+        top = card["top"] + safe + 0.6 * (card["height"] - 2 * safe)
+        words = [c for c in words if c["fontname"].endswith("Vera") and c["size"] < 10]  # the blurb, not label or footer
+        for c in words:  # kept inside its box: not past the card, not down over the rest of the layout
+            assert card["x0"] + safe - 0.5 <= c["x0"] and c["x1"] <= card["x1"] - safe + 0.5
+            assert top - 0.5 <= c["top"] and c["bottom"] <= top + 8 * MM + 0.5
 
 
 def test_a_card_larger_than_the_paper_is_an_input_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
