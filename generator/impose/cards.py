@@ -52,6 +52,8 @@ def warn_short_bleed(ctx: BuildContext, component: Component, sheet: Sheet, decl
     """Say so, with the figures, when a piece gets less bleed on some edge than its layout declares."""
     bx = declared if sheet.bleed_x is None else sheet.bleed_x
     by = declared if sheet.bleed_y is None else sheet.bleed_y
+    if len(component.pieces) == 1 and sheet.outer_bleed is not None:
+        bx, by = sheet.outer_bleed  # a lone piece has no neighbour: its bleed runs into the empty slots
     tolerance = 0.005 * 72 / 25.4  # 0.005 mm
     if min(bx, by) >= declared - tolerance:
         return
@@ -61,7 +63,7 @@ def warn_short_bleed(ctx: BuildContext, component: Component, sheet: Sheet, decl
         if gutter is not None:
             hint = f"; --bleed-policy gutter keeps the full bleed, {gutter.per_page}-up"
     up = f"{sheet.per_page}-up on {ctx.paper.name}"
-    if sheet.shared and sheet.outer_bleed is not None:
+    if sheet.shared and sheet.outer_bleed is not None and len(component.pieces) > 1:
         ox, oy = sheet.outer_bleed
         outer = "" if min(ox, oy) >= declared - tolerance else f", outer edges {_mm(ox)} mm left/right, {_mm(oy)} mm top/bottom"
         figure = f"no bleed between neighbours (they share cut lines){outer}"

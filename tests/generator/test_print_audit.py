@@ -1,0 +1,271 @@
+"""Print audit of all five bundled games, measured from the PDFs a user gets.
+
+- effective bleed between the cards of every card sheet (from the crop marks): at
+  least the declared bleed, or the build warned naming the component;
+- crop marks only around occupied slots (every marked row and column holds a card);
+- no glyph outside the page's printable area (the paper margin), on every page
+  except the tiles of a board larger than the paper: a tile is the whole board
+  drawn under a clip, and pdfplumber reports clipped glyphs too. The boards are
+  checked unsplit in the print-shop build instead;
+- ``--print-shop``: every page's TrimBox is a piece's declared trim and its
+  BleedBox the trim grown by the declared bleed, for cards, tokens, tiles, sheets and boards.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from pypdf import PageObject, PdfReader
+from pypdf.generic import ContentStream
+
+from punchboard.plumbing.paths import COMPONENTS, LAYOUTS
+from punchboard.plumbing.units import parse_length
+from punchboard.spec.loader import load_game
+from punchboard.spec.model import Component, Game
+from punchboard.spec.yamlsource import load_yaml
+from tests.conftest import run_cli
+
+GAMES = ("astonishing", "belpunk", "knights_vs_steambots", "steam_court", "steamark")
+MM = 72 / 25.4
+TOL = 0.05 * MM
+MARK_STROKE = 0.3  # layouts/sheet.yaml crop_marks.stroke
+PAPER_MARGIN = 5 * MM  # layouts/paper/letter.yaml
+GRID_KINDS = ("deck", "banknotes")
+
+
+@pytest.fixture(scope="module")
+def games() -> dict[str, Game]:
+    return {gid: load_game(COMPONENTS / gid) for gid in GAMES}
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    out = tmp_path_factory.mktemp("audit_home")
+    result = run_cli("build", "--out", str(out), "--quiet", "--force")
+    assert result.returncode == 0, result.stderr
+    return out, result.stderr
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("audit_shop")
+    result = run_cli("build", "--out", str(out), "--quiet", "--force", "--print-shop")
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+def declared_bleed(game: Game, component: Component) -> float:
+    bleeds = [game.layouts[p.face.layout].bleed for p in component.pieces if p.face is not None]
+    bleeds = [b for b in bleeds if b is not None]
+    if bleeds:
+        return max(bleeds)
+    return parse_length(load_yaml(LAYOUTS / "sheet.yaml").data["bleed"])
+
+
+@dataclass
+class PageLevel:
+    """What a page draws at its own level (not inside form XObjects): crop-mark segments and
+    where each form (one side of a piece) is placed, in PDF points, y from the top."""
+
+    height: float
+    marks: list[tuple[float, float, float, float]]
+    forms: list[tuple[float, float]]
+
+    def cuts(self) -> tuple[list[float], list[float]]:
+        """x of every vertical cut and y of every horizontal cut that has a crop mark."""
+        xs = sorted({round(x0, 2) for x0, y0, x1, y1 in self.marks if abs(x0 - x1) < 0.01})
+        ys = sorted({round(y0, 2) for x0, y0, x1, y1 in self.marks if abs(y0 - y1) < 0.01})
+        return xs, ys
+
+
+def page_level(page: PageObject) -> PageLevel:
+    """Reads the page's content stream with pypdf: fast, and exact for what the page itself draws."""
+    height = float(page.mediabox.height)
+    ops = ContentStream(page.get_contents(), page.pdf).operations
+    ctm = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    width = 1.0
+    stack: list[tuple[tuple[float, ...], float]] = []
+    marks: list[tuple[float, float, float, float]] = []
+    forms: list[tuple[float, float]] = []
+    start: tuple[float, float] | None = None
+    segments: list[tuple[float, float, float, float]] = []
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        a, b, c, d, e, f = ctm
+        return a * x + c * y + e, height - (b * x + d * y + f)
+
+    for operands, op in ops:
+        if op == b"q":
+            stack.append((ctm, width))
+        elif op == b"Q":
+            ctm, width = stack.pop()
+        elif op == b"cm":
+            a, b, c, d, e, f = (float(v) for v in operands)
+            A, B, C, D, E, F = ctm
+            ctm = (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+        elif op == b"w":
+            width = float(operands[0])
+        elif op == b"m":
+            start = at(float(operands[0]), float(operands[1]))
+        elif op == b"l" and start is not None:
+            end = at(float(operands[0]), float(operands[1]))
+            segments.append((*start, *end))
+            start = end
+        elif op in (b"S", b"s"):
+            if abs(width - MARK_STROKE) < 0.01:
+                marks.extend(segments)
+            segments = []
+        elif op in (b"n", b"f", b"F", b"B", b"b", b"f*", b"B*", b"b*", b"re"):
+            segments = [] if op != b"re" else segments
+        elif op == b"Do":
+            forms.append(at(0.0, 0.0))
+    return PageLevel(height, marks, forms)
+
+
+def intervals(cuts: list[float], trim: float) -> tuple[list[tuple[float, float]], list[float]]:
+    """The pieces (intervals one trim long) between cuts, and the gaps between neighbouring
+    pieces (0 where they share a cut line)."""
+    def piece_from(start: int) -> int | None:
+        return next((k for k in range(start + 1, len(cuts)) if abs(cuts[k] - cuts[start] - trim) < TOL), None)
+
+    pieces: list[tuple[float, float]] = []
+    index = 0
+    while index < len(cuts) - 1:
+        end = piece_from(index)
+        assert end is not None, f"no piece starts at the cut {cuts[index]:.2f} ({cuts})"
+        pieces.append((cuts[index], cuts[end]))
+        index = end if piece_from(end) is not None else end + 1
+    gaps = [b[0] - a[1] for a, b in zip(pieces, pieces[1:], strict=False)]
+    return pieces, gaps
+
+
+def card_sheets(out: Path, games: dict[str, Game]) -> Iterator[tuple[str, Game, Component, int, PageLevel]]:
+    """Every front page of every deck and banknote sheet (back pages carry no crop marks)."""
+    for gid, game in games.items():
+        for component in game.printed:
+            if component.kind not in GRID_KINDS:
+                continue
+            for number, page in enumerate(PdfReader(out / gid / f"{component.id}.pdf").pages, start=1):
+                level = page_level(page)
+                if level.marks:
+                    yield gid, game, component, number, level
+
+
+def test_every_card_sheet_keeps_its_declared_bleed_or_says_so(home: tuple[Path, str], games: dict[str, Game]) -> None:
+    out, stderr = home
+    measured: dict[str, float] = {}
+    for gid, _game, component, _, level in card_sheets(out, games):
+        assert component.size is not None
+        xs, ys = level.cuts()
+        _, gaps_x = intervals(xs, component.size.width)
+        _, gaps_y = intervals(ys, component.size.height)
+        key = f"{gid} / {component.id}"
+        measured[key] = min([measured.get(key, math.inf), *(g / 2 for g in gaps_x + gaps_y)])
+    short = 0
+    for key, bleed in measured.items():
+        gid, cid = key.split(" / ")
+        declared = declared_bleed(games[gid], games[gid].component(cid))
+        if bleed < declared - TOL:
+            short += 1
+            assert re.search(re.escape(key) + r": (no bleed between neighbours|bleed [\d.]+ mm)", stderr), (key, bleed / MM)
+        else:
+            assert not re.search(re.escape(key) + r": .*of the declared", stderr), key  # no false alarm
+    assert len(measured) >= 10 and short  # Letter poker decks share cut lines by default, and say so
+
+
+def test_crop_marks_only_around_occupied_slots(home: tuple[Path, str], games: dict[str, Game]) -> None:
+    out, _ = home
+    checked = 0
+    for gid, _, component, number, level in card_sheets(out, games):
+        assert component.size is not None
+        xs, ys = level.cuts()
+        columns, _ = intervals(xs, component.size.width)
+        rows, _ = intervals(ys, component.size.height)
+        # a placed side has its origin at its trim's lower-left corner (y from the top: the trim's bottom)
+        placed = [(x, y) for x, y in level.forms]
+        where = f"{gid}/{component.id} page {number}"
+        for x0, x1 in columns:
+            assert any(abs(x - x0) < TOL for x, _ in placed), f"{where}: marked column {x0:.1f}–{x1:.1f} is empty"
+        for y0, y1 in rows:
+            assert any(abs(y - y1) < TOL for _, y in placed), f"{where}: marked row {y0:.1f}–{y1:.1f} is empty"
+        for x, y in placed:  # and every placed card is inside the marked cuts
+            assert any(abs(x - x0) < TOL for x0, _ in columns) and any(abs(y - y1) < TOL for _, y1 in rows), where
+        checked += 1
+    foreman = games["belpunk"].component("foreman")
+    assert len(foreman.pieces) == 1
+    xs, ys = page_level(PdfReader(out / "belpunk" / "foreman.pdf").pages[0]).cuts()
+    assert len(xs) == 2 and len(ys) == 2  # one card: four cuts
+    assert checked > 20
+
+
+def test_no_glyph_outside_the_printable_area(home: tuple[Path, str], games: dict[str, Game]) -> None:
+    out, _ = home
+    checked = 0
+    for gid, game in games.items():
+        boards = {f"{c.id}.pdf" for c in game.printed if c.kind == "board"}
+        files = sorted(p for p in (out / gid).glob("*.pdf") if p.name not in boards and not p.name.endswith("print-and-play.pdf"))
+        combined = out / gid / f"{gid}-print-and-play.pdf"
+        for pdf in [*files, combined]:
+            with pdfplumber.open(pdf) as doc:
+                # A component's sheets repeat the same pieces (one form XObject per distinct side):
+                # its first front, first back and last (partial) sheet show every kind of page it has.
+                # Of the combined PDF, the pages it adds: cover and bill of materials.
+                count = len(doc.pages)
+                numbers = [1, 2] if pdf == combined else sorted({1, min(2, count), count})
+                for number in numbers:
+                    page = doc.pages[number - 1]
+                    for c in page.chars:
+                        inside = (PAPER_MARGIN - 0.5 <= c["x0"] and c["x1"] <= page.width - PAPER_MARGIN + 0.5
+                                  and PAPER_MARGIN - 0.5 <= c["top"] and c["bottom"] <= page.height - PAPER_MARGIN + 0.5)
+                        assert inside, f"{pdf.name} page {number}: '{c['text']}' at x {c['x0']:.1f}–{c['x1']:.1f}, y {c['top']:.1f}–{c['bottom']:.1f}"
+                    checked += 1
+    assert checked > 50
+
+
+def test_print_shop_boxes_are_each_pieces_trim_and_bleed(shop: Path, games: dict[str, Game]) -> None:
+    kinds: set[str] = set()
+    for gid, game in games.items():
+        for component in game.printed:
+            bleed = declared_bleed(game, component)
+            if component.kind == "tiles":
+                assert component.cell is not None
+                sizes = set()
+                for piece in component.pieces:
+                    rows = 1 + max(r for r, _ in piece.cells) - min(r for r, _ in piece.cells)
+                    cols = 1 + max(c for _, c in piece.cells) - min(c for _, c in piece.cells)
+                    sizes.add((round(cols * component.cell / MM, 1), round(rows * component.cell / MM, 1)))
+            else:
+                assert component.size is not None
+                sizes = {(round(component.size.width / MM, 1), round(component.size.height / MM, 1))}
+            reader = PdfReader(shop / gid / f"{component.id}.pdf")
+            assert len(reader.pages) >= len(component.pieces)
+            seen = set()
+            for page in reader.pages:
+                trim, box, media = page.trimbox, page.bleedbox, page.mediabox
+                seen.add((round(float(trim.width) / MM, 1), round(float(trim.height) / MM, 1)))
+                assert float(box.width) == pytest.approx(float(trim.width) + 2 * bleed, abs=0.01)
+                assert float(box.height) == pytest.approx(float(trim.height) + 2 * bleed, abs=0.01)
+                assert float(trim.left) == pytest.approx(bleed, abs=0.01) and float(trim.bottom) == pytest.approx(bleed, abs=0.01)
+                assert (float(media.width), float(media.height)) == pytest.approx((float(box.width), float(box.height)), abs=0.01)
+            assert seen == sizes, f"{gid}/{component.id}"
+            kinds.add(component.kind)
+    assert {"deck", "tokens", "tiles", "sheet", "board"} <= kinds
+
+
+def test_print_shop_boards_are_one_page_each_with_no_glyph_off_the_page(shop: Path, games: dict[str, Game]) -> None:
+    for gid, game in games.items():
+        for component in game.printed:
+            if component.kind != "board":
+                continue
+            with pdfplumber.open(shop / gid / f"{component.id}.pdf") as doc:
+                sides = 2 if component.has_backs else 1
+                assert len(doc.pages) == sides * len(component.pieces)  # unsplit
+                for page in doc.pages:
+                    for c in page.chars:
+                        assert 0 <= c["x0"] and c["x1"] <= page.width and 0 <= c["top"] and c["bottom"] <= page.height
