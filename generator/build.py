@@ -19,8 +19,10 @@ from punchboard.generator.document.assemble import Part, assemble
 from punchboard.generator.document.bom_page import bom_page, bom_with_sheets
 from punchboard.generator.document.calibration import calibration_pages
 from punchboard.generator.document.cover import ContentsLine, blank_page, cover_page
-from punchboard.generator.document.pages import render
+from punchboard.generator.document.pages import duplex_preference, render
+from punchboard.generator.export.cutfiles import write_cut_files
 from punchboard.generator.impose.context import BuildContext
+from punchboard.generator.impose.cut import CUT_KINDS, cut_pages
 from punchboard.generator.impose.kinds import KINDS
 from punchboard.generator.impose.style import load_style
 
@@ -98,12 +100,21 @@ class _Tick:
 def _render_component(ctx: BuildContext, game: Game, component: Component, folder: Path, fingerprint: str) -> CachedComponent | None:
     renderer = KINDS[component.kind]
     before = len(ctx.warnings)
-    pages = renderer(ctx, game, component, ctx.options)
+    cutter = ctx.options.cut
+    if cutter and component.kind in CUT_KINDS:
+        pages = cut_pages(ctx, component, cutter)
+    else:
+        pages = renderer(ctx, game, component, ctx.options)
     if not pages:
         return None
     file = f"{component.id}.pdf"
     style = ctx.style
-    write_bytes(folder / file, render(pages, game.title, style, component.name))
+    pdf = render(pages, game.title, style, component.name, _duplex(ctx.options))
+    write_bytes(folder / file, pdf)
+    if cutter and component.kind in CUT_KINDS:
+        write_cut_files(folder, component.id, pages, pdf, cutter)
+    elif cutter:
+        ctx.warn(f"{game.id} / {component.id}: no {cutter} cut file for a {component.kind} component; printed as usual, cut by hand")
     return CachedComponent(fingerprint, file, [page.role for page in pages], ctx.warnings[before:])
 
 
@@ -168,10 +179,15 @@ def _write_combined(ctx: BuildContext, game: Game, entries: dict[str, CachedComp
     if options.backs in DUPLEX and not options.print_shop:
         calibration = calibration_pages(paper, style, options.backs)
         front += calibration
-        write_bytes(folder / "duplex-calibration.pdf", render(calibration, game.title, style, "duplex calibration"))
+        write_bytes(folder / "duplex-calibration.pdf", render(calibration, game.title, style, "duplex calibration", _duplex(options)))
     parts = [Part(render(front, game.title, style, "print and play"))]
     parts += [
         Part(folder / entry.file, _blank_reverses(entry.roles, options)) for entry in entries.values()
     ]
     blank = render([blank_page(paper.width, paper.height)], game.title, style, "blank")
-    write_bytes(combined, assemble(parts, blank, game.title, "print and play"))
+    write_bytes(combined, assemble(parts, blank, game.title, "print and play", _duplex(options)))
+
+
+def _duplex(options: BuildOptions) -> str:
+    """The print dialog's duplex setting for these PDFs (print-shop files: one piece a page, simplex)."""
+    return "Simplex" if options.print_shop else duplex_preference(options.backs)

@@ -17,5 +17,6 @@ class BuildOptions:
     bleed_mm: float | None = None  # None: the layout's or 3 mm
     packing: str | None = None  # bleed policy: auto | gutter | shared | squeeze (None: layouts/sheet.yaml)
     unprintable_mm: float | None = None  # None: layouts/sheet.yaml's unprintable margin
+    cut: str | None = None  # print-and-cut for a cutting machine: silhouette | cricut
     force: bool = False
     quiet: bool = False

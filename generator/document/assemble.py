@@ -25,7 +25,7 @@ class Part:
     blank_reverses: bool = False
 
 
-def assemble(parts: Sequence[Part], blank_page: bytes, title: str, subject: str) -> bytes:
+def assemble(parts: Sequence[Part], blank_page: bytes, title: str, subject: str, duplex: str | None = None) -> bytes:
     writer = PdfWriter()
     blank = PdfReader(BytesIO(blank_page)).pages[0]
     for part in parts:
@@ -39,6 +39,8 @@ def assemble(parts: Sequence[Part], blank_page: bytes, title: str, subject: str)
     )
     preferences = writer.create_viewer_preferences()
     preferences[NameObject("/PrintScaling")] = NameObject("/None")
+    if duplex:
+        preferences[NameObject("/Duplex")] = NameObject(f"/{duplex}")
     out = BytesIO()
     writer.write(out)
     return out.getvalue()

@@ -55,8 +55,17 @@ class Page:
     meta: dict[str, object] = field(default_factory=dict)
 
 
-def render(pages: Sequence[Page], title: str, style: SheetStyle, subject: str = "") -> bytes:
-    """PDF bytes for ``pages``; identical input gives identical bytes (invariant mode)."""
+DUPLEX_PREFERENCE = {"duplex-long": "DuplexFlipLongEdge", "duplex-short": "DuplexFlipShortEdge"}
+
+
+def duplex_preference(backs: str) -> str:
+    """The PDF /Duplex viewer preference for a back mode: duplex modes ask for their flip, the rest for one side."""
+    return DUPLEX_PREFERENCE.get(backs, "Simplex")
+
+
+def render(pages: Sequence[Page], title: str, style: SheetStyle, subject: str = "", duplex: str | None = None) -> bytes:
+    """PDF bytes for ``pages``; identical input gives identical bytes (invariant mode).
+    ``duplex`` (Simplex, DuplexFlipLongEdge, DuplexFlipShortEdge) asks the print dialog for it."""
     buffer = BytesIO()
     canvas = Canvas(buffer, pagesize=(pages[0].width, pages[0].height) if pages else (612, 792), invariant=1, pageCompression=1, initialFontName="Vera")
     canvas.setTitle(title)
@@ -65,6 +74,8 @@ def render(pages: Sequence[Page], title: str, style: SheetStyle, subject: str = 
     canvas.setProducer("punchboard")
     canvas.setSubject(subject)
     canvas.setViewerPreference("PrintScaling", "None")
+    if duplex:
+        canvas.setViewerPreference("Duplex", duplex)
     total = len(pages)
     for number, page in enumerate(pages, start=1):
         canvas.setPageSize((page.width, page.height))

@@ -38,6 +38,7 @@ def build_options(args: argparse.Namespace) -> BuildOptions:
         proof=args.proof,
         packing=args.bleed_policy or args.packing,
         unprintable_mm=args.unprintable,
+        cut=args.cut,
         force=args.force,
         quiet=args.quiet,
     )
@@ -55,7 +56,9 @@ def add_build_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--paper", default="letter", help="paper from layouts/paper/: letter, a4, a3, tabloid (default: letter)")
     p.add_argument("--backs", default="duplex-long", choices=BACK_MODES, help="how backs are printed (default: duplex-long)")
     p.add_argument("--duplex-offset", default=(0.0, 0.0), type=_duplex_offset, metavar="X,Y", help="shift back pages by X,Y mm to correct duplex misregistration")
-    p.add_argument("--print-shop", action="store_true", help="one card per page at trim + bleed, fronts and backs alternating, no marks")
+    output = p.add_mutually_exclusive_group()
+    output.add_argument("--print-shop", action="store_true", help="one piece per page at trim + bleed (boards unsplit), fronts and backs alternating, TrimBox/BleedBox set, CutContour die lines on shaped pieces")
+    output.add_argument("--cut", default=None, choices=("silhouette", "cricut"), help="print-and-cut: cards and tokens laid out for a Silhouette (registration marks, .svg/.dxf cut files) or Cricut Print Then Cut (.png images with .svg outlines)")
     p.add_argument("--proof", action="store_true", help="draw trim and safe-zone guides")
     p.add_argument("--bleed-policy", default=None, choices=("auto", "gutter", "shared", "squeeze"), help="how cards keep their bleed: gutter (full bleed, fewer a page), shared (cards touch on shared cut lines), squeeze (most a page, bleed shrunk), auto (gutter unless it costs cards a page; default: layouts/sheet.yaml)")
     p.add_argument("--packing", default=None, choices=("spaced", "touching"), help="older name: spaced = --bleed-policy squeeze, touching = shared")

@@ -1,0 +1,215 @@
+"""Print-and-cut: sheets for a cutting machine that reads registration marks, and each piece's cut outline.
+
+``--cut silhouette``: pieces packed inside Silhouette Studio's print-and-cut area
+on the build's paper, with Studio's default "Type 1" registration marks (a filled
+square top-left, L marks top-right and bottom-left; ``layouts/cutters.yaml``).
+Every front page's ``meta["cuts"]`` holds the cut outline of each piece on it,
+in the page's coordinates, for the SVG and DXF files written beside the PDF.
+
+``--cut cricut``: Cricut Design Space's Print Then Cut takes images, at most
+6.75 × 9.25 in each, and adds its own registration frame and bleed. Each page
+is one such image: pieces at trim size, nothing around them (transparent once
+rasterised), so Design Space finds every piece's outline; backs are not part of it.
+
+Cards and banknotes are cut with rounded corners; tokens along their shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from punchboard.generator.document.pages import FooterBand, Page
+from punchboard.generator.draw.geometry import Rect
+from punchboard.generator.draw.outlines import Outline
+from punchboard.generator.draw.side import SideFrame
+from reportlab.pdfgen.canvas import Canvas
+
+from punchboard.plumbing.errors import SpecError
+from punchboard.plumbing.paths import LAYOUTS
+from punchboard.plumbing.units import UnitError, parse_length
+from punchboard.spec.model import Component, TokenShape
+from punchboard.spec.yamlsource import load_yaml
+
+from .backs import Item, paginate
+from .context import BuildContext
+from .grid import Sheet
+from .tokens import ROUND_SHAPES, clipped, outline_for, pack
+
+CUTTERS_FILE = LAYOUTS / "cutters.yaml"
+CUTTERS = ("silhouette", "cricut")
+CUT_KINDS = ("deck", "banknotes", "tokens")
+
+
+@dataclass(frozen=True)
+class CutterSettings:
+    corner_radius: float
+    gap: float
+    inset: float  # silhouette registration marks
+    length: float
+    thickness: float
+    square: float
+    clearance: float
+    cricut_width: float
+    cricut_height: float
+    cricut_dpi: int
+
+    @property
+    def keep_out(self) -> float:
+        """Distance from the paper edge inside which no piece goes (Silhouette)."""
+        return self.inset + max(self.square, self.thickness) + self.clearance
+
+
+@lru_cache(maxsize=2)
+def load_cutters(path: Path = CUTTERS_FILE) -> CutterSettings:
+    doc = load_yaml(path)
+    data = doc.data
+
+    def length(*keys: str) -> float:
+        node = data
+        for key in keys:
+            node = node.get(key) if isinstance(node, dict) else None
+        try:
+            return parse_length(node)
+        except UnitError as exc:
+            raise SpecError([doc.problem(keys, f"{keys[-1]}: {exc}")]) from None
+
+    dpi = data.get("cricut", {}).get("dpi") if isinstance(data.get("cricut"), dict) else None
+    if not isinstance(dpi, int) or not 72 <= dpi <= 1200:
+        raise SpecError([doc.problem(("cricut", "dpi"), f"dpi: expected a whole number 72–1200, got {dpi!r}")])
+    return CutterSettings(
+        corner_radius=length("card_corner_radius"),
+        gap=length("gap"),
+        inset=length("silhouette", "inset"),
+        length=length("silhouette", "length"),
+        thickness=length("silhouette", "thickness"),
+        square=length("silhouette", "square"),
+        clearance=length("silhouette", "clearance"),
+        cricut_width=length("cricut", "max_width"),
+        cricut_height=length("cricut", "max_height"),
+        cricut_dpi=dpi,
+    )
+
+
+def cut_outline(component: Component, trim: Rect, settings: CutterSettings, frame: SideFrame | None = None) -> Outline:
+    """Where the blade goes around a piece whose trim is ``trim``."""
+    if component.kind == "tokens":
+        shape = component.shape or TokenShape("circle")
+        return outline_for(shape, frame or SideFrame(trim, 0.0, 0.0))
+    radius = min(settings.corner_radius, trim.width / 2, trim.height / 2)
+    return Outline("rounded", (trim.x, trim.y, trim.width, trim.height), radius)
+
+
+def draw_registration_marks(canvas: Canvas, width: float, height: float, settings: CutterSettings) -> None:
+    """Silhouette "Type 1" marks: the outer edge of each mark ``inset`` from the paper edges."""
+    s = settings
+    t = s.thickness
+    canvas.saveState()
+    canvas.setFillColor("#000000")
+    canvas.setStrokeColor("#000000")
+    canvas.rect(s.inset, height - s.inset - s.square, s.square, s.square, stroke=0, fill=1)
+    canvas.setLineWidth(t)
+    canvas.setLineCap(2)  # projecting caps: each arm is exactly ``length`` long to the mark's outer edge
+    right, top = width - s.inset - t / 2, height - s.inset - t / 2
+    canvas.line(width - s.inset - s.length + t / 2, top, right, top)
+    canvas.line(right, top, right, height - s.inset - s.length + t / 2)
+    left, bottom = s.inset + t / 2, s.inset + t / 2
+    canvas.line(left, bottom, s.inset + s.length - t / 2, bottom)
+    canvas.line(left, bottom, left, s.inset + s.length - t / 2)
+    canvas.restoreState()
+
+
+def _items(ctx: BuildContext, component: Component, bleed: float, backs: bool) -> list[Item]:
+    noun = {"deck": "card", "banknotes": "banknote"}.get(component.kind, "token")
+    shape = component.shape or TokenShape("circle")
+    items = []
+    for piece in component.pieces:
+        front = ctx.painter(component, piece, piece.face, noun)
+        back = ctx.painter(component, piece, piece.back, noun) if backs else None
+        if component.kind == "tokens":
+            front, back = clipped(front, shape, bleed), clipped(back, shape, bleed)
+        items.append(Item(front or (lambda c, f: None), back, piece.name))
+    return items
+
+
+def _with_cuts(pages: Sequence[Page], component: Component, settings: CutterSettings) -> list[Page]:
+    for page in pages:
+        if page.role == "front":
+            page.meta["cuts"] = [cut_outline(component, trim, settings) for trim in page.meta.get("slots", [])]
+    return list(pages)
+
+
+def silhouette_pages(ctx: BuildContext, component: Component) -> list[Page]:
+    """Pieces inside Studio's print-and-cut area, registration marks on every front page."""
+    assert component.size is not None
+    settings = load_cutters()
+    paper, style, options = ctx.paper, ctx.style, ctx.options
+    width, height = component.size.width, component.size.height
+    bleed = ctx.bleed_for(component)
+    k = settings.keep_out
+    room = Rect(k, k, paper.width - 2 * k, paper.height - 2 * k)
+    round_tokens = component.kind == "tokens" and (component.shape or TokenShape("circle")).name in ROUND_SHAPES
+    trims = pack(room, width, height, bleed, settings.gap, round_tokens)
+    if not trims:
+        from .cards import too_big
+
+        raise too_big(ctx, component, width, height)
+    frames = tuple(SideFrame(t, bleed, bleed, t.inset(-bleed)) for t in trims)
+    # the footer runs right of the bottom-left mark, inside the paper margin
+    left = settings.inset + settings.length + settings.clearance
+    footer = FooterBand(Rect(left, paper.margin, paper.width - paper.margin - left, min(style.footer_height, k - settings.clearance - paper.margin)))
+    sheet = Sheet(paper.width, paper.height, frames, footer)
+    mode = options.backs if options.backs != "gutterfold" else "duplex-long"
+    if options.backs == "gutterfold" and component.has_backs:
+        ctx.warn(f"{ctx.game.id} / {component.id}: print-and-cut sheets are not folded; backs printed duplex-long instead of gutterfold")
+
+    def marks(canvas: Canvas, sheet: Sheet, used: Sequence[int]) -> None:
+        draw_registration_marks(canvas, sheet.width, sheet.height, settings)
+
+    pages = paginate(_items(ctx, component, bleed, options.backs != "none"), sheet, mode, style, component.name,
+                     options.duplex_offset, decorate=marks,
+                     front_legend="print at 100 %, then cut with Silhouette Studio: open the .dxf beside this PDF")
+    return _with_cuts(pages, component, settings)
+
+
+def cricut_pages(ctx: BuildContext, component: Component) -> list[Page]:
+    """Images no larger than Print Then Cut takes: pieces at trim size on nothing."""
+    assert component.size is not None
+    settings = load_cutters()
+    width, height = component.size.width, component.size.height
+    page_w, page_h = settings.cricut_width, settings.cricut_height
+    room = Rect(0, 0, page_w, page_h).inset(settings.gap / 2)
+    shape = component.shape or TokenShape("circle")
+    round_tokens = component.kind == "tokens" and shape.name in ROUND_SHAPES
+    trims = pack(room, width, height, 0.0, settings.gap, round_tokens)
+    if not trims:
+        from .cards import too_big
+
+        raise too_big(ctx, component, width, height)
+    if component.has_backs:
+        ctx.warn(f"{ctx.game.id} / {component.id}: Print Then Cut prints one side; the backs are left out of the Cricut images")
+    items = _items(ctx, component, 0.0, backs=False)
+    pages: list[Page] = []
+    for start in range(0, len(items), len(trims)):
+        chunk = items[start : start + len(trims)]
+        frames = [SideFrame(t, 0.0, 0.0, cut_outline(component, t, settings).add_to) for t in trims[: len(chunk)]]
+
+        def draw(canvas: Canvas, chunk: list[Item] = chunk, frames: list[SideFrame] = frames) -> None:
+            for item, frame in zip(chunk, frames, strict=True):
+                item.front(canvas, frame)
+
+        page = Page(page_w, page_h, draw, component.name, "", None, role="front",
+                    meta={"slots": [f.trim for f in frames]})
+        pages.append(page)
+    return _with_cuts(pages, component, settings)
+
+
+def cut_pages(ctx: BuildContext, component: Component, cutter: str) -> list[Page]:
+    return silhouette_pages(ctx, component) if cutter == "silhouette" else cricut_pages(ctx, component)
+
+
+def cut_file_stem(component_id: str, number: int, cutter: str) -> str:
+    return f"{component_id}-{cutter}-{number:02d}"
+
