@@ -16,13 +16,11 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pdfplumber
 import pytest
-from pypdf import PageObject, PdfReader
-from pypdf.generic import ContentStream
+from pypdf import PdfReader
 
 from punchboard.plumbing.paths import COMPONENTS, LAYOUTS
 from punchboard.plumbing.units import parse_length
@@ -30,6 +28,7 @@ from punchboard.spec.loader import load_game
 from punchboard.spec.model import Component, Game
 from punchboard.spec.yamlsource import load_yaml
 from tests.conftest import run_cli
+from tests.pdf_content import PageLevel, page_level
 
 GAMES = ("astonishing", "belpunk", "knights_vs_steambots", "steam_court", "steamark")
 MM = 72 / 25.4
@@ -68,66 +67,6 @@ def declared_bleed(game: Game, component: Component) -> float:
     return parse_length(load_yaml(LAYOUTS / "sheet.yaml").data["bleed"])
 
 
-@dataclass
-class PageLevel:
-    """What a page draws at its own level (not inside form XObjects): crop-mark segments and
-    where each form (one side of a piece) is placed, in PDF points, y from the top."""
-
-    height: float
-    marks: list[tuple[float, float, float, float]]
-    forms: list[tuple[float, float]]
-
-    def cuts(self) -> tuple[list[float], list[float]]:
-        """x of every vertical cut and y of every horizontal cut that has a crop mark."""
-        xs = sorted({round(x0, 2) for x0, y0, x1, y1 in self.marks if abs(x0 - x1) < 0.01})
-        ys = sorted({round(y0, 2) for x0, y0, x1, y1 in self.marks if abs(y0 - y1) < 0.01})
-        return xs, ys
-
-
-def page_level(page: PageObject) -> PageLevel:
-    """Reads the page's content stream with pypdf: fast, and exact for what the page itself draws."""
-    height = float(page.mediabox.height)
-    ops = ContentStream(page.get_contents(), page.pdf).operations
-    ctm = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-    width = 1.0
-    stack: list[tuple[tuple[float, ...], float]] = []
-    marks: list[tuple[float, float, float, float]] = []
-    forms: list[tuple[float, float]] = []
-    start: tuple[float, float] | None = None
-    segments: list[tuple[float, float, float, float]] = []
-
-    def at(x: float, y: float) -> tuple[float, float]:
-        a, b, c, d, e, f = ctm
-        return a * x + c * y + e, height - (b * x + d * y + f)
-
-    for operands, op in ops:
-        if op == b"q":
-            stack.append((ctm, width))
-        elif op == b"Q":
-            ctm, width = stack.pop()
-        elif op == b"cm":
-            a, b, c, d, e, f = (float(v) for v in operands)
-            A, B, C, D, E, F = ctm
-            ctm = (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
-        elif op == b"w":
-            width = float(operands[0])
-        elif op == b"m":
-            start = at(float(operands[0]), float(operands[1]))
-        elif op == b"l" and start is not None:
-            end = at(float(operands[0]), float(operands[1]))
-            segments.append((*start, *end))
-            start = end
-        elif op in (b"S", b"s"):
-            if abs(width - MARK_STROKE) < 0.01:
-                marks.extend(segments)
-            segments = []
-        elif op in (b"n", b"f", b"F", b"B", b"b", b"f*", b"B*", b"b*", b"re"):
-            segments = [] if op != b"re" else segments
-        elif op == b"Do":
-            forms.append(at(0.0, 0.0))
-    return PageLevel(height, marks, forms)
-
-
 def intervals(cuts: list[float], trim: float) -> tuple[list[tuple[float, float]], list[float]]:
     """The pieces (intervals one trim long) between cuts, and the gaps between neighbouring
     pieces (0 where they share a cut line)."""
@@ -153,7 +92,7 @@ def card_sheets(out: Path, games: dict[str, Game]) -> Iterator[tuple[str, Game, 
                 continue
             for number, page in enumerate(PdfReader(out / gid / f"{component.id}.pdf").pages, start=1):
                 level = page_level(page)
-                if level.marks:
+                if level.marks(MARK_STROKE):
                     yield gid, game, component, number, level
 
 
@@ -162,7 +101,7 @@ def test_every_card_sheet_keeps_its_declared_bleed_or_says_so(home: tuple[Path, 
     measured: dict[str, float] = {}
     for gid, _game, component, _, level in card_sheets(out, games):
         assert component.size is not None
-        xs, ys = level.cuts()
+        xs, ys = level.cuts(MARK_STROKE)
         _, gaps_x = intervals(xs, component.size.width)
         _, gaps_y = intervals(ys, component.size.height)
         key = f"{gid} / {component.id}"
@@ -184,7 +123,7 @@ def test_crop_marks_only_around_occupied_slots(home: tuple[Path, str], games: di
     checked = 0
     for gid, _, component, number, level in card_sheets(out, games):
         assert component.size is not None
-        xs, ys = level.cuts()
+        xs, ys = level.cuts(MARK_STROKE)
         columns, _ = intervals(xs, component.size.width)
         rows, _ = intervals(ys, component.size.height)
         # a placed side has its origin at its trim's lower-left corner (y from the top: the trim's bottom)
@@ -199,7 +138,7 @@ def test_crop_marks_only_around_occupied_slots(home: tuple[Path, str], games: di
         checked += 1
     foreman = games["belpunk"].component("foreman")
     assert len(foreman.pieces) == 1
-    xs, ys = page_level(PdfReader(out / "belpunk" / "foreman.pdf").pages[0]).cuts()
+    xs, ys = page_level(PdfReader(out / "belpunk" / "foreman.pdf").pages[0]).cuts(MARK_STROKE)
     assert len(xs) == 2 and len(ys) == 2  # one card: four cuts
     assert checked > 20
 

@@ -1,0 +1,208 @@
+"""Print-and-cut read back: Steam Court's gear tokens and a poker deck, for Silhouette and Cricut.
+
+The cut files are read back (SVG paths, DXF polylines) and compared with where the PDF
+prints each piece: a card's side is a form placed at its trim corner; a token's art is
+clipped to its outline grown by the bleed. Registration marks are measured on the page.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+
+from punchboard.plumbing.paths import COMPONENTS
+from tests.conftest import run_cli
+from tests.pdf_content import Point, page_level
+
+MM = 72 / 25.4
+TOL_MM = 0.1
+POKER = (63.5, 88.9)
+TOKEN = 28.0  # Steam Court gear token
+BLEED = 3.0
+GAME = """\
+id: cutdemo
+title: Cut demo
+players: {min: 1, max: 4}
+palette: {brass: "#b8893a", brass_light: "#e2c27d", copper: "#a4532b", steel: "#59636b", steel_light: "#c9ced1",
+          soot: "#231f1c", paper: "#f3e9d2", royal: "#6b1f2a", renegade: "#24475e"}
+components: [deck.yaml, gear_tokens.yaml]
+"""
+DECK = """\
+id: deck
+kind: deck
+size: poker
+layout: base/card
+fields: [value]
+cards:
+  - range: {field: value, from: 1, to: 6}
+"""
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("cut") / "cutdemo"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(GAME)
+    (folder / "deck.yaml").write_text(DECK)
+    shutil.copy(COMPONENTS / "steam_court" / "gear_tokens.yaml", folder / "gear_tokens.yaml")
+    return folder
+
+
+def build(game: Path, out: Path, cutter: str) -> Path:
+    result = run_cli("build", str(game), "--out", str(out), "--quiet", "--backs", "none", "--cut", cutter)
+    assert result.returncode == 0, result.stderr
+    return out / "cutdemo"
+
+
+def svg_rings(path: Path) -> tuple[tuple[float, float], list[list[Point]]]:
+    """Page size and every path's rings, in mm, y from the top."""
+    root = ET.parse(path).getroot()
+    assert root.get("width", "").endswith("mm")
+    size = (float(root.get("width", "0")[:-2]), float(root.get("height", "0")[:-2]))
+    rings = []
+    for element in root.iter("{http://www.w3.org/2000/svg}path"):
+        for part in re.findall(r"M([^Z]*)Z", element.get("d", "")):
+            numbers = [float(v) for v in re.findall(r"-?[\d.]+", part)]
+            rings.append(list(zip(numbers[::2], numbers[1::2], strict=True)))
+    return size, rings
+
+
+def dxf_rings(path: Path) -> list[list[Point]]:
+    """Every closed POLYLINE's vertices, in mm, y up."""
+    lines = path.read_text().splitlines()
+    pairs = list(zip(lines[::2], lines[1::2], strict=True))
+    assert ("9", "$ACADVER") in pairs and ("1", "AC1009") in pairs  # R12
+    rings: list[list[Point]] = []
+    x = None
+    in_vertex = False
+    for code, value in pairs:
+        if code == "0":
+            if value == "POLYLINE":
+                rings.append([])
+            in_vertex = value == "VERTEX"
+        elif in_vertex and code == "10":
+            x = float(value)
+        elif in_vertex and code == "20" and x is not None:
+            rings[-1].append((x, float(value)))
+    return rings
+
+
+def bbox(points: list[Point]) -> tuple[float, float, float, float]:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def distance_to_ring(point: Point, ring: list[Point]) -> float:
+    best = math.inf
+    for (ax, ay), (bx, by) in zip(ring, ring[1:] + ring[:1], strict=True):
+        dx, dy = bx - ax, by - ay
+        t = max(0.0, min(1.0, ((point[0] - ax) * dx + (point[1] - ay) * dy) / (dx * dx + dy * dy or 1)))
+        best = min(best, math.hypot(point[0] - ax - t * dx, point[1] - ay - t * dy))
+    return best
+
+
+def grown(ring: list[Point], size: float, bleed: float) -> list[Point]:
+    """A token outline drawn in its box grown by the bleed: scaled about the box centre."""
+    x0, y0, x1, y1 = bbox(ring)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    k = (size + 2 * bleed) / size
+    return [(cx + (x - cx) * k, cy + (y - cy) * k) for x, y in ring]
+
+
+def check_dxf_matches_svg(svg: Path, page_height_mm: float) -> None:
+    _, rings = svg_rings(svg)
+    dxf = dxf_rings(svg.with_suffix(".dxf"))
+    assert len(dxf) == len(rings)
+    for a, b in zip(rings, dxf, strict=True):
+        assert len(a) == len(b)
+        for (x, y), (u, v) in zip(a, b, strict=True):
+            assert abs(x - u) < 0.002 and abs(page_height_mm - y - v) < 0.002
+
+
+def test_silhouette_sheets_carry_studio_marks_and_cut_files_that_follow_the_pieces(game: Path, tmp_path: Path) -> None:
+    folder = build(game, tmp_path / "out", "silhouette")
+    inset, length, thickness, square = 10.0, 20.0, 0.5, 5.0  # layouts/cutters.yaml: Studio's defaults
+    for component, pieces, per_page in (("deck", 6, 4), ("gear_tokens", 24, None)):
+        reader = PdfReader(folder / f"{component}.pdf")
+        svgs = sorted(folder.glob(f"{component}-silhouette-*.svg"))
+        assert len(svgs) == len(reader.pages)  # --backs none: every page is a front page
+        total = 0
+        for page, svg in zip(reader.pages, svgs, strict=True):
+            level = page_level(page)
+            w, h = float(page.mediabox.width) / MM, float(page.mediabox.height) / MM
+            # registration marks: the square top-left, an L top-right and bottom-left, outer edges `inset` in
+            assert any(abs(x / MM - inset) < 0.05 and abs(y / MM - inset) < 0.05 and abs(rw / MM - square) < 0.05
+                       and abs(rh / MM - square) < 0.05 for x, y, rw, rh in level.fills)
+            arms = [tuple(v / MM for v in s) for s in level.marks(thickness * MM)]
+            half = thickness / 2
+            top_right = [a for a in arms if min(a[0], a[2]) > w / 2 and max(a[1], a[3]) < h / 2]
+            bottom_left = [a for a in arms if max(a[0], a[2]) < w / 2 and min(a[1], a[3]) > h / 2]
+            assert len(top_right) == 2 and len(bottom_left) == 2
+            for x0, y0, x1, y1 in top_right + bottom_left:  # projecting caps add half the thickness at each end
+                assert abs(math.hypot(x1 - x0, y1 - y0) + thickness - length) < 0.05
+            assert abs(max(max(a[0], a[2]) for a in top_right) + half - (w - inset)) < 0.05
+            assert abs(min(min(a[1], a[3]) for a in top_right) - half - inset) < 0.05
+            assert abs(min(min(a[0], a[2]) for a in bottom_left) - half - inset) < 0.05
+            assert abs(max(max(a[1], a[3]) for a in bottom_left) + half - (h - inset)) < 0.05
+            size, rings = svg_rings(svg)
+            assert size == pytest.approx((w, h), abs=0.01)
+            for ring in rings:  # every cut path clear of the marks
+                x0, y0, x1, y1 = bbox(ring)
+                assert x0 > inset + square and y0 > inset + square and x1 < w - inset - thickness and y1 < h - inset - thickness
+            if component == "deck":
+                corners = sorted((x / MM, y / MM - POKER[1]) for x, y in level.forms)  # trim top-left of each card
+                assert len(corners) == len(rings) and (per_page is None or len(rings) <= per_page)
+                for ring, (cx, cy) in zip(sorted(rings, key=lambda r: bbox(r)[:2]), corners, strict=True):
+                    x0, y0, x1, y1 = bbox(ring)
+                    assert (x0, y0, x1, y1) == pytest.approx((cx, cy, cx + POKER[0], cy + POKER[1]), abs=TOL_MM)
+                    # rounded corners: the ring leaves the trim's corner point 1/8 in round
+                    assert min(math.hypot(x - x0, y - y0) for x, y in ring) == pytest.approx(3.175 * (math.sqrt(2) - 1), abs=TOL_MM)
+            else:
+                clips = [[(x / MM, y / MM) for x, y in clip] for clip in level.clips]
+                clips = [c for c in clips if len(c) > 20]  # the gear outlines (not the page's rectangles)
+                assert len(clips) == len(rings)
+                for ring in rings:
+                    outline = grown(ring, TOKEN, BLEED)
+                    match = min(clips, key=lambda c: math.dist(bbox(c)[:2], bbox(outline)[:2]))
+                    assert all(distance_to_ring(p, outline) < TOL_MM for p in match)
+                    assert all(distance_to_ring(p, match) < TOL_MM for p in outline)
+            check_dxf_matches_svg(svg, h)
+            total += len(rings)
+        assert total == pieces
+
+
+def test_cricut_images_fit_print_then_cut_and_their_outlines_follow_the_pieces(game: Path, tmp_path: Path) -> None:
+    folder = build(game, tmp_path / "out", "cricut")
+    for component, pieces in (("deck", 6), ("gear_tokens", 24)):
+        reader = PdfReader(folder / f"{component}.pdf")
+        pngs = sorted(folder.glob(f"{component}-cricut-*.png"))
+        assert len(pngs) == len(reader.pages) and pngs
+        total = 0
+        for page, png in zip(reader.pages, pngs, strict=True):
+            image = Image.open(png)
+            w_in, h_in = image.width / 300, image.height / 300
+            assert w_in <= 6.75 + 1e-9 and h_in <= 9.25 + 1e-9  # Print Then Cut's largest image
+            assert image.mode == "RGBA"
+            size, rings = svg_rings(png.with_suffix(".svg"))
+            assert size == pytest.approx((w_in * 25.4, h_in * 25.4), abs=0.1)
+            level = page_level(page)
+            clips = [[(x / MM, y / MM) for x, y in clip] for clip in level.clips if len(clip) > 4]
+            assert len(clips) == len(rings)
+            for ring in rings:
+                match = min(clips, key=lambda c: math.dist(bbox(c)[:2], bbox(ring)[:2]))
+                assert all(distance_to_ring(p, ring) < TOL_MM for p in match)  # the art stops on the cut line
+                x0, y0, x1, y1 = bbox(ring)
+                px = 300 / 25.4
+                inside = image.getpixel((round((x0 + x1) / 2 * px), round((y0 + y1) / 2 * px)))
+                outside = image.getpixel((round((x0 - 1.2) * px), round((y0 + y1) / 2 * px)))
+                assert inside[3] == 255 and outside[3] == 0  # opaque piece, clear around it: Design Space's cut
+            check_dxf_matches_svg(png.with_suffix(".svg"), size[1])
+            total += len(rings)
+        assert total == pieces
