@@ -88,6 +88,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     for game in load_targets(args.targets, limits_of(args)):
         pieces = sum(c.count for c in game.components)
         print(f"{game.id}: ok ({len(game.components)} components, {pieces} pieces)")
+        for warning in game.warnings:
+            print(f"warning: {warning}")
     return EXIT_OK
 
 
@@ -232,7 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("targets", nargs="*", metavar="TARGET", help=target_help)
     p.add_argument("--variant", help="only this variant")
     p.add_argument("--players", type=int, help="only this player count")
-    p.add_argument("--trials", type=int, default=20000, help="Monte Carlo deals per event (default: 20000)")
+    p.add_argument("--trials", type=int, default=2000, help="Monte Carlo re-runs of the whole setup per variant and player count (default: 2000)")
     p.add_argument("--seed", type=int, default=1, help="random seed for Monte Carlo (default: 1)")
     p.add_argument("--json", action="store_true", help="print results as JSON")
     p.add_argument("--out", default="output", help="where verify.md and the matrix picture go (default: output)")

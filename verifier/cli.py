@@ -16,7 +16,7 @@ from .findings import Result
 
 
 def run_verify(games: list[Game], args: argparse.Namespace) -> int:
-    trials = getattr(args, "trials", 20000)
+    trials = getattr(args, "trials", 2000)
     seed = getattr(args, "seed", 1)
     if trials < 0:
         raise SpecError([Problem("--trials", 1, 1, f"--trials must be 0 or more, got {trials}")])
