@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from punchboard.paths import ROOT
+from punchboard.plumbing.paths import ROOT
 
 WORK = ROOT / "bench" / ".work"
 CARTULI_VENV = WORK / "cartuli-venv"
@@ -102,9 +102,10 @@ def _one_card_rebuild(out: Path, baseline: float) -> list[dict[str, object]]:
 
 def _watch_style_rebuild(game: Path, characters: Path, original: str, out: Path) -> float:
     """What watch mode does after a save: reload the game and rebuild, in a warm process."""
-    from generator.build import build_game
-    from generator.options import BuildOptions
-    from punchboard.loader import load_game
+    from punchboard.generator.build import build_game
+    from punchboard.generator.options import BuildOptions
+
+    from punchboard.spec.loader import load_game
 
     options = BuildOptions(quiet=True)
     build_game(load_game(game), out, options)

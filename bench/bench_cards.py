@@ -5,13 +5,14 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from generator.cards import render_cards
-from generator.context import BuildContext
-from generator.document import render
-from generator.options import BuildOptions
-from generator.style import load_style
-from punchboard.loader import load_game, load_paper
-from punchboard.paths import COMPONENTS
+from punchboard.generator.document.pages import render
+from punchboard.generator.impose.cards import render_cards
+from punchboard.generator.impose.context import BuildContext
+from punchboard.generator.impose.style import load_style
+from punchboard.generator.options import BuildOptions
+
+from punchboard.plumbing.paths import COMPONENTS
+from punchboard.spec.loader import load_game, load_paper
 
 
 def run() -> list[dict]:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import random
 import time
 
-from punchboard.loader import load_game
-from punchboard.paths import bundled_games
-from verifier.engine import verify_game
-from verifier.stats import monte_carlo
+from punchboard.verifier.engine import verify_game
+from punchboard.verifier.stats import monte_carlo
+
+from punchboard.plumbing.paths import bundled_games
+from punchboard.spec.loader import load_game
 
 DEALS = 200_000
 

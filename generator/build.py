@@ -15,20 +15,21 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from punchboard.atomicio import write_bytes
-from punchboard.loader import load_paper
-from punchboard.model import Component, Game
+from punchboard.generator.document.assemble import Part, assemble
+from punchboard.generator.document.bom_page import bom_page, bom_with_sheets
+from punchboard.generator.document.calibration import calibration_pages
+from punchboard.generator.document.cover import ContentsLine, blank_page, cover_page
+from punchboard.generator.document.pages import render
+from punchboard.generator.impose.context import BuildContext
+from punchboard.generator.impose.kinds import KINDS
+from punchboard.generator.impose.style import load_style
 
-from .assemble import Part, assemble
-from .bom_page import bom_page, bom_with_sheets
+from punchboard.plumbing.atomicio import write_bytes
+from punchboard.spec.loader import load_paper
+from punchboard.spec.model import Component, Game
+
 from .cache import BuildCache, CachedComponent, build_digest, component_fingerprint
-from .calibration import calibration_pages
-from .context import BuildContext
-from .cover import ContentsLine, blank_page, cover_page
-from .document import render
-from .kinds import KINDS
 from .options import BuildOptions
-from .style import load_style
 
 DUPLEX = ("duplex-long", "duplex-short")
 

@@ -15,13 +15,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from punchboard.atomicio import write_text
-from punchboard.binding import bind
-from punchboard.model import Component, Game
-from punchboard.paths import LAYOUTS, PACKAGE, ROOT
+from punchboard.generator.draw.side import find_image
+
+from punchboard.plumbing.atomicio import write_text
+from punchboard.plumbing.paths import LAYOUTS, PACKAGE
+from punchboard.spec.binding import bind
+from punchboard.spec.model import Component, Game
 
 from .options import BuildOptions
-from .render import find_image
 
 CACHE_FILE = ".punchboard-cache.json"
 CACHE_VERSION = 1
@@ -43,7 +44,10 @@ def _digest_files(paths: list[Path]) -> str:
 @lru_cache(maxsize=1)
 def code_digest() -> str:
     """punchboard's and the generator's own source: a code change invalidates every output."""
-    sources = sorted(PACKAGE.glob("*.py")) + sorted((ROOT / "generator").glob("*.py"))
+    import punchboard.generator
+
+    generator = Path(punchboard.generator.__file__).resolve().parent
+    sources = sorted(PACKAGE.rglob("*.py")) + sorted(generator.rglob("*.py"))
     return _digest_files(sources)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from .conftest import ROOT
+from tests.conftest import ROOT
 
 GAME = "id: tiny\ntitle: Tiny\nplayers: {min: 2, max: 4}\ncomponents: [cards.yaml, tokens.yaml]\n"
 CARDS = """\

@@ -1,1 +1,4 @@
-"""Setup and deal simulation. Reads the punchboard model; never imports the generator."""
+"""Setup and deal simulation. Installed as ``punchboard.verifier``.
+
+Reads the punchboard model; never imports the generator or the CLI.
+"""

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from punchboard import expressions
-from punchboard.model import Game
+from punchboard.spec import expressions
+from punchboard.spec.model import Game
 
 from .findings import Finding
 

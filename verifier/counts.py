@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from punchboard import expressions
-from punchboard.setup_model import Count
+from punchboard.spec import expressions
+from punchboard.spec.setup_model import Count
 
 
 @lru_cache(maxsize=4096)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from punchboard.errors import Problem, SpecError
-from punchboard.model import Game
-from punchboard.setup_loader import load_setup
+from punchboard.plumbing.errors import Problem, SpecError
+from punchboard.spec.model import Game
+from punchboard.spec.setup_loader import load_setup
 
 from .box import check_box
 from .events import event_stats

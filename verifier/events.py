@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from punchboard.model import Game
-from punchboard.setup_model import Event, Variant
+from punchboard.spec.model import Game
+from punchboard.spec.setup_model import Event, Variant
 
 from .findings import EventStat, Finding
 from .inventory import Instance

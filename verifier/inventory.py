@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from punchboard.model import Game
+from punchboard.spec.model import Game
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from punchboard import expressions
-from punchboard.model import Game
-from punchboard.setup_model import BOX, REMOVED, Expectation, Step, Table, Variant, ZoneLimit
+from punchboard.spec import expressions
+from punchboard.spec.model import Game
+from punchboard.spec.setup_model import BOX, REMOVED, Expectation, Step, Table, Variant, ZoneLimit
 
 from .counts import Open, blocked_by, let_values, whole
 from .findings import Finding

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from punchboard.setup_model import Consumption
+from punchboard.spec.setup_model import Consumption
 
 from .counts import Open, blocked_by, whole
 from .findings import Finding

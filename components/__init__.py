@@ -1,0 +1,1 @@
+"""Bundled games: data, shipped inside the package as ``punchboard.games``."""

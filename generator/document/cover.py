@@ -1,0 +1,111 @@
+"""The cover page of the print-and-play PDF: contents, bought supplies, printing instructions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from punchboard.generator.draw import fonts, text
+from punchboard.generator.draw.geometry import Rect
+from punchboard.generator.impose.style import SheetStyle
+from punchboard.generator.options import BuildOptions
+from reportlab.pdfgen.canvas import Canvas
+
+from punchboard.plumbing.units import mm
+from punchboard.spec.model import Game, Paper
+
+from .pages import FooterBand, Page
+
+
+@dataclass(frozen=True)
+class ContentsLine:
+    name: str
+    kind: str
+    pieces: int
+    pages: int
+    file: str
+
+
+PIECE_NOUNS = {"deck": "cards", "banknotes": "banknotes", "tokens": "tokens", "board": "boards", "tiles": "tiles", "sheet": "sheets"}
+BACK_ADVICE = {
+    "none": "Backs are not printed (--backs none).",
+    "duplex-long": "Print duplex, **flip on the long edge**. Each backs page follows its fronts page.",
+    "duplex-short": "Print duplex, **flip on the short edge**. Each backs page follows its fronts page.",
+    "gutterfold": "Print single-sided. Fronts and backs share a page: fold on the dashed marks, glue, then cut.",
+    "separate": "All backs come after the fronts of each component: print the fronts, turn the stack over "
+    "(long edge) and print the backs.",
+}
+
+
+def instructions(options: BuildOptions, paper: Paper) -> list[str]:
+    lines = [
+        f"Paper: **{paper.name}**. Print at **100 % / actual size**, never *fit to page*; "
+        "measure a scale bar in the footer to check.",
+        BACK_ADVICE.get(options.backs, ""),
+        "Cut on the solid crop marks with a ruler; tokens along their outlines. Dashed marks are folds.",
+    ]
+    if options.backs in ("duplex-long", "duplex-short"):
+        lines.append(
+            "Duplex printers misregister by 1–4 mm: print the calibration sheet (next pages) first and pass "
+            "the offset you read to *--duplex-offset X,Y*."
+        )
+    if options.print_shop:
+        lines = ["Print-shop files: one piece per page at trim + bleed, fronts and backs alternating; "
+                 "TrimBox and BleedBox are set, no marks."]
+    return lines
+
+
+def cover_page(game: Game, paper: Paper, style: SheetStyle, options: BuildOptions, contents: Sequence[ContentsLine]) -> Page:
+    m = paper.margin + mm(8)
+    accent = game.palette.get("brass", game.palette.get("ink", "#333333"))
+    ink = game.palette.get("soot", "#222222")
+
+    def paragraph(canvas: Canvas, content: str, y: float, size: float = 10.5, font: str = "Vera", indent: float = 0.0) -> float:
+        box = Rect(m + indent, 0, paper.width - 2 * m - indent, y)
+        fitted = text.fit(content, font, size, size, Rect(box.x, 0, box.width, 10_000))
+        height = text.block_height(len(fitted.lines), font, fitted.size, 1.2)
+        text.draw(canvas, fitted, font, Rect(box.x, y - height, box.width, height), ink)
+        return y - height - size * 0.5
+
+    def heading(canvas: Canvas, content: str, y: float) -> float:
+        canvas.setFillColor(accent)
+        canvas.rect(m, y - 16, paper.width - 2 * m, 1.2, stroke=0, fill=1)
+        return paragraph(canvas, f"**{content}**", y - 2, 13)
+
+    def draw(canvas: Canvas) -> None:
+        canvas.setFillColor(accent)
+        canvas.rect(0, paper.height - mm(48), paper.width, mm(48) - paper.margin, stroke=0, fill=1)
+        canvas.setFillColor("#ffffff")
+        canvas.setFont(fonts.resolve("Vera-Bold"), 30)
+        canvas.drawString(m, paper.height - mm(26), game.title)
+        canvas.setFont(fonts.resolve("Vera"), 11)
+        by = f"by {', '.join(game.designers)} · " if game.designers else ""
+        canvas.drawString(m, paper.height - mm(36), f"{by}{game.players_min}–{game.players_max} players · print-and-play")
+        y = paper.height - mm(60)
+        y = heading(canvas, "Contents", y)
+        for line in contents:
+            noun = PIECE_NOUNS.get(line.kind, line.kind)
+            y = paragraph(canvas, f"{line.name}: {line.pieces} {noun} — {line.pages} pages ({line.file})", y, 10, indent=mm(3))
+        y = heading(canvas, "Bought supplies", y - 6)
+        supplies = game.supplies
+        if not supplies:
+            y = paragraph(canvas, "None.", y, 10, indent=mm(3))
+        for item in supplies:
+            note = f" — *{item.notes}*" if item.notes else ""
+            y = paragraph(canvas, f"{item.count} × {item.name}{note}", y, 10, indent=mm(3))
+        y = heading(canvas, "Printing", y - 6)
+        for line in instructions(options, paper):
+            if line:
+                y = paragraph(canvas, f"• {line}", y, 10, indent=mm(3))
+
+    footer = FooterBand(Rect(paper.margin, paper.margin, paper.width - 2 * paper.margin, style.footer_height))
+    return Page(paper.width, paper.height, draw, "contents", "cover", footer, role="cover")
+
+
+def blank_page(width: float, height: float) -> Page:
+    def draw(canvas: Canvas) -> None:
+        canvas.setFont(fonts.resolve("Vera-Italic"), 8)
+        canvas.setFillColor("#999999")
+        canvas.drawCentredString(width / 2, height / 2, "This page is intentionally blank (keeps fronts and backs paired).")
+
+    return Page(width, height, draw, role="blank")

@@ -1,0 +1,146 @@
+"""Pages and PDF documents: exact page size, footer, scale bar, viewer preferences, determinism.
+
+Every printed kind produces :class:`Page` objects; :func:`render` turns a list
+of them into PDF bytes. The same pages can be rendered into a component's own
+PDF and into the combined print-and-play PDF.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from io import BytesIO
+
+from punchboard.generator.draw import fonts
+from punchboard.generator.draw.geometry import Rect
+from punchboard.generator.impose.style import SheetStyle
+from reportlab.pdfgen.canvas import Canvas
+
+from punchboard.plumbing.units import to_mm
+
+Draw = Callable[[Canvas], None]
+
+
+@dataclass(frozen=True)
+class FooterBand:
+    """The strip that carries footer text and scale bars; ``vertical`` bands read bottom to top."""
+
+    rect: Rect
+    vertical: bool = False
+
+    def mirrored(self, page_width: float, page_height: float, flip_x: bool, flip_y: bool) -> FooterBand:
+        r = self.rect
+        x = page_width - r.right if flip_x else r.x
+        y = page_height - r.top if flip_y else r.y
+        return FooterBand(Rect(x, y, r.width, r.height), self.vertical)
+
+
+@dataclass
+class Page:
+    """One page: its size, what to draw, and what the footer says.
+
+    ``footer`` None means no footer and no scale bar (print-shop pages, cover
+    uses its own). ``trim_box``/``bleed_box`` are written as PDF boxes when set.
+    """
+
+    width: float
+    height: float
+    draw: Draw
+    component: str = ""
+    legend: str = ""
+    footer: FooterBand | None = None
+    trim_box: Rect | None = None
+    bleed_box: Rect | None = None
+    role: str = "front"  # front | back | cover | calibration | other
+    meta: dict[str, object] = field(default_factory=dict)
+
+
+def render(pages: Sequence[Page], title: str, style: SheetStyle, subject: str = "") -> bytes:
+    """PDF bytes for ``pages``; identical input gives identical bytes (invariant mode)."""
+    buffer = BytesIO()
+    canvas = Canvas(buffer, pagesize=(pages[0].width, pages[0].height) if pages else (612, 792), invariant=1, pageCompression=1, initialFontName="Vera")
+    canvas.setTitle(title)
+    canvas.setAuthor("punchboard")
+    canvas.setCreator("punchboard")
+    canvas.setProducer("punchboard")
+    canvas.setSubject(subject)
+    canvas.setViewerPreference("PrintScaling", "None")
+    total = len(pages)
+    for number, page in enumerate(pages, start=1):
+        canvas.setPageSize((page.width, page.height))
+        if page.trim_box:
+            canvas.setTrimBox(_box(page.trim_box))
+        if page.bleed_box:
+            canvas.setBleedBox(_box(page.bleed_box))
+        canvas.saveState()
+        page.draw(canvas)
+        canvas.restoreState()
+        if page.footer is not None:
+            draw_footer(canvas, page.footer, f"{title} · {page.component} · page {number}/{total}", page.legend, style)
+        canvas.showPage()
+        if page.trim_box:
+            canvas.setTrimBox(None)
+        if page.bleed_box:
+            canvas.setBleedBox(None)
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _box(rect: Rect) -> tuple[float, float, float, float]:
+    return (round(rect.x, 4), round(rect.y, 4), round(rect.right, 4), round(rect.top, 4))
+
+
+def _fit_size(text: str, font: str, size: float, length: float) -> float:
+    natural = fonts.width(text, font, size)
+    return size if natural <= length else max(3.5, size * length / natural)
+
+
+def draw_footer(canvas: Canvas, band: FooterBand, heading: str, legend: str, style: SheetStyle) -> None:
+    """Footer text (game · component · page n/N, and the sheet legend) and the scale bars."""
+    canvas.saveState()
+    r = band.rect
+    if band.vertical:
+        canvas.translate(r.right, r.y)
+        canvas.rotate(90)
+        length, thickness = r.height, r.width
+    else:
+        canvas.translate(r.x, r.y)
+        length, thickness = r.width, r.height
+    bars_length = draw_scale_bars(canvas, length, thickness, style)
+    font = fonts.resolve(style.footer_font)
+    room = max(20.0, length - bars_length - 8)
+    line = thickness / 2
+    canvas.setFillColor(style.footer_color)
+    for y, content in ((line + 0.6, heading), (0.9, legend)):
+        size = _fit_size(content, font, style.footer_size, room)
+        canvas.setFont(font, size)
+        canvas.drawString(0, y, content)
+    canvas.restoreState()
+
+
+def draw_scale_bars(canvas: Canvas, length: float, thickness: float, style: SheetStyle) -> float:
+    """Scale bars of known length, right-aligned in a strip; returns the strip length they use."""
+    font = fonts.resolve(style.footer_font)
+    size = style.footer_size * 0.9
+    label_room = max((fonts.width(f"{label} (100 %)", font, size) for _, label in style.scale_lengths), default=0) + 3
+    longest = max((bar for bar, _ in style.scale_lengths), default=0)
+    used = longest + label_room
+    x0 = length - used
+    count = max(1, len(style.scale_lengths))
+    row = thickness / count
+    canvas.setStrokeColor(style.scale_color)
+    canvas.setFillColor(style.scale_color)
+    canvas.setLineWidth(style.scale_stroke)
+    for index, (bar, label) in enumerate(style.scale_lengths):
+        y = thickness - row * (index + 0.5)
+        tick = min(row * 0.35, 4)
+        canvas.line(x0, y, x0 + bar, y)
+        canvas.line(x0, y - tick, x0, y + tick)
+        canvas.line(x0 + bar, y - tick, x0 + bar, y + tick)
+        canvas.setFont(font, size)
+        canvas.drawString(x0 + bar + 2, y - size * 0.35, f"{label} (100 %)")
+    return used
+
+
+def describe_mm(points: float) -> str:
+    return f"{to_mm(points):.1f} mm"

@@ -1,0 +1,327 @@
+"""Draw one side of a piece — a layout bound to the piece's fields — into a rectangle.
+
+This is the function every printed kind uses (cards, tokens, tiles, boards):
+:func:`draw_side` paints a :class:`~punchboard.spec.model.Layout` at trim size with
+its bleed, clipped to the area the imposition allows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
+from reportlab.pdfgen.canvas import Canvas
+
+from punchboard.plumbing.units import Dim
+from punchboard.spec import expressions
+from punchboard.spec.binding import bind
+from punchboard.spec.images import ImageRefused
+from punchboard.spec.images import find_image as resolve_image
+from punchboard.spec.model import Element, Layout
+
+from . import fonts, svg, text
+from .art import Ink, draw_icon
+from .geometry import Rect
+from .images import draw_image
+
+Warn = Callable[[str], None]
+ClipShape = Callable[[Any], None]  # adds a closed outline to a reportlab path
+DEFAULT_TEXT_SIZE = 10.0
+
+
+@dataclass(frozen=True)
+class SideFrame:
+    """Where a side goes on the page.
+
+    ``trim`` is the cut rectangle; ``bleed`` how far art continues past it on
+    each axis; ``clip`` the area paint may reach (the bleed rectangle, or the
+    trim on edges shared with a touching neighbour), as a Rect or a shape.
+    ``rotation`` turns the whole side about the trim centre (gutterfold backs: 180);
+    ``mirror_x``/``mirror_y`` tell outline shapes that this is the reverse side
+    seen through a duplex flip, so asymmetric outlines are mirrored.
+    """
+
+    trim: Rect
+    bleed_x: float
+    bleed_y: float
+    clip: Rect | ClipShape | None = None
+    rotation: int = 0
+    mirror_x: bool = False
+    mirror_y: bool = False
+
+    @property
+    def bleed_rect(self) -> Rect:
+        return self.trim.inset(-self.bleed_x, -self.bleed_y)
+
+
+@dataclass
+class SideContext:
+    """What a side needs besides geometry: palette, folders for images, warnings."""
+
+    palette: Mapping[str, str]
+    folders: tuple[Path, ...] = ()
+    warn: Warn = field(default=lambda message: None)
+    where: str = ""
+    proof: bool = False
+    proof_colours: tuple[str, str, float] = ("#e0007a", "#0088cc", 0.4)
+
+
+def colour(name: Any, palette: Mapping[str, str]) -> str | None:
+    if name is None or name == "none":
+        return None
+    return palette.get(str(name), str(name))
+
+
+def box_of(element: Element, frame: SideFrame, layout: Layout) -> Rect:
+    ref = element.props.get("box", "trim")
+    if ref == "bleed":
+        return frame.bleed_rect
+    if ref == "safe":
+        return frame.trim.inset(layout.safe)
+    return frame.trim
+
+
+def place(element: Element, box: Rect, default_w: str = "100%", default_h: str = "100%") -> Rect:
+    props = element.props
+    x = _dim(props.get("x"), box.width, 0.0)
+    y = _dim(props.get("y"), box.height, 0.0)
+    w = _dim(props.get("width"), box.width, box.width if default_w == "100%" else 0.0)
+    h = _dim(props.get("height"), box.height, box.height if default_h == "100%" else 0.0)
+    return Rect(box.x + x, box.top - y - h, w, h)
+
+
+def _dim(value: Any, extent: float, default: float) -> float:
+    if value is None:
+        return default
+    if isinstance(value, Dim):
+        return value.resolve(extent)
+    return float(value)
+
+
+def _point(box: Rect, px: Any, py: Any) -> tuple[float, float]:
+    return box.x + _dim(px, box.width, 0.0), box.top - _dim(py, box.height, 0.0)
+
+
+def _visible(element: Element, fields: Mapping[str, Any], ctx: SideContext) -> bool:
+    condition = element.props.get("when")
+    if not condition:
+        return True
+    try:
+        return bool(expressions.evaluate(condition, fields, lenient=True))
+    except (expressions.ExpressionError, TypeError, ValueError) as exc:
+        ctx.warn(f"{ctx.where}: condition {condition!r} of element '{element.id}' failed ({exc}); element skipped [{element.source}]")
+        return False
+
+
+def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: SideFrame, ctx: SideContext) -> None:
+    """Paint ``layout`` with ``fields`` into ``frame`` on ``canvas`` (state is saved and restored).
+
+    A side clipped to a rectangle is drawn once per document as a form XObject
+    and placed wherever an identical side recurs (a deck's six 7s, its common
+    back): the PDF holds each distinct face once, which makes it smaller and
+    the build faster, and the page looks exactly the same.
+    """
+    if not isinstance(frame.clip, Rect):
+        _draw_side_now(canvas, layout, fields, frame, ctx)
+        return
+    trim, clip = frame.trim, frame.clip
+    local_clip = Rect(clip.x - trim.x, clip.y - trim.y, clip.width, clip.height)
+    key = (
+        layout.name, id(layout), tuple(sorted((k, repr(v)) for k, v in fields.items())),
+        round(trim.width, 4), round(trim.height, 4), round(frame.bleed_x, 4), round(frame.bleed_y, 4),
+        tuple(round(v, 4) for v in (local_clip.x, local_clip.y, local_clip.width, local_clip.height)),
+        frame.rotation, frame.mirror_x, frame.mirror_y, ctx.proof,
+    )
+    forms: dict[tuple[Any, ...], str] = canvas.__dict__.setdefault("_punchboard_forms", {})
+    name = forms.get(key)
+    if name is None:
+        name = forms[key] = f"PBSide{len(forms)}"
+        local = SideFrame(Rect(0, 0, trim.width, trim.height), frame.bleed_x, frame.bleed_y, local_clip,
+                          frame.rotation, frame.mirror_x, frame.mirror_y)
+        # The clip lies within the bleed rectangle, which a 180° turn about the trim centre maps onto itself.
+        bounds = local.bleed_rect
+        canvas.beginForm(name, bounds.x, bounds.y, bounds.right, bounds.top)
+        _draw_side_now(canvas, layout, fields, local, ctx)
+        canvas.endForm()
+        _keep_transparency(canvas, name)
+    canvas.saveState()
+    canvas.translate(trim.x, trim.y)
+    canvas.doForm(name)
+    canvas.restoreState()
+
+
+def _keep_transparency(canvas: Canvas, name: str) -> None:
+    """reportlab records a form's transparency states (opacity) but does not write them
+    into the form's resources; without them viewers draw the form fully opaque."""
+    form = canvas._doc.idToObject[canvas._doc.getXObjectName(name)]
+    if not getattr(form, "ExtGState", None):
+        return
+    resources = PDFResourceDictionary()
+    resources.basicFonts()
+    resources.allProcs()
+    if form.XObjects:
+        resources.XObject = form.XObjects
+    resources.ExtGState = form.ExtGState
+    form.Resources = resources
+
+
+def _draw_side_now(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: SideFrame, ctx: SideContext) -> None:
+    fonts.register_layout_fonts(layout.fonts)
+    palette = {**ctx.palette, **layout.palette}
+    canvas.saveState()
+    if frame.rotation:
+        cx, cy = frame.trim.center
+        canvas.translate(cx, cy)
+        canvas.rotate(frame.rotation)
+        canvas.translate(-cx, -cy)
+    if frame.clip is not None:
+        path = canvas.beginPath()
+        if isinstance(frame.clip, Rect):
+            path.rect(frame.clip.x, frame.clip.y, frame.clip.width, frame.clip.height)
+        else:
+            frame.clip(path)
+        canvas.clipPath(path, stroke=0, fill=0)
+    for element in layout.elements:
+        if _visible(element, fields, ctx):
+            _draw_element(canvas, element, layout, fields, frame, palette, ctx)
+    if ctx.proof:
+        trim_colour, safe_colour, width = ctx.proof_colours
+        canvas.setLineWidth(width)
+        canvas.setStrokeColor(trim_colour)
+        canvas.rect(frame.trim.x, frame.trim.y, frame.trim.width, frame.trim.height, stroke=1, fill=0)
+        safe = frame.trim.inset(layout.safe)
+        canvas.setStrokeColor(safe_colour)
+        canvas.setDash(2, 2)
+        canvas.rect(safe.x, safe.y, safe.width, safe.height, stroke=1, fill=0)
+    canvas.restoreState()
+
+
+def _paint_setup(canvas: Canvas, props: Mapping[str, Any], palette: Mapping[str, str]) -> tuple[bool, bool]:
+    fill = colour(props.get("fill"), palette)
+    stroke = colour(props.get("stroke"), palette)
+    if fill:
+        canvas.setFillColor(fill)
+    if stroke:
+        canvas.setStrokeColor(stroke)
+        canvas.setLineWidth(props.get("stroke_width", 0.5))
+        dash = props.get("dash")
+        canvas.setDash(list(dash) if dash else [])
+    opacity = props.get("opacity")
+    if opacity is not None:
+        canvas.setFillAlpha(opacity)
+        canvas.setStrokeAlpha(opacity)
+    return bool(fill), bool(stroke)
+
+
+def _draw_element(
+    canvas: Canvas,
+    element: Element,
+    layout: Layout,
+    fields: Mapping[str, Any],
+    frame: SideFrame,
+    palette: Mapping[str, str],
+    ctx: SideContext,
+) -> None:
+    props = element.props
+    box = box_of(element, frame, layout)
+    kind = element.type
+    rect = place(element, box) if kind not in ("line", "polygon") else box
+    canvas.saveState()
+    rotate = props.get("rotate")
+    if rotate:
+        cx, cy = rect.center
+        canvas.translate(cx, cy)
+        canvas.rotate(-float(rotate))  # layouts turn clockwise, like y-down drawing tools
+        canvas.translate(-cx, -cy)
+    fill, stroke = _paint_setup(canvas, props, palette)
+    if kind == "rect":
+        radius = props.get("radius")
+        if radius:
+            canvas.roundRect(rect.x, rect.y, rect.width, rect.height, min(radius, rect.width / 2, rect.height / 2), stroke=stroke, fill=fill)
+        else:
+            canvas.rect(rect.x, rect.y, rect.width, rect.height, stroke=stroke, fill=fill)
+    elif kind == "ellipse":
+        canvas.ellipse(rect.x, rect.y, rect.right, rect.top, stroke=stroke, fill=fill)
+    elif kind == "line":
+        x1, y1 = _point(box, props.get("x1"), props.get("y1"))
+        x2, y2 = _point(box, props.get("x2"), props.get("y2"))
+        if not stroke:
+            canvas.setStrokeColor(colour(props.get("color"), palette) or "#000000")
+            canvas.setLineWidth(props.get("stroke_width", 0.5))
+        canvas.line(x1, y1, x2, y2)
+    elif kind == "polygon":
+        points = [_point(box, px, py) for px, py in props.get("points", ())]
+        path = canvas.beginPath()
+        path.moveTo(*points[0])
+        for point in points[1:]:
+            path.lineTo(*point)
+        if props.get("closed", True):
+            path.close()
+        canvas.drawPath(path, stroke=stroke, fill=fill)
+    elif kind == "text":
+        _draw_text(canvas, element, rect, fields, palette, ctx)
+    elif kind == "icon":
+        name = bind(props.get("icon"), fields).strip().lower()
+        ink = Ink(
+            colour(props.get("fill"), palette) if "fill" in props else colour(props.get("color", "#000000"), palette),
+            colour(props.get("stroke"), palette),
+            props.get("stroke_width", 0.8),
+            colour(props.get("accent"), palette),
+            int(props.get("teeth", 12)),
+        )
+        if name and not draw_icon(canvas, name, rect, ink):
+            ctx.warn(f"{ctx.where}: unknown icon '{name}' in element '{element.id}' [{element.source}]")
+    elif kind == "image":
+        _draw_image(canvas, element, rect, fields, layout, ctx)
+    canvas.restoreState()
+
+
+def _draw_text(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str, Any], palette: Mapping[str, str], ctx: SideContext) -> None:
+    props = element.props
+    content = bind(props.get("text"), fields)
+    if not content.strip():
+        return
+    cap = props.get("cap")
+    if isinstance(cap, int) and len(content) > cap:
+        ctx.warn(f"{ctx.where}: text of '{element.id}' is {len(content)} characters, over its cap of {cap} [{element.source}]")
+    base = fonts.resolve(props.get("font"))
+    size = float(props.get("size", DEFAULT_TEXT_SIZE))
+    min_size = float(props.get("min_size", size))
+    fitted = text.fit(content, base, size, min_size, rect, float(props.get("leading", 1.2)))
+    if not fitted.fits:
+        ctx.warn(
+            f"{ctx.where}: text of '{element.id}' does not fit its {rect.width / 72 * 25.4:.1f} × "
+            f"{rect.height / 72 * 25.4:.1f} mm box even at {fitted.size:g}pt [{element.source}]"
+        )
+    ink = colour(props.get("color", "#000000"), palette) or "#000000"
+    text.draw(canvas, fitted, base, rect, ink, props.get("align", "left"), props.get("valign", "top"))
+
+
+def find_image(src: str, layout: Layout, folders: tuple[Path, ...]) -> Path | None:
+    """The file the loader validated for ``src``: game folder(s) first, then the layout chain's folders."""
+    try:
+        return resolve_image(src, (*folders, *(p.parent for p in layout.chain)))
+    except ImageRefused:
+        return None
+
+
+def _draw_image(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str, Any], layout: Layout, ctx: SideContext) -> None:
+    src = bind(element.props.get("src"), fields).strip()
+    if not src:
+        return
+    path = find_image(src, layout, ctx.folders)
+    if path is None:
+        ctx.warn(f"{ctx.where}: image '{src}' of element '{element.id}' not found [{element.source}]")
+        return
+    fit = element.props.get("fit", "contain")
+    if path.suffix.lower() == ".svg":
+        try:
+            svg.draw_svg(canvas, path, rect, stretch=fit == "stretch")
+        except svg.SvgError as exc:
+            ctx.warn(f"{ctx.where}: image '{src}': {exc} [{element.source}]")
+        return
+    draw_image(canvas, path, rect.x, rect.y, rect.width, rect.height, preserve_aspect=fit != "stretch")
+

@@ -1,0 +1,180 @@
+"""Text that fits its box: inline markup, wrapping, shrink-to-fit, drawing.
+
+Markup: ``**bold**``, ``*italic*``, ``:icon:`` (any name from :mod:`punchboard.generator.draw.art`),
+and line breaks. Text shrinks in half-point steps from ``size`` down to
+``min_size``; when it still does not fit, :func:`fit` says so and the caller
+warns, naming game, component and card.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
+
+from . import fonts
+from .art import ICONS, Ink, draw_icon
+from .geometry import Rect
+
+ICON_SCALE = 1.05  # an inline icon is a square this many font sizes wide
+# Stand-ins for characters a font lacks (Vera has no arrows), so no empty boxes get printed.
+SUBSTITUTES = {"→": "->", "←": "<-", "↔": "<->", "−": "-", "≤": "<=", "≥": ">=", "×": "x", "…": "...", "✓": "v"}
+_TOKEN = re.compile(r"\*\*|\*|:([a-z_]+):|\n|[ \t]+|[^*:\n \t]+|:")
+
+
+@dataclass(frozen=True)
+class Fragment:
+    text: str
+    bold: bool = False
+    italic: bool = False
+    icon: str | None = None
+
+
+Word = tuple[Fragment, ...]
+Paragraph = tuple[Word, ...]
+
+
+def parse(text: str) -> tuple[Paragraph, ...]:
+    paragraphs: list[Paragraph] = []
+    words: list[Word] = []
+    word: list[Fragment] = []
+    bold = italic = False
+
+    def end_word() -> None:
+        if word:
+            words.append(tuple(word))
+            word.clear()
+
+    for match in _TOKEN.finditer(text):
+        token = match.group(0)
+        if token == "**":
+            bold = not bold
+        elif token == "*":
+            italic = not italic
+        elif token == "\n":
+            end_word()
+            paragraphs.append(tuple(words))
+            words = []
+        elif token.isspace():
+            end_word()
+        elif match.group(1) and match.group(1) in ICONS:
+            word.append(Fragment("", bold, italic, icon=match.group(1)))
+        else:
+            word.append(Fragment(token, bold, italic))
+    end_word()
+    paragraphs.append(tuple(words))
+    return tuple(paragraphs)
+
+
+def printable(text: str, font: str) -> str:
+    """``text`` with characters missing from ``font`` replaced by stand-ins (or '?')."""
+    glyphs = getattr(pdfmetrics.getFont(font).face, "charToGlyph", None)
+    if not glyphs:
+        return text
+    return "".join(ch if ord(ch) in glyphs or ch in " \t\n" else SUBSTITUTES.get(ch, "?") for ch in text)
+
+
+def _face(base: str, fragment: Fragment) -> str:
+    return fonts.styled(base, fragment.bold, fragment.italic) if fragment.bold or fragment.italic else base
+
+
+def word_width(word: Word, base: str, size: float) -> float:
+    return sum(
+        size * ICON_SCALE if f.icon else fonts.width(f.text, _face(base, f), size) for f in word
+    )
+
+
+@dataclass(frozen=True)
+class Fitted:
+    size: float
+    lines: tuple[tuple[Word, ...], ...]
+    line_height: float
+    fits: bool
+    paragraph_ends: frozenset[int]
+
+
+def _wrap(paragraphs: tuple[Paragraph, ...], base: str, size: float, width: float) -> tuple[list[list[Word]], bool, set[int]]:
+    space = fonts.width(" ", base, size)
+    lines: list[list[Word]] = []
+    ends: set[int] = set()
+    fits = True
+    for paragraph in paragraphs:
+        line: list[Word] = []
+        used = 0.0
+        for word in paragraph:
+            w = word_width(word, base, size)
+            if w > width + 0.01:
+                fits = False
+            extra = w if not line else space + w
+            if line and used + extra > width + 0.01:
+                lines.append(line)
+                line, used = [word], w
+            else:
+                line.append(word)
+                used += extra
+        lines.append(line)
+        ends.add(len(lines) - 1)
+    return lines, fits, ends
+
+
+def block_height(n_lines: int, base: str, size: float, leading: float) -> float:
+    return (n_lines - 1) * size * leading + fonts.ascent(base, size) + fonts.descent(base, size)
+
+
+def fit(text: str, base: str, size: float, min_size: float, box: Rect, leading: float = 1.2) -> Fitted:
+    paragraphs = parse(printable(text, base))
+    current = size
+    floor = min(min_size, size)
+    while True:
+        lines, fits, ends = _wrap(paragraphs, base, current, box.width)
+        if fits and block_height(len(lines), base, current, leading) <= box.height + 0.01:
+            return Fitted(current, tuple(tuple(line) for line in lines), current * leading, True, frozenset(ends))
+        if current - 0.5 < floor - 1e-9:
+            return Fitted(current, tuple(tuple(line) for line in lines), current * leading, False, frozenset(ends))
+        current = max(floor, current - 0.5)
+
+
+def draw(canvas: Canvas, fitted: Fitted, base: str, box: Rect, colour: str, align: str = "left", valign: str = "top") -> None:
+    size = fitted.size
+    height = block_height(len(fitted.lines), base, size, fitted.line_height / size)
+    if valign == "middle":
+        top = box.top - (box.height - height) / 2
+    elif valign == "bottom":
+        top = box.y + height
+    else:
+        top = box.top
+    baseline = top - fonts.ascent(base, size)
+    space = fonts.width(" ", base, size)
+    canvas.setFillColor(colour)
+    for index, line in enumerate(fitted.lines):
+        widths = [word_width(word, base, size) for word in line]
+        natural = sum(widths) + space * max(0, len(line) - 1)
+        gap = space
+        if align == "center":
+            x = box.x + (box.width - natural) / 2
+        elif align == "right":
+            x = box.right - natural
+        else:
+            x = box.x
+            if align == "justify" and len(line) > 1 and index not in fitted.paragraph_ends:
+                gap = space + (box.width - natural) / (len(line) - 1)
+        for word, w in zip(line, widths, strict=True):
+            _draw_word(canvas, word, base, size, x, baseline, colour)
+            x += w + gap
+        baseline -= fitted.line_height
+
+
+def _draw_word(canvas: Canvas, word: Word, base: str, size: float, x: float, baseline: float, colour: str) -> None:
+    for fragment in word:
+        if fragment.icon:
+            side = size * ICON_SCALE
+            draw_icon(canvas, fragment.icon, Rect(x, baseline - size * 0.18, side, side), Ink(colour, accent=None))
+            canvas.setFillColor(colour)
+            x += side
+        else:
+            face = _face(base, fragment)
+            canvas.setFont(face, size)
+            canvas.drawString(x, baseline, fragment.text)
+            x += fonts.width(fragment.text, face, size)

@@ -1,0 +1,244 @@
+"""Per-piece PNG images, rasterised from the same PDF drawing the print files use.
+
+Every piece side becomes a one-piece PDF page (page = trim + bleed, drawn by
+the kind's own painter; decks, banknotes and tokens go through their kind's
+print-shop pages), and pypdfium2 rasterises that page at an exact pixel size.
+Nothing is drawn twice, so a PNG matches the PDF. Shaped pieces (tokens,
+tiles) are rendered with an alpha channel: transparent outside their outline
+grown by the bleed; rectangular pieces are opaque RGB.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from io import BytesIO
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+from PIL import Image
+from punchboard.generator.document.pages import Page, render
+from punchboard.generator.draw.geometry import Rect
+from punchboard.generator.draw.side import SideFrame
+from punchboard.generator.impose.backs import Painter
+from punchboard.generator.impose.context import BuildContext
+from punchboard.generator.impose.kinds import KINDS
+from punchboard.generator.impose.part_pages import side_drawer
+from punchboard.generator.impose.style import load_style
+from punchboard.generator.impose.tiles import grown_cells_clip, piece_size
+from punchboard.generator.options import BuildOptions
+from reportlab.pdfgen.canvas import Canvas
+
+from punchboard.plumbing.atomicio import write_bytes
+from punchboard.plumbing.units import to_mm
+from punchboard.spec.loader import load_paper
+from punchboard.spec.model import Component, Game, Piece, Side
+
+PRINT_SHOP_KINDS = ("deck", "banknotes", "tokens")
+SHAPED_KINDS = ("tokens", "tiles")
+DEFAULT_DPI = 300
+DEFAULT_BLEED_IN = 0.125
+
+
+@dataclass(frozen=True)
+class PieceSides:
+    """One piece as single-piece pages: its front, and its back when it has one."""
+
+    piece: Piece
+    front: Page
+    back: Page | None
+    alpha: bool  # shaped piece: transparent outside its outline
+
+
+def side_key(piece: Piece, side: Side | None) -> tuple[object, ...] | None:
+    """What decides how a side looks: its layout and the fields it is drawn with."""
+    if side is None:
+        return None
+    fields = {**piece.fields, **side.fields}
+    return (side.layout, tuple(sorted((k, repr(v)) for k, v in fields.items())))
+
+
+def piece_key(piece: Piece) -> tuple[object, ...]:
+    return (side_key(piece, piece.face), side_key(piece, piece.back), piece.cells)
+
+
+def slug(text: str) -> str:
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+
+
+def piece_stem(piece: Piece, position: int) -> str:
+    """``003-the-duke``: 1-based position in the component, then the name when there is one."""
+    name = slug(piece.name)
+    return f"{position:03d}-{name}" if name else f"{position:03d}"
+
+
+def export_context(game: Game, bleed: float, quiet: bool = True) -> BuildContext:
+    options = BuildOptions(print_shop=True, bleed_mm=to_mm(bleed), quiet=quiet)
+    return BuildContext(game, load_paper(options.paper), options, load_style())
+
+
+def _page(width: float, height: float, bleed: float, paint: Painter | None, clip: object | None = None) -> Page:
+    trim = Rect(bleed, bleed, width, height)
+    box = Rect(0, 0, width + 2 * bleed, height + 2 * bleed)
+    frame = SideFrame(trim, bleed, bleed, clip if clip is not None else box)  # type: ignore[arg-type]
+
+    def draw(canvas: Canvas) -> None:
+        if paint is not None:
+            paint(canvas, frame)
+
+    return Page(box.width, box.height, draw, trim_box=trim, bleed_box=box)
+
+
+def _tile_page(ctx: BuildContext, component: Component, piece: Piece, side: Side | None, bleed: float) -> Page:
+    assert component.cell is not None  # the loader requires a cell size for tiles
+    cells = piece.cells
+    width, height = piece_size(cells, component.cell)
+    draw = side_drawer(ctx, component)
+    clip = grown_cells_clip(cells, component.cell, bleed)
+
+    def paint(canvas: Canvas, frame: SideFrame) -> None:
+        if side is not None:
+            canvas.translate(bleed, bleed)
+            draw(canvas, side, piece, Rect(0, 0, width, height), bleed, clip, 0)
+
+    return _page(width, height, bleed, paint)
+
+
+def piece_sides(ctx: BuildContext, component: Component) -> list[PieceSides]:
+    """Single-piece pages for every piece of ``component`` at the context's bleed."""
+    bleed = ctx.bleed_for(component)
+    pieces = component.pieces
+    alpha = component.kind in SHAPED_KINDS
+    if component.kind in PRINT_SHOP_KINDS:
+        pages = KINDS[component.kind](ctx, ctx.game, component, replace(ctx.options, print_shop=True))
+        paired = len(pages) == 2 * len(pieces)
+        result = []
+        for n, piece in enumerate(pieces):
+            front = pages[2 * n] if paired else pages[n]
+            back = pages[2 * n + 1] if paired and piece.back is not None else None
+            result.append(PieceSides(piece, front, back, alpha))
+        return result
+    if component.kind == "tiles":
+        return [
+            PieceSides(p, _tile_page(ctx, component, p, p.face, bleed),
+                       _tile_page(ctx, component, p, p.back, bleed) if p.back else None, alpha)
+            for p in pieces
+        ]
+    assert component.size is not None  # boards and sheets have a size
+    width, height = component.size.width, component.size.height
+    noun = component.kind
+    return [
+        PieceSides(
+            p,
+            _page(width, height, bleed, ctx.painter(component, p, p.face, noun)),
+            _page(width, height, bleed, ctx.painter(component, p, p.back, noun)) if p.back else None,
+            alpha,
+        )
+        for p in pieces
+    ]
+
+
+def pixel_size(width: float, height: float, dpi: float) -> tuple[int, int]:
+    """Pixels for a page of ``width`` × ``height`` points at ``dpi``."""
+    return max(1, round(width * dpi / 72)), max(1, round(height * dpi / 72))
+
+
+def rasterise(pdf: bytes, sizes: Sequence[tuple[int, int]], alpha: bool = False) -> Iterator[Image.Image]:
+    """Each page of ``pdf`` rendered to exactly the given pixel size (RGB on white, or RGBA on clear)."""
+    document = pdfium.PdfDocument(pdf)
+    try:
+        for index, (width, height) in enumerate(sizes):
+            page = document[index]
+            fmt = pdfium_c.FPDFBitmap_BGRA if alpha else pdfium_c.FPDFBitmap_BGR
+            bitmap = pdfium.PdfBitmap.new_native(width, height, fmt, rev_byteorder=True)
+            pdfium_c.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0x00FFFFFF if alpha else 0xFFFFFFFF)  # ARGB
+            # An explicit size maps the page box onto exactly these pixels (page.render rounds up).
+            flags = pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER  # RGB(A) order, as the bitmap declares
+            pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width, height, 0, flags)
+            image = bitmap.to_pil().copy()
+            bitmap.close()
+            page.close()
+            yield image
+    finally:
+        document.close()
+
+
+def render_pages(pages: Sequence[Page], sizes: Sequence[tuple[int, int]], alpha: bool, title: str = "") -> Iterator[Image.Image]:
+    """Rasterise single-piece pages through one in-memory PDF."""
+    if not pages:
+        return iter(())
+    return rasterise(render(pages, title, load_style()), sizes, alpha)
+
+
+def png_bytes(image: Image.Image, dpi: float | None = None) -> bytes:
+    """PNG bytes with no timestamp or text chunks, so identical pixels give identical files."""
+    buffer = BytesIO()
+    extra = {"dpi": (dpi, dpi)} if dpi else {}
+    image.save(buffer, format="PNG", optimize=False, compress_level=6, **extra)
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class ExportedImage:
+    path: Path
+    piece: Piece
+    side: str  # front | back
+    count: int  # pieces this image stands for (1 unless --unique)
+
+
+def image_components(game: Game) -> list[Component]:
+    return [c for c in game.printed if c.pieces]
+
+
+def export_images(game: Game, out_dir: Path, dpi: float = DEFAULT_DPI, bleed: float = DEFAULT_BLEED_IN * 72,
+                  unique: bool = False) -> list[ExportedImage]:
+    """PNG per piece face and back under ``out_dir/<game>/images/<component>/``."""
+    ctx = export_context(game, bleed)
+    written: list[ExportedImage] = []
+    for component in image_components(game):
+        folder = out_dir / game.id / "images" / component.id
+        sides = piece_sides(ctx, component)
+        counts: dict[tuple[object, ...], int] = {}
+        for entry in sides:
+            key = piece_key(entry.piece)
+            counts[key] = counts.get(key, 0) + 1
+        jobs: list[tuple[Page, str, PieceSides]] = []
+        seen: set[tuple[object, ...]] = set()
+        for position, entry in enumerate(sides, start=1):
+            key = piece_key(entry.piece)
+            if unique and key in seen:
+                continue
+            seen.add(key)
+            stem = piece_stem(entry.piece, position)
+            jobs.append((entry.front, f"{stem}-front.png", entry))
+            if entry.back is not None:
+                jobs.append((entry.back, f"{stem}-back.png", entry))
+        if not jobs:
+            continue
+        pages = [page for page, _, _ in jobs]
+        sizes = [pixel_size(page.width, page.height, dpi) for page in pages]
+        alpha = component.kind in SHAPED_KINDS
+        for image, (_, name, entry) in zip(render_pages(pages, sizes, alpha, game.title), jobs, strict=True):
+            path = folder / name
+            write_bytes(path, png_bytes(image, dpi))
+            count = counts[piece_key(entry.piece)] if unique else 1
+            written.append(ExportedImage(path, entry.piece, name.rsplit("-", 1)[1].removesuffix(".png"), count))
+    if written:
+        write_bytes(out_dir / game.id / "images" / "manifest.json", manifest(game, written, out_dir / game.id / "images", dpi, bleed))
+    return written
+
+
+def manifest(game: Game, images: Sequence[ExportedImage], root: Path, dpi: float, bleed: float) -> bytes:
+    """Which file is which piece and side, and how many to print of it."""
+    rows = [
+        {"file": image.path.relative_to(root).as_posix(), "component": image.piece.component,
+         "name": image.piece.name, "side": image.side, "count": image.count}
+        for image in images
+    ]
+    data = {"game": game.id, "dpi": dpi, "bleed_mm": round(to_mm(bleed), 3), "images": rows}
+    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")

@@ -1,0 +1,326 @@
+"""Tabletop Simulator export: deck sheets and saved-object JSON, boards as tiles, tokens in bags.
+
+Decks and banknotes become ``DeckCustom`` objects. Their distinct cards go on
+face sheets of at most 10 × 7 slots and 4096 px a side (RGB PNG); the last
+slot of every sheet holds the hidden-card face (the common back, or a "?" card
+when backs differ). Components whose cards have different backs get back
+sheets laid out like the face sheets (``UniqueBack``). Card images are
+rasterised from the PDF drawing (see :mod:`punchboard.generator.export.images`) at trim size.
+
+Boards and sheets become ``Custom_Tile`` boxes with front and back images;
+tokens and tiles become one object per piece in a ``Bag`` per component:
+``Custom_Tile`` (box, hex, circle, rounded) when the shape has a tile type or
+the piece has a back, else ``Custom_Token`` cut along the PNG's transparency.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+from punchboard.generator.document.pages import Page
+from punchboard.generator.impose.context import BuildContext
+from reportlab.pdfgen.canvas import Canvas
+
+from punchboard.plumbing.atomicio import write_bytes
+from punchboard.spec.model import Component, Game, Piece
+
+from .images import (
+    PieceSides,
+    export_context,
+    piece_key,
+    piece_sides,
+    piece_stem,
+    png_bytes,
+    render_pages,
+)
+
+MAX_COLS, MAX_ROWS, MAX_SIDE = 10, 7, 4096
+CARDS_PER_SHEET = MAX_COLS * MAX_ROWS - 1  # the last slot is the hidden face
+CARD_DPI = 300  # cards are scaled down from this to fit a sheet
+PIECE_DPI = 300
+DECK_KINDS = ("deck", "banknotes")
+POKER_WIDTH, POKER_HEIGHT = 180.0, 252.0  # a scale-1 TTS card is poker-shaped
+TILE_TYPES = {"square": 0, "hexagon": 1, "circle": 2, "gear": 2, "rounded": 3, "custom": 0}
+TOKEN_SHAPES_WITHOUT_TILE = ("gear", "custom")
+SPACING = 4.0  # TTS units between objects laid out side by side
+
+
+@dataclass(frozen=True)
+class Grid:
+    cols: int
+    rows: int
+    card_width: int  # pixels
+    card_height: int
+
+    @property
+    def slots(self) -> int:
+        return self.cols * self.rows
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.cols * self.card_width, self.rows * self.card_height
+
+
+@dataclass(frozen=True)
+class Design:
+    """A distinct piece (same face and back) and every piece that looks like it."""
+
+    sides: PieceSides
+    pieces: tuple[Piece, ...]
+
+
+def distinct(sides: Sequence[PieceSides]) -> list[Design]:
+    groups: dict[tuple[object, ...], list[PieceSides]] = {}
+    for entry in sides:
+        groups.setdefault(piece_key(entry.piece), []).append(entry)
+    return [Design(group[0], tuple(e.piece for e in group)) for group in groups.values()]
+
+
+def choose_grid(slots: int, width: float, height: float, dpi: float = CARD_DPI) -> Grid:
+    """The smallest grid of ≤ 10 × 7 with ``slots`` places (squarest sheet on ties), and the
+    largest card pixel size up to ``dpi`` that keeps the sheet within 4096 px a side."""
+    if not 1 <= slots <= MAX_COLS * MAX_ROWS:
+        raise ValueError(f"a TTS sheet holds 1 to {MAX_COLS * MAX_ROWS} slots, not {slots}")
+    options = [(c, r) for c in range(1, MAX_COLS + 1) for r in range(1, MAX_ROWS + 1) if c * r >= slots]
+    cols, rows = min(options, key=lambda cr: (cr[0] * cr[1], abs(math.log(cr[0] * width / (cr[1] * height)))))
+    card_width = min(round(width * dpi / 72), MAX_SIDE // cols, math.floor(MAX_SIDE // rows * width / height))
+    card_height = min(round(card_width * height / width), MAX_SIDE // rows)
+    return Grid(cols, rows, max(1, card_width), max(1, card_height))
+
+
+def guid(*parts: object) -> str:
+    return hashlib.sha1("/".join(str(p) for p in parts).encode("utf-8")).hexdigest()[:6]
+
+
+def transform(x: float = 0.0, z: float = 0.0, scale_x: float = 1.0, scale_z: float = 1.0, face_down: bool = False) -> dict[str, float]:
+    return {"posX": x, "posY": 1.0, "posZ": z, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0 if face_down else 0.0,
+            "scaleX": round(scale_x, 4), "scaleY": 1.0, "scaleZ": round(scale_z, 4)}
+
+
+def question_card(width: float, height: float, title: str) -> Page:
+    """The hidden face for decks whose backs differ (and the back of cards that have none)."""
+
+    def draw(canvas: Canvas) -> None:
+        canvas.setFillColor("#3b3b3b")
+        canvas.rect(0, 0, width, height, stroke=0, fill=1)
+        canvas.setFillColor("#f3f3f3")
+        size = min(width, height) * 0.6
+        canvas.setFont("Vera-Bold", size)
+        canvas.drawCentredString(width / 2, height / 2 - size * 0.36, "?")
+        canvas.setFont("Vera", max(5.0, width / 16))
+        canvas.drawCentredString(width / 2, height * 0.1, title)
+
+    return Page(width, height, draw)
+
+
+class Urls:
+    """file:///absolute/path by default, or ``base_url`` + the file name for hosted images."""
+
+    def __init__(self, folder: Path, base_url: str | None):
+        self.folder = folder
+        self.base_url = base_url.rstrip("/") if base_url else None
+
+    def __call__(self, path: Path) -> str:
+        if self.base_url:
+            return f"{self.base_url}/{path.relative_to(self.folder).as_posix()}"
+        return path.resolve().as_uri()
+
+
+@dataclass
+class DeckSheets:
+    """The images of one deck component and its CustomDeck entries (key → entry)."""
+
+    custom_deck: dict[str, dict[str, Any]]
+    card_ids: dict[tuple[object, ...], int]  # piece key → CardID
+    files: list[Path]
+
+
+def deck_sheets(ctx: BuildContext, component: Component, folder: Path, urls: Urls) -> DeckSheets:
+    assert component.size is not None  # decks and banknotes have a size
+    width, height = component.size.width, component.size.height
+    designs = distinct(piece_sides(ctx, component))
+    chunks = [designs[i : i + CARDS_PER_SHEET] for i in range(0, len(designs), CARDS_PER_SHEET)]
+    grids = [choose_grid(len(chunk) + 1, width, height) for chunk in chunks]
+    card_w = min(g.card_width for g in grids)
+    card_h = min(g.card_height for g in grids)
+    grids = [Grid(g.cols, g.rows, card_w, card_h) for g in grids]
+    # One PDF for every card image: the fronts, the backs ("?" where a card has none), the "?" card.
+    question_page = question_card(width, height, component.name)
+    pages = [d.sides.front for d in designs] + [d.sides.back or question_page for d in designs] + [question_page]
+    images = list(render_pages(pages, [(card_w, card_h)] * len(pages), alpha=False, title=ctx.game.title))
+    fronts, backs, question = images[: len(designs)], images[len(designs) : -1], images[-1]
+    # Backs are compared as pixels: a back layout usually ignores most of the card's fields.
+    unique_back = len({image.tobytes() for image in backs}) > 1
+    single_back = None if unique_back else backs[0]
+    hidden = question if unique_back else single_back
+    assert hidden is not None
+
+    files: list[Path] = []
+    custom_deck: dict[str, dict[str, Any]] = {}
+    card_ids: dict[tuple[object, ...], int] = {}
+    back_file = None
+    if single_back is not None:
+        back_file = folder / f"{component.id}-back.png"
+        write_bytes(back_file, png_bytes(single_back))
+        files.append(back_file)
+    start = 0
+    for number, (chunk, grid) in enumerate(zip(chunks, grids, strict=True), start=1):
+        face_sheet = _sheet(grid, fronts[start : start + len(chunk)], hidden)
+        face_file = folder / f"{component.id}-faces-{number}.png"
+        write_bytes(face_file, png_bytes(face_sheet))
+        files.append(face_file)
+        if unique_back:
+            back_sheet = _sheet(grid, backs[start : start + len(chunk)], question)
+            sheet_back_file = folder / f"{component.id}-backs-{number}.png"
+            write_bytes(sheet_back_file, png_bytes(back_sheet))
+            files.append(sheet_back_file)
+        else:
+            assert back_file is not None
+            sheet_back_file = back_file
+        custom_deck[str(number)] = {
+            "FaceURL": urls(face_file), "BackURL": urls(sheet_back_file),
+            "NumWidth": grid.cols, "NumHeight": grid.rows,
+            "BackIsHidden": True, "UniqueBack": unique_back, "Type": 0,
+        }
+        for slot, design in enumerate(chunk):
+            card_ids[piece_key(design.sides.piece)] = number * 100 + slot
+        start += len(chunk)
+    return DeckSheets(custom_deck, card_ids, files)
+
+
+def _sheet(grid: Grid, cards: Sequence[Image.Image], hidden: Image.Image) -> Image.Image:
+    sheet = Image.new("RGB", grid.size, "white")
+    for slot, card in enumerate(cards):
+        sheet.paste(card, ((slot % grid.cols) * grid.card_width, (slot // grid.cols) * grid.card_height))
+    last = grid.slots - 1
+    sheet.paste(hidden, ((last % grid.cols) * grid.card_width, (last // grid.cols) * grid.card_height))
+    return sheet
+
+
+def card_name(piece: Piece, component: Component) -> str:
+    return piece.name or f"{component.name} {piece.index + 1}"
+
+
+def deck_objects(game: Game, component: Component, sheets: DeckSheets, x: float) -> list[dict[str, Any]]:
+    """One DeckCustom per copy of the component (a lone card is a Card object)."""
+    assert component.size is not None
+    scale_x, scale_z = component.size.width / POKER_WIDTH, component.size.height / POKER_HEIGHT
+    copies = sorted({p.copy for p in component.pieces})
+    objects = []
+    for n, copy in enumerate(copies):
+        pieces = [p for p in component.pieces if p.copy == copy]
+        place = transform(x + n * SPACING, 0.0, scale_x, scale_z, face_down=True)
+        cards = []
+        for piece in pieces:
+            card_id = sheets.card_ids[piece_key(piece)]
+            key = str(card_id // 100)
+            cards.append({
+                "Name": "Card", "GUID": guid(game.id, component.id, piece.index), "Nickname": card_name(piece, component),
+                "CardID": card_id, "CustomDeck": {key: sheets.custom_deck[key]}, "Transform": place,
+            })
+        nickname = component.name if len(copies) == 1 else f"{component.name} ({n + 1} of {len(copies)})"
+        if len(cards) == 1:
+            objects.append(cards[0])
+            continue
+        used = sorted({str(c["CardID"] // 100) for c in cards}, key=int)
+        objects.append({
+            "Name": "DeckCustom", "GUID": guid(game.id, component.id, "deck", copy), "Nickname": nickname,
+            "Transform": place, "DeckIDs": [c["CardID"] for c in cards],
+            "CustomDeck": {key: sheets.custom_deck[key] for key in used}, "ContainedObjects": cards,
+        })
+    return objects
+
+
+def _piece_dpi(width: float, height: float) -> float:
+    return min(PIECE_DPI, MAX_SIDE * 72 / max(width, height))
+
+
+def piece_objects(ctx: BuildContext, game: Game, component: Component, folder: Path, urls: Urls, x: float) -> tuple[list[dict[str, Any]], list[Path]]:
+    """Boards and sheets as Custom_Tile; tokens and tiles as one object per piece in a Bag."""
+    designs = distinct(piece_sides(ctx, component))
+    shaped = component.kind in ("tokens", "tiles")
+    jobs: list[tuple[Page, Path]] = []
+    for position, design in enumerate(designs, start=1):
+        stem = f"{component.id}-{piece_stem(design.sides.piece, position)}"
+        jobs.append((design.sides.front, folder / f"{stem}-front.png"))
+        if design.sides.back is not None:
+            jobs.append((design.sides.back, folder / f"{stem}-back.png"))
+    sizes = []
+    for page, _ in jobs:
+        dpi = _piece_dpi(page.width, page.height)
+        sizes.append((max(1, round(page.width * dpi / 72)), max(1, round(page.height * dpi / 72))))
+    for image, (_, path) in zip(render_pages([p for p, _ in jobs], sizes, shaped, game.title), jobs, strict=True):
+        write_bytes(path, png_bytes(image))
+    files = [path for _, path in jobs]
+    url_of = {id(page): urls(path) for page, path in jobs}
+
+    objects = []
+    for n, design in enumerate(designs):
+        front = url_of[id(design.sides.front)]
+        back = url_of[id(design.sides.back)] if design.sides.back is not None else ""
+        width_in = design.sides.front.width / 72
+        for piece in design.pieces:
+            objects.append(_piece_object(game, component, piece, front, back, width_in, x + n * SPACING))
+    if component.kind in ("board", "sheet"):
+        return objects, files
+    bag = {"Name": "Bag", "GUID": guid(game.id, component.id, "bag"), "Nickname": component.name,
+           "Transform": transform(x), "ContainedObjects": objects}
+    return [bag], files
+
+
+def _piece_object(game: Game, component: Component, piece: Piece, front: str, back: str, width_in: float, x: float) -> dict[str, Any]:
+    shape = component.shape.name if component.shape is not None else "square"
+    scale = round(width_in / 2, 4)  # a scale-1 custom tile is about two inches across
+    name = card_name(piece, component)
+    common = {"GUID": guid(game.id, component.id, piece.index), "Nickname": name, "Transform": transform(x, 0.0, scale, scale)}
+    single_cell = len(piece.cells) == 1
+    token_like = component.kind == "tokens" and shape in TOKEN_SHAPES_WITHOUT_TILE
+    if not back and (token_like or (component.kind == "tiles" and not single_cell)):
+        return {"Name": "Custom_Token", **common, "CustomImage": {
+            "ImageURL": front, "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
+            "CustomToken": {"Thickness": 0.2, "MergeDistancePixels": 15.0, "StandUp": False, "Stackable": True}}}
+    tile_type = TILE_TYPES.get(shape, 0) if component.kind == "tokens" else 0
+    return {"Name": "Custom_Tile", **common, "CustomImage": {
+        "ImageURL": front, "ImageSecondaryURL": back or front, "ImageScalar": 1.0, "WidthScale": 0.0,
+        "CustomTile": {"Type": tile_type, "Thickness": 0.2 if component.kind != "board" else 0.1,
+                       "Stackable": component.kind in ("tokens", "tiles"), "Stretch": True}}}
+
+
+def saved_object(name: str, objects: list[dict[str, Any]]) -> bytes:
+    data = {"SaveName": name, "GameMode": "", "Gravity": 0.5, "PlayArea": 0.5, "Date": "", "Table": "", "Sky": "",
+            "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects}
+    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def export_tts(game: Game, out_dir: Path, base_url: str | None = None) -> list[Path]:
+    """Images and saved-object JSON under ``out_dir/<game>/tts/``: one JSON per component and one for the game."""
+    folder = out_dir / game.id / "tts"
+    urls = Urls(folder, base_url)
+    ctx = export_context(game, 0.0)
+    written: list[Path] = []
+    everything: list[dict[str, Any]] = []
+    x = 0.0
+    for component in game.printed:
+        if not component.pieces:
+            continue
+        if component.kind in DECK_KINDS:
+            sheets = deck_sheets(ctx, component, folder, urls)
+            objects, files = deck_objects(game, component, sheets, x), sheets.files
+        else:
+            objects, files = piece_objects(ctx, game, component, folder, urls, x)
+        path = folder / f"{component.id}.json"
+        write_bytes(path, saved_object(f"{game.title} — {component.name}", objects))
+        written += files + [path]
+        everything += objects
+        x += SPACING * max(1, len(objects))
+    path = folder / f"{game.id}.json"
+    write_bytes(path, saved_object(game.title, everything))
+    written.append(path)
+    return written

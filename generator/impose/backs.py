@@ -1,0 +1,160 @@
+"""Back modes for any grid of rectangular pieces: none, duplex (long/short edge),
+gutterfold, separate, and print-shop pages.
+
+A kind turns its pieces into :class:`Item` objects (how to paint the front and,
+if any, the back into a :class:`~punchboard.generator.draw.side.SideFrame`) and a
+:class:`~punchboard.generator.impose.grid.Sheet`; :func:`paginate` returns the pages.
+
+Duplex geometry (PRINTING.md): with a long-edge flip the back of the piece at
+(row, col) lands at (row, cols−1−col) — every back frame is the front frame
+mirrored left-right about the page centre; with a short-edge flip it is
+mirrored top-bottom. Back pages are then shifted by the duplex offset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from punchboard.generator.document.pages import Page
+from punchboard.generator.draw.geometry import Rect
+from punchboard.generator.draw.side import SideFrame
+from reportlab.pdfgen.canvas import Canvas
+
+from punchboard.plumbing.units import mm
+
+from .grid import Sheet
+from .marks import draw_crop_marks, draw_fold_marks
+from .style import SheetStyle
+
+Painter = Callable[[Canvas, SideFrame], None]
+SheetDecoration = Callable[[Canvas, Sheet, Sequence[int]], None]  # cut lines etc., given used slot indexes
+
+
+@dataclass(frozen=True)
+class Item:
+    """One piece: how to paint its front and its back (None: no back, an empty slot)."""
+
+    front: Painter
+    back: Painter | None
+    label: str = ""
+
+
+def mirror_rect(rect: Rect, width: float, height: float, flip_x: bool, flip_y: bool) -> Rect:
+    x = width - rect.right if flip_x else rect.x
+    y = height - rect.top if flip_y else rect.y
+    return Rect(x, y, rect.width, rect.height)
+
+
+def back_frame(frame: SideFrame, sheet: Sheet, mode: str, offset: tuple[float, float]) -> SideFrame:
+    """Where the back of the piece in ``frame`` goes on the following page."""
+    flip_x, flip_y = (True, False) if mode in ("duplex-long", "separate") else (False, True)
+    dx, dy = mm(offset[0]), mm(offset[1])
+    trim = mirror_rect(frame.trim, sheet.width, sheet.height, flip_x, flip_y).moved(dx, dy)
+    clip = frame.clip
+    if isinstance(clip, Rect):
+        clip = mirror_rect(clip, sheet.width, sheet.height, flip_x, flip_y).moved(dx, dy)
+    return replace(frame, trim=trim, clip=clip, mirror_x=flip_x, mirror_y=flip_y)
+
+
+FLIP_NAMES = {"duplex-long": "long-edge flip", "duplex-short": "short-edge flip", "separate": "long-edge flip"}
+
+
+def paginate(
+    items: Sequence[Item],
+    sheet: Sheet,
+    mode: str,
+    style: SheetStyle,
+    component: str,
+    offset: tuple[float, float] = (0.0, 0.0),
+    decorate: SheetDecoration | None = None,
+    front_legend: str = "fronts: cut on the solid crop marks",
+) -> list[Page]:
+    """Pages for ``items`` on ``sheet`` in back ``mode`` (none, duplex-long, duplex-short,
+    gutterfold, separate). Back pages only appear when some item has a back."""
+    per_page = sheet.per_page
+    chunks = [list(items[i : i + per_page]) for i in range(0, len(items), per_page)]
+    any_back = any(item.back is not None for item in items)
+    if mode == "gutterfold" and sheet.back_slots is not None:
+        legend = "gutterfold: fold on the dashed marks (backs are upside down), glue, then cut on the solid marks"
+        return [_front_page(chunk, sheet, style, component, legend, decorate, same_page_backs=True) for chunk in chunks]
+    fronts = [_front_page(chunk, sheet, style, component, front_legend, decorate) for chunk in chunks]
+    if mode == "none" or not any_back:
+        return fronts
+    flip = FLIP_NAMES.get(mode, "long-edge flip")
+    shift = f"; backs shifted {offset[0]:+g},{offset[1]:+g} mm" if offset != (0.0, 0.0) else ""
+    backs = []
+    for number, chunk in enumerate(chunks, start=1):
+        what = f"backs of page {number} of this component" if mode == "separate" else "backs"
+        legend = f"{what}: print on the reverse, {flip}{shift}"
+        backs.append(_back_page(chunk, sheet, style, component, legend, mode, offset))
+    if mode == "separate":
+        return fronts + backs
+    pages = []
+    for front, back in zip(fronts, backs, strict=True):
+        pages += [front, back]
+    return pages
+
+
+def _front_page(
+    chunk: list[Item],
+    sheet: Sheet,
+    style: SheetStyle,
+    component: str,
+    legend: str,
+    decorate: SheetDecoration | None,
+    same_page_backs: bool = False,
+) -> Page:
+    def draw(canvas: Canvas) -> None:
+        for item, frame in zip(chunk, sheet.slots, strict=False):
+            item.front(canvas, frame)
+        if same_page_backs and sheet.back_slots:
+            for item, frame in zip(chunk, sheet.back_slots, strict=False):
+                if item.back is not None:
+                    item.back(canvas, frame)
+        draw_crop_marks(canvas, sheet, style)
+        draw_fold_marks(canvas, sheet, style)
+        if decorate:
+            decorate(canvas, sheet, range(len(chunk)))
+
+    return Page(sheet.width, sheet.height, draw, component, legend, sheet.footer, role="front",
+                meta={"slots": [f.trim for f in sheet.slots[: len(chunk)]]})
+
+
+def _back_page(
+    chunk: list[Item], sheet: Sheet, style: SheetStyle, component: str, legend: str, mode: str, offset: tuple[float, float]
+) -> Page:
+    flip_x, flip_y = (True, False) if mode in ("duplex-long", "separate") else (False, True)
+    frames = [back_frame(frame, sheet, mode, offset) for frame in sheet.slots[: len(chunk)]]
+
+    def draw(canvas: Canvas) -> None:
+        for item, frame in zip(chunk, frames, strict=True):
+            if item.back is not None:
+                item.back(canvas, frame)
+
+    footer = sheet.footer.mirrored(sheet.width, sheet.height, flip_x, flip_y)
+    return Page(sheet.width, sheet.height, draw, component, legend, footer, role="back",
+                meta={"slots": [f.trim for f in frames]})
+
+
+def print_shop_pages(items: Sequence[Item], width: float, height: float, bleed: float, component: str) -> list[Page]:
+    """One piece per page at trim + bleed, fronts and backs alternating, TrimBox/BleedBox set, no marks."""
+    page_w, page_h = width + 2 * bleed, height + 2 * bleed
+    trim = Rect(bleed, bleed, width, height)
+    page_box = Rect(0, 0, page_w, page_h)
+    frame = SideFrame(trim, bleed, bleed, page_box)
+    any_back = any(item.back is not None for item in items)
+    pages: list[Page] = []
+
+    def page_for(painter: Painter | None, role: str) -> Page:
+        def draw(canvas: Canvas) -> None:
+            if painter is not None:
+                painter(canvas, frame)
+
+        return Page(page_w, page_h, draw, component, "", None, trim_box=trim, bleed_box=page_box, role=role)
+
+    for item in items:
+        pages.append(page_for(item.front, "front"))
+        if any_back:
+            pages.append(page_for(item.back, "back"))
+    return pages

@@ -1,0 +1,67 @@
+"""The shared page-writing context every kind renderer receives."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from punchboard.generator.draw.side import SideContext, SideFrame, draw_side
+from punchboard.generator.options import BuildOptions
+from reportlab.pdfgen.canvas import Canvas
+
+from punchboard.plumbing.units import mm
+from punchboard.spec.model import Component, Game, Paper, Piece, Side
+
+from .backs import Painter
+from .style import SheetStyle
+
+
+@dataclass
+class BuildContext:
+    """Game, paper, sheet style and options of one build, plus its warnings.
+
+    ``warn`` collects each distinct message once; the build prints them to stderr.
+    """
+
+    game: Game
+    paper: Paper
+    options: BuildOptions
+    style: SheetStyle
+    warnings: list[str] = field(default_factory=list)
+
+    def warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+    def side_context(self, where: str) -> SideContext:
+        s = self.style
+        return SideContext(self.game.palette, (self.game.folder,), self.warn, where, self.options.proof,
+                           (s.proof_trim, s.proof_safe, s.proof_stroke))
+
+    def where(self, component: Component, piece: Piece, noun: str = "card") -> str:
+        label = f"'{piece.name}'" if piece.name else f"#{piece.index + 1}"
+        return f"{self.game.id} / {component.id} / {noun} {label}"
+
+    def painter(self, component: Component, piece: Piece, side: Side | None, noun: str = "card") -> Painter | None:
+        """A painter for one side of a piece, or None when the piece has no such side."""
+        if side is None:
+            return None
+        layout = self.game.layouts[side.layout]
+        fields = {**piece.fields, **side.fields}
+        side_ctx = self.side_context(self.where(component, piece, noun))
+
+        def paint(canvas: Canvas, frame: SideFrame) -> None:
+            draw_side(canvas, layout, fields, frame, side_ctx)
+
+        return paint
+
+    def bleed_for(self, component: Component) -> float:
+        """--bleed if given, else the largest bleed a face layout asks for, else the sheet style's."""
+        if self.options.bleed_mm is not None:
+            return mm(self.options.bleed_mm)
+        asked = [
+            self.game.layouts[p.face.layout].bleed
+            for p in component.pieces
+            if p.face is not None and p.face.layout in self.game.layouts
+        ]
+        asked = [b for b in asked if b is not None]
+        return max(asked) if asked else self.style.bleed

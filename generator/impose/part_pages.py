@@ -1,0 +1,184 @@
+"""Pages of the kinds board, tiles and sheet, as :class:`~punchboard.generator.document.pages.Page` objects."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from punchboard.generator.document.cover import blank_page
+from punchboard.generator.document.pages import FooterBand, Page
+from punchboard.generator.draw.geometry import Rect
+from punchboard.generator.draw.side import SideContext, SideFrame, draw_side
+from punchboard.generator.options import BuildOptions
+from reportlab.pdfgen.canvas import Canvas
+
+from punchboard.plumbing.units import mm
+from punchboard.spec.model import Component, Game, Paper, Piece, Side
+
+from . import boards, sheets, tiles
+from .style import SheetStyle
+from .tiles import ClipShape, DrawSide
+
+Warn = Callable[[str], None]
+DUPLEX = ("duplex-long", "duplex-short")
+
+
+class PartsContext(Protocol):
+    """What these pages need of the build: gen's :class:`~punchboard.generator.impose.context.BuildContext` fits."""
+
+    game: Game
+    paper: Paper
+    options: BuildOptions
+    style: SheetStyle
+
+    def warn(self, message: str) -> None: ...
+
+
+def side_drawer(ctx: PartsContext, component: Component) -> DrawSide:
+    """Draw a piece's side with gen's layout renderer (fields: the piece's, then the side's)."""
+
+    def draw(canvas: Canvas, side: Side, piece: Piece, trim: Rect, bleed: float, clip: ClipShape | None, rotation: int) -> None:
+        layout = ctx.game.layouts[side.layout]
+        where = f"{ctx.game.id}/{component.id}/{piece.name or piece.index + 1}"
+        context = SideContext(ctx.game.palette, (ctx.game.folder,), ctx.warn, where, ctx.options.proof)
+        shape = None if clip is None else (lambda path, *_frame: clip(path))
+        draw_side(canvas, layout, {**piece.fields, **side.fields}, SideFrame(trim, bleed, bleed, shape, rotation), context)
+
+    return draw
+
+
+def bleed_for(ctx: PartsContext, component: Component) -> float:
+    if ctx.options.bleed_mm is not None:
+        return mm(ctx.options.bleed_mm)
+    faces = [p.face.layout for p in component.pieces if p.face is not None]
+    layout = ctx.game.layouts.get(faces[0]) if faces else None
+    return layout.bleed if layout is not None and layout.bleed is not None else ctx.style.bleed
+
+
+def footer_band(ctx: PartsContext) -> FooterBand:
+    paper = ctx.paper
+    return FooterBand(Rect(paper.margin, paper.margin, paper.width - 2 * paper.margin, ctx.style.footer_height))
+
+
+def piece_room(ctx: PartsContext) -> Rect:
+    """Where packed tiles and sheets go: inside the margin, above the footer."""
+    paper = ctx.paper
+    bottom = paper.margin + ctx.style.footer_height + mm(3)
+    edge = paper.margin + mm(2)
+    return Rect(edge, bottom, paper.width - 2 * edge, paper.height - bottom - edge)
+
+
+def duplex_offset(ctx: PartsContext) -> tuple[float, float]:
+    dx, dy = ctx.options.duplex_offset
+    return mm(dx), mm(dy)
+
+
+def _shifted(draw: Callable[[Canvas], None], offset: tuple[float, float]) -> Callable[[Canvas], None]:
+    def shifted(canvas: Canvas) -> None:
+        canvas.translate(*offset)
+        draw(canvas)
+
+    return shifted
+
+
+# ---------------------------------------------------------------- boards
+
+
+def board_pages(ctx: PartsContext, component: Component) -> list[Page]:
+    bleed = bleed_for(ctx, component)
+    backs = ctx.options.backs
+    plan, jobs = boards.board_jobs(component, bleed, ctx.paper, backs)
+    draw = side_drawer(ctx, component)
+    paper = ctx.paper
+    band = footer_band(ctx)
+    pages: list[Page] = []
+    if len(plan.tiles) > 1:
+        note = boards.two_sided_note(component, backs)
+        pages.append(
+            Page(paper.width, paper.height, lambda c: boards.draw_assembly_map(c, paper, component, plan, note), component.name, "assembly map", band, role="other")
+        )
+        if backs in DUPLEX and any(is_back for _, _, is_back in jobs):
+            pages.append(blank_page(paper.width, paper.height))  # the map's reverse: tile fronts stay on fronts
+    for job, tile, is_back in jobs:
+        def paint(canvas: Canvas, job: boards.BoardJob = job, tile: boards.Tile = tile) -> None:
+            boards.draw_tile(canvas, paper, job, tile, draw)
+
+        if is_back:
+            flip_x = backs == "duplex-long"
+            pages.append(Page(paper.width, paper.height, _shifted(paint, duplex_offset(ctx)), component.name, f"{tile.label} back", band.mirrored(paper.width, paper.height, flip_x, not flip_x), role="back"))
+        else:
+            pages.append(Page(paper.width, paper.height, paint, component.name, f"{tile.label} {job.side_name}", band, role="front"))
+    return pages
+
+
+# ---------------------------------------------------------------- tiles and sheets
+
+
+def _packed_pages(ctx: PartsContext, component: Component, layouts: list[list[object]], paint_page: Callable[..., None], legend: str) -> list[Page]:
+    paper = ctx.paper
+    band = footer_band(ctx)
+    backs = ctx.options.backs
+    has_backs = component.has_backs and backs != "none"
+    flip = "short" if backs == "duplex-short" else "long"
+    flip_x = flip == "long"
+    fronts: list[Page] = []
+    back_pages: list[Page] = []
+    for placements in layouts:
+        fronts.append(Page(paper.width, paper.height, lambda c, p=placements: paint_page(c, p, None), component.name, legend, band, role="front"))
+        if has_backs:
+            back = Page(
+                paper.width,
+                paper.height,
+                _shifted(lambda c, p=placements: paint_page(c, p, flip), duplex_offset(ctx)),
+                component.name,
+                f"backs ({'duplex, ' + flip + '-edge flip' if backs in DUPLEX else 'print on the reverse, ' + flip + '-edge flip'})",
+                band.mirrored(paper.width, paper.height, flip_x, not flip_x),
+                role="back",
+            )
+            back_pages.append(back)
+    if has_backs and backs in DUPLEX:
+        return [page for pair in zip(fronts, back_pages, strict=True) for page in pair]
+    return fronts + back_pages
+
+
+def tile_pages(ctx: PartsContext, component: Component) -> list[Page]:
+    bleed = bleed_for(ctx, component)
+    layouts = tiles.pack_tiles(component, ctx.paper, piece_room(ctx), bleed, ctx.style.token_gap)
+    draw = side_drawer(ctx, component)
+
+    def paint(canvas: Canvas, placements: list[object], flip: str | None) -> None:
+        tiles.draw_tiles_page(canvas, ctx.paper, component, placements, bleed, draw, flip)  # type: ignore[arg-type]
+
+    return _packed_pages(ctx, component, layouts, paint, "solid line: cut")  # type: ignore[arg-type]
+
+
+def sheet_pages(ctx: PartsContext, component: Component) -> list[Page]:
+    bleed = bleed_for(ctx, component)
+    full_page = sheets.is_full_page(component, ctx.paper)
+    layouts = sheets.pack_sheets(component, ctx.paper, piece_room(ctx), bleed, ctx.style.token_gap)
+    draw = side_drawer(ctx, component)
+
+    def paint(canvas: Canvas, placements: list[object], flip: str | None) -> None:
+        sheets.draw_sheets_page(canvas, ctx.paper, component, placements, bleed, draw, flip)  # type: ignore[arg-type]
+
+    legend = sheets.FOLD_LEGEND if component.fold != "none" else ("" if full_page else "solid line: cut")
+    pages = _packed_pages(ctx, component, layouts, paint, legend)  # type: ignore[arg-type]
+    if full_page:
+        for page in pages:
+            page.footer = None  # the sheet is the whole paper: nothing may print over it
+    return pages
+
+
+# ---------------------------------------------------------------- kind registry entries
+
+
+def render_board(ctx: PartsContext, game: Game, component: Component, options: BuildOptions) -> list[Page]:
+    return board_pages(ctx, component)
+
+
+def render_tiles(ctx: PartsContext, game: Game, component: Component, options: BuildOptions) -> list[Page]:
+    return tile_pages(ctx, component)
+
+
+def render_sheet(ctx: PartsContext, game: Game, component: Component, options: BuildOptions) -> list[Page]:
+    return sheet_pages(ctx, component)

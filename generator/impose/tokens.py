@@ -1,0 +1,139 @@
+"""Tokens: shaped pieces packed densely (offset rows for round shapes), cut along their outline.
+
+Art is clipped to the outline grown by the bleed; the cut line follows the
+outline itself. Tokens use the same back machinery as cards, so per-token
+backs (Steam Court's 1-point power tokens) land behind their fronts in duplex
+and gutterfold; tokens without a back leave an empty place on the back page.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+from punchboard.generator.document.pages import FooterBand, Page
+from punchboard.generator.draw.geometry import Rect
+from punchboard.generator.draw.outlines import Outline, token_outline
+from punchboard.generator.draw.side import SideFrame
+from punchboard.generator.options import BuildOptions
+from reportlab.pdfgen.canvas import Canvas
+
+from punchboard.spec.model import Component, Game, TokenShape
+
+from .backs import Item, Painter, paginate, print_shop_pages
+from .cards import too_big
+from .context import BuildContext
+from .grid import Sheet, gutterfold_sheet
+from .style import SheetStyle
+
+ROUND_SHAPES = ("circle", "gear", "hexagon")
+
+
+def mirrored_shape(shape: TokenShape, mirror_x: bool, mirror_y: bool) -> TokenShape:
+    """The outline seen from the back: a custom outline mirrors with the duplex flip."""
+    if shape.name != "custom" or not (mirror_x or mirror_y):
+        return shape
+    points = tuple((1 - x if mirror_x else x, 1 - y if mirror_y else y) for x, y in shape.outline)
+    return replace(shape, outline=points)
+
+
+def outline_for(shape: TokenShape, frame: SideFrame, grow: float = 0.0) -> Outline:
+    t = frame.trim
+    seen = mirrored_shape(shape, frame.mirror_x, frame.mirror_y)
+    return token_outline(seen, t.x - grow, t.y - grow, t.width + 2 * grow, t.height + 2 * grow)
+
+
+def clipped(painter: Painter | None, shape: TokenShape, bleed: float) -> Painter | None:
+    """The painter, with its art clipped to the token outline grown by the bleed."""
+    if painter is None:
+        return None
+
+    def paint(canvas: Canvas, frame: SideFrame) -> None:
+        outline = outline_for(shape, frame, bleed)
+        painter(canvas, replace(frame, clip=outline.add_to))
+
+    return paint
+
+
+def pack(room: Rect, width: float, height: float, bleed: float, gap: float, offset_rows: bool) -> list[Rect]:
+    """Trim rects of as many tokens as fit in ``room``, in reading order, centred.
+
+    With ``offset_rows`` every other row shifts by half a pitch and rows close
+    up to √3/2 of the pitch (hexagonal packing of round tokens) when that fits more.
+    """
+    cell_w, cell_h = width + 2 * bleed + gap, height + 2 * bleed + gap
+
+    def layout(row_pitch: float, shift: float) -> list[tuple[float, float]]:
+        centres = []
+        rows = max(0, math.floor((room.height - (cell_h - gap)) / row_pitch + 1e-9) + 1) if room.height >= cell_h - gap else 0
+        for r in range(rows):
+            dx = shift if r % 2 else 0.0
+            cols = math.floor((room.width - dx + gap) / cell_w + 1e-9)
+            for c in range(cols):
+                centres.append((dx + c * cell_w + (cell_w - gap) / 2, r * row_pitch + (cell_h - gap) / 2))
+        return centres
+
+    best = layout(cell_h, 0.0)
+    if offset_rows:
+        dense = layout(cell_h * math.sqrt(3) / 2, cell_w / 2)
+        if len(dense) > len(best):
+            best = dense
+    if not best:
+        return []
+    half_w, half_h = (cell_w - gap) / 2, (cell_h - gap) / 2
+    used_w = max(x for x, _ in best) + half_w
+    used_h = max(y for _, y in best) + half_h
+    x0 = room.x + (room.width - used_w) / 2
+    top = room.top - (room.height - used_h) / 2
+    return [Rect(x0 + x - width / 2, top - y - height / 2, width, height) for x, y in best]
+
+
+def token_sheet(ctx: BuildContext, component: Component, bleed: float) -> Sheet:
+    assert component.size is not None and component.shape is not None
+    paper, style = ctx.paper, ctx.style
+    width, height = component.size.width, component.size.height
+    if ctx.options.backs == "gutterfold" and component.has_backs:
+        sheet = gutterfold_sheet(paper, width, height, bleed, style)
+        if sheet is None:
+            raise too_big(ctx, component, width, height)
+        return replace(sheet, cuts_x=(), cuts_y=())  # cut along the outlines instead
+    m, f = paper.margin, style.footer_height
+    room = Rect(m, m + f, paper.width - 2 * m, paper.height - 2 * m - f).inset(style.cut_stroke)
+    trims = pack(room, width, height, bleed, style.token_gap, component.shape.name in ROUND_SHAPES)
+    if not trims:
+        raise too_big(ctx, component, width, height)
+    frames = tuple(SideFrame(t, bleed, bleed, t.inset(-bleed)) for t in trims)
+    return Sheet(paper.width, paper.height, frames, FooterBand(Rect(m, m, paper.width - 2 * m, f)))
+
+
+def cut_lines(shape: TokenShape, style: SheetStyle):  # type: ignore[no-untyped-def]
+    def decorate(canvas: Canvas, sheet: Sheet, used: Sequence[int]) -> None:
+        canvas.saveState()
+        canvas.setStrokeColor(style.cut_color)
+        canvas.setLineWidth(style.cut_stroke)
+        for index in used:
+            path = canvas.beginPath()
+            outline_for(shape, sheet.slots[index]).add_to(path)
+            canvas.drawPath(path, stroke=1, fill=0)
+        canvas.restoreState()
+
+    return decorate
+
+
+def render_tokens(ctx: BuildContext, game: Game, component: Component, options: BuildOptions) -> list[Page]:
+    assert component.size is not None
+    shape = component.shape or TokenShape("circle")
+    bleed = ctx.bleed_for(component)
+    items = []
+    for piece in component.pieces:
+        front = clipped(ctx.painter(component, piece, piece.face, "token"), shape, bleed)
+        back = clipped(ctx.painter(component, piece, piece.back, "token"), shape, bleed)
+        items.append(Item(front or (lambda c, f: None), back, piece.name))
+    if options.print_shop:
+        return print_shop_pages(items, component.size.width, component.size.height, bleed, component.name)
+    sheet = token_sheet(ctx, component, bleed)
+    return paginate(
+        items, sheet, options.backs, ctx.style, component.name, options.duplex_offset,
+        decorate=cut_lines(shape, ctx.style), front_legend="fronts: cut along the solid outlines",
+    )

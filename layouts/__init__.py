@@ -1,0 +1,1 @@
+"""Bundled layouts, paper and card sizes: data, shipped inside the package as ``punchboard.layouts``."""

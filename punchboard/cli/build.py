@@ -1,0 +1,59 @@
+"""``punchboard build``: print-ready PDFs; the build flags ``watch`` shares."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from punchboard.generator.options import BACK_MODES, BuildOptions
+
+from .common import TARGET_HELP, add_limit_flags, limits_of, load_targets
+
+
+def _duplex_offset(text: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected X,Y in millimetres such as 1.5,-0.5, got '{text}'") from None
+    return x, y
+
+
+def build_options(args: argparse.Namespace) -> BuildOptions:
+    return BuildOptions(
+        paper=args.paper,
+        backs=args.backs,
+        duplex_offset=args.duplex_offset,
+        print_shop=args.print_shop,
+        proof=args.proof,
+        packing=args.packing,
+        force=args.force,
+        quiet=args.quiet,
+    )
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from punchboard.generator.build import build_games
+
+    games = load_targets(args.targets, limits_of(args))
+    return build_games(games, Path(args.out), build_options(args))
+
+
+def add_build_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", default="output", help="output folder (default: output)")
+    p.add_argument("--paper", default="letter", help="paper from layouts/paper/: letter, a4, a3, tabloid (default: letter)")
+    p.add_argument("--backs", default="duplex-long", choices=BACK_MODES, help="how backs are printed (default: duplex-long)")
+    p.add_argument("--duplex-offset", default=(0.0, 0.0), type=_duplex_offset, metavar="X,Y", help="shift back pages by X,Y mm to correct duplex misregistration")
+    p.add_argument("--print-shop", action="store_true", help="one card per page at trim + bleed, fronts and backs alternating, no marks")
+    p.add_argument("--proof", action="store_true", help="draw trim and safe-zone guides")
+    p.add_argument("--packing", default="spaced", choices=("spaced", "touching"), help="cards spaced with their own bleed, or touching on shared cut lines")
+    p.add_argument("--force", action="store_true", help="rebuild everything, ignoring the cache")
+    p.add_argument("--quiet", action="store_true", help="no progress output")
+    add_limit_flags(p)
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("build", help="write print-ready PDFs", description="Lay out every printed component as PDFs under OUT/<game_id>/. Only components whose inputs changed since the last build into OUT are drawn again.")
+    p.add_argument("targets", nargs="*", metavar="TARGET", help=TARGET_HELP)
+    add_build_flags(p)
+    p.set_defaults(func=cmd_build)

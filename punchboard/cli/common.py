@@ -1,0 +1,67 @@
+"""What every verb shares: exit codes, targets, limit flags."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+
+from punchboard.plumbing.errors import Problem, SpecError
+from punchboard.plumbing.limits import DEFAULT_LIMITS, FLAGS, LIMIT_HELP, Limits
+from punchboard.plumbing.paths import bundled_games, resolve_target
+from punchboard.spec.loader import load_game
+from punchboard.spec.model import Game
+
+EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
+TARGET_HELP = "a bundled game id or a path to a game folder; none means every bundled game"
+
+
+def target_folders(names: Sequence[str]) -> list[Path]:
+    if not names:
+        return bundled_games()
+    folders, problems = [], []
+    for name in names:
+        folder = resolve_target(name)
+        if folder is None:
+            known = ", ".join(p.name for p in bundled_games())
+            problems.append(
+                Problem(name, 1, 1, f"no game '{name}': expected a bundled game id ({known}) or a folder with a game.yaml")
+            )
+        else:
+            folders.append(folder)
+    if problems:
+        raise SpecError(problems)
+    return folders
+
+
+def load_targets(names: Sequence[str], limits: Limits = DEFAULT_LIMITS) -> list[Game]:
+    """Load every target, collecting the problems of all of them before failing."""
+    games, problems = [], []
+    for folder in target_folders(names):
+        try:
+            games.append(load_game(folder, limits))
+        except SpecError as err:
+            problems.extend(err.problems)
+    if problems:
+        raise SpecError(problems)
+    return games
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got '{text}'")
+    return value
+
+
+def add_limit_flags(parser: argparse.ArgumentParser) -> None:
+    for name, flag in FLAGS.items():
+        default = getattr(DEFAULT_LIMITS, name)
+        parser.add_argument(flag, type=_positive, default=default, metavar="N", help=f"{LIMIT_HELP[name]} (default: {default})")
+
+
+def limits_of(args: argparse.Namespace) -> Limits:
+    return Limits(**{name: getattr(args, name, getattr(DEFAULT_LIMITS, name)) for name in FLAGS})

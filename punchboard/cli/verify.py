@@ -1,0 +1,67 @@
+"""``punchboard verify``: run the verifier on games and write the reports."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from punchboard.plumbing import atomicio
+from punchboard.plumbing.errors import Problem, SpecError
+from punchboard.spec.model import Game
+from punchboard.verifier import report
+from punchboard.verifier.engine import verify_game
+from punchboard.verifier.findings import Result
+
+from .common import TARGET_HELP, add_limit_flags, limits_of, load_targets
+
+
+def run_verify(games: list[Game], args: argparse.Namespace) -> int:
+    trials = getattr(args, "trials", 2000)
+    seed = getattr(args, "seed", 1)
+    if trials < 0:
+        raise SpecError([Problem("--trials", 1, 1, f"--trials must be 0 or more, got {trials}")])
+    if args.players is not None and args.players < 1:
+        raise SpecError([Problem("--players", 1, 1, f"--players must be a positive integer, got {args.players}")])
+    out = Path(getattr(args, "out", "output"))
+    everything: list[Result] = []
+    tty = sys.stdout.isatty() and not args.json
+    for game in games:
+        results = verify_game(game, variant=args.variant, players=args.players, trials=trials, seed=seed)
+        everything.extend(results)
+        folder = out / game.id
+        atomicio.write_text(folder / "verify.md", report.markdown(game.id, game.title, results, trials, seed))
+        atomicio.write_text(folder / "verify.svg", report.svg(game.id, results))
+        if args.json:
+            continue
+        if tty:
+            from rich.console import Console
+
+            console = Console()
+            console.print(report.rich_table(game.id, results))
+            print("\n".join(report.findings_text(results)))
+        else:
+            print(report.plain_text(game.id, results))
+        print(f"  report: {folder / 'verify.md'}, matrix: {folder / 'verify.svg'}")
+    if args.json:
+        sys.stdout.write(report.as_json(everything))
+    return 1 if any(r.status == "fail" for r in everything) else 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    games = load_targets(args.targets, limits_of(args))
+    return run_verify(games, args)
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("verify", help="simulate every setup and deal", description="Check that the components support every variant and player count the rules promise. Exit 0 if nothing fails, 1 if something fails, 2 on invalid input.")
+    p.add_argument("targets", nargs="*", metavar="TARGET", help=TARGET_HELP)
+    p.add_argument("--variant", help="only this variant")
+    p.add_argument("--players", type=int, help="only this player count")
+    p.add_argument("--trials", type=int, default=2000, help="Monte Carlo re-runs of the whole setup per variant and player count (default: 2000)")
+    p.add_argument("--seed", type=int, default=1, help="random seed for Monte Carlo (default: 1)")
+    p.add_argument("--json", action="store_true", help="print results as JSON")
+    p.add_argument("--out", default="output", help="where verify.md and the matrix picture go (default: output)")
+    add_limit_flags(p)
+    p.set_defaults(func=cmd_verify)

@@ -1,0 +1,1 @@
+"""Plumbing every stage shares: units, paths, limits, errors, atomic writes, file watching. No game knowledge."""

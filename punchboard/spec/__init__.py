@@ -1,0 +1,1 @@
+"""The spec: the immutable model, the YAML loader with located errors, schemas, expressions, the setup language."""

@@ -1,0 +1,63 @@
+"""Image files named by layouts: found inside the allowed folders, and sane, without decoding them."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path, PurePosixPath
+
+from PIL import Image, UnidentifiedImageError
+
+from punchboard.plumbing.limits import FLAGS
+from punchboard.plumbing.paths import is_inside
+
+FORMATS = {"PNG": "PNG", "JPEG": "JPG"}
+VECTOR_SUFFIXES = (".svg",)
+
+
+class ImageRefused(Exception):
+    """An image src that is outside the allowed folders, missing, unsupported or too large."""
+
+
+def find_image(src: str, folders: tuple[Path, ...]) -> Path:
+    """The file ``src`` names in the first folder holding it; refuses escapes out of those folders."""
+    parts = PurePosixPath(src.replace("\\", "/"))
+    if parts.is_absolute() or ".." in parts.parts or (len(src) > 1 and src[1] == ":"):
+        raise ImageRefused(f"image '{src}' lies outside the game folder; expected a path relative to the game or layout folder, without '..'")
+    for folder in folders:
+        candidate = folder / src
+        if candidate.is_file():
+            if not is_inside(candidate, folder):
+                raise ImageRefused(f"image '{src}' links to a file outside its folder; expected a file inside the game folder")
+            return candidate
+    raise ImageRefused(f"image '{src}' not found; expected a file in the game folder or next to the layout")
+
+
+def check_image(path: Path, src: str, max_pixels: int, max_bytes: int) -> None:
+    """Raise :class:`ImageRefused` unless ``path`` is a PNG/JPG of bounded size (or an SVG)."""
+    size = path.stat().st_size
+    if size > max_bytes:
+        raise ImageRefused(f"image '{src}' is {size} bytes, more than the limit of {max_bytes} (raise it with {FLAGS['max_file_bytes']})")
+    if path.suffix.lower() in VECTOR_SUFFIXES:
+        return
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as image:
+                kind, (width, height) = image.format, image.size
+                if kind not in FORMATS:
+                    raise ImageRefused(f"image '{src}' is a {kind} file; expected PNG, JPG or SVG")
+                if width * height > max_pixels:
+                    raise ImageRefused(
+                        f"image '{src}' is {width} × {height} pixels, more than the limit of {max_pixels} "
+                        f"(raise it with {FLAGS['max_image_pixels']})"
+                    )
+                image.verify()
+    except Image.DecompressionBombError:
+        raise ImageRefused(
+            f"image '{src}' has more than {min(max_pixels, 2 * (Image.MAX_IMAGE_PIXELS or 0))} pixels, too many to open safely; "
+            f"expected a smaller image (raise the limit with {FLAGS['max_image_pixels']}, up to Pillow's own limit)"
+        ) from None
+    except UnidentifiedImageError:
+        raise ImageRefused(f"image '{src}' is not a readable image; expected PNG, JPG or SVG") from None
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise ImageRefused(f"image '{src}' is corrupt ({exc}); expected a valid PNG, JPG or SVG") from None

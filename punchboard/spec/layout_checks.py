@@ -1,0 +1,127 @@
+"""Checks of layouts as components use them: fonts, images and ``{field}`` references.
+
+They run after loading, when it is known which layouts each component uses
+and which fields its pieces carry. Problems point at the property's value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from punchboard.plumbing.errors import Problem
+from punchboard.plumbing.limits import Limits
+
+from . import schema_check
+from .binding import FIELD_REF, bind
+from .images import ImageRefused, check_image, find_image
+from .model import Component, Element, Layout, Side
+
+Mark = Callable[[Element, str], str]  # file:LINE:COL of one property of an element
+BUILTIN_FONTS = ("Vera", "Vera-Bold", "Vera-Italic", "Vera-BoldItalic")
+TEMPLATED_PROPS = ("text", "src", "icon")
+
+
+def at(mark: str, message: str) -> Problem:
+    file, line, col = mark.rsplit(":", 2)
+    return Problem(file, int(line), int(col), message)
+
+
+def check_fonts(layout: Layout, mark: Mark) -> list[Problem]:
+    known = sorted(set(BUILTIN_FONTS) | set(layout.fonts))
+    problems = []
+    for element in layout.elements:
+        font = element.props.get("font")
+        if font is None or font in known:
+            continue
+        hint = schema_check.suggest(str(font), known)
+        problems.append(
+            at(mark(element, "font"), f"unknown font '{font}'{hint}; expected one of {', '.join(known)} or a font declared under fonts:")
+        )
+    return problems
+
+
+class ImageChecker:
+    """Resolves and probes image srcs once each, the way the generator will find them."""
+
+    def __init__(self, game_folder: Path, limits: Limits, mark: Mark):
+        self.game_folder = game_folder
+        self.limits = limits
+        self.mark = mark
+        self.seen: set[tuple[str, str]] = set()
+
+    def folders(self, layout: Layout) -> tuple[Path, ...]:
+        return (self.game_folder, *(p.parent for p in layout.chain))
+
+    def check(self, layout: Layout, element: Element, src: str, note: str = "") -> list[Problem]:
+        key = (element.source, src)
+        if not src or key in self.seen:
+            return []
+        self.seen.add(key)
+        try:
+            path = find_image(src, self.folders(layout))
+            check_image(path, src, self.limits.max_image_pixels, self.limits.max_file_bytes)
+        except ImageRefused as exc:
+            return [at(self.mark(element, "src"), f"src: {exc}{note}")]
+        return []
+
+    def literal(self, layout: Layout) -> list[Problem]:
+        problems = []
+        for element in layout.elements:
+            src = element.props.get("src")
+            if element.type == "image" and isinstance(src, str) and not FIELD_REF.search(src):
+                problems += self.check(layout, element, src.strip())
+        return problems
+
+
+def check_bindings(
+    component: Component, layouts: dict[str, Layout], images: ImageChecker, mark: Mark, shared: Callable[[str], bool]
+) -> list[Problem]:
+    """Every ``{field}`` the game's own layouts name is a field of the component; templated images exist per piece.
+
+    ``shared(file)`` tells layouts meant for many games (``layouts/base/…``): they may
+    name optional fields, which stay empty on pieces without them.
+    """
+    problems: list[Problem] = []
+    reported: set[tuple[str, str, str]] = set()
+    sides: dict[tuple[str, tuple[str, ...]], Side] = {}
+    for piece in component.pieces:
+        for side in (piece.face, piece.back):
+            if side is not None:
+                sides.setdefault((side.layout, tuple(sorted(side.fields))), side)
+    if component.outside is not None:
+        sides.setdefault((component.outside.layout, tuple(sorted(component.outside.fields))), component.outside)
+    for side in sides.values():
+        layout = layouts.get(side.layout)
+        if layout is None:
+            continue
+        allowed = sorted(set(component.fields) | {"name"} | set(side.fields))
+        for element in layout.elements:
+            for prop in TEMPLATED_PROPS:
+                template = element.props.get(prop)
+                if not isinstance(template, str) or shared(mark(element, prop).rsplit(":", 2)[0]):
+                    continue
+                for name in FIELD_REF.findall(template):
+                    if name in allowed or (element.source, prop, name) in reported:
+                        continue
+                    reported.add((element.source, prop, name))
+                    hint = schema_check.suggest(name, allowed)
+                    problems.append(
+                        at(
+                            mark(element, prop),
+                            f"{prop}: unknown field '{{{name}}}'{hint}; component '{component.id}' has the fields "
+                            + ", ".join(allowed),
+                        )
+                    )
+    for piece in component.pieces:
+        for side in (piece.face, piece.back):
+            layout = layouts.get(side.layout) if side is not None else None
+            if side is None or layout is None:
+                continue
+            fields = {**piece.fields, **side.fields}
+            for element in layout.elements:
+                src = element.props.get("src")
+                if element.type == "image" and isinstance(src, str) and FIELD_REF.search(src):
+                    note = f" (from '{src}' for {component.id} '{piece.name}')"
+                    problems += images.check(layout, element, bind(src, fields).strip(), note)
+    return problems

@@ -1,0 +1,243 @@
+"""Component files: entries expanded into pieces, sides bound to layouts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from punchboard.plumbing.limits import FLAGS
+from punchboard.plumbing.units import to_mm
+from punchboard.spec import schema_check
+from punchboard.spec.model import (
+    Component,
+    Piece,
+    Side,
+    Size,
+    SupplyItem,
+    TokenShape,
+    frozen_map,
+)
+from punchboard.spec.yamlsource import Document, PathKey
+
+from .common import ENTRY_KEYS, LIST_KEYS, Collector, load_document, positive_length
+from .layouts import LayoutLoader
+from .sizes import parse_size
+from .spreadsheets import csv_entries
+
+
+class ComponentLoader:
+    def __init__(self, game_folder: Path, layouts: LayoutLoader, presets: dict[str, Size], out: Collector):
+        self.folder = game_folder
+        self.layouts = layouts
+        self.presets = presets
+        self.out = out
+        self.id_marks: dict[Path, tuple[int, int]] = {}
+        self.ids_read: set[str] = set()  # ids of every component file read, valid or not
+
+    def side(self, doc: Document, path: PathKey, spec: Any, inherited: Side | None) -> Side | None:
+        if spec is None:
+            return inherited
+        if spec == "none":
+            return None
+        if isinstance(spec, str):
+            self.out.add(doc.problem(path, f"back must be 'none' or a mapping with layout and fields, got {spec!r}"))
+            return inherited
+        layout = spec.get("layout", inherited.layout if inherited else None)
+        if layout is None:
+            self.out.add(doc.problem(path, "back needs a layout (none is inherited from the component)"))
+            return None
+        self.check_layout(doc, path + ("layout",) if "layout" in spec else path, layout)
+        fields = dict(inherited.fields) if inherited else {}
+        fields.update(spec.get("fields", {}))
+        return Side(layout, frozen_map(fields))
+
+    def check_layout(self, doc: Document, path: PathKey, name: str) -> None:
+        if self.layouts.find(name) is None:
+            self.layouts.missing(doc, path, name)
+        else:
+            self.layouts.get(name)
+
+    def load(self, path: Path) -> Component | None:
+        doc = load_document(path, self.out)
+        if doc is None:
+            return None
+        data = doc.data
+        self.id_marks[path] = doc.where(("id",))
+        if isinstance(data, dict) and isinstance(data.get("id"), str):
+            self.ids_read.add(data["id"])
+        if not isinstance(data, dict):
+            self.out.add(doc.problem((), "a component file must be a mapping with id and kind"))
+            return None
+        kind = data.get("kind")
+        kinds = ["deck", "banknotes", "tokens", "board", "tiles", "sheet", "supply"]
+        if kind not in kinds:
+            hint = schema_check.suggest(str(kind), kinds) if isinstance(kind, str) else ""
+            got = "nothing" if kind is None else repr(kind)
+            self.out.add(doc.problem(("kind",), f"kind must be one of {', '.join(kinds)}, got {got}{hint}"))
+            return None
+        problems = schema_check.check(doc, "component", kind)
+        if problems:
+            self.out.extend(problems)
+            return None
+        if kind == "supply":
+            items = tuple(SupplyItem(i["name"], i["count"], i.get("notes", "")) for i in data["items"])
+            return Component(data["id"], kind, data.get("name", data["id"]), path, None, 1, (), notes=data.get("notes", ""), printed=False, supplies=items)
+        return self._printed(doc, data, kind)
+
+    def _printed(self, doc: Document, data: dict[str, Any], kind: str) -> Component | None:
+        errors_before = len(self.out.problems)
+        size = parse_size(doc, ("size",), data["size"], self.presets, self.out) if "size" in data else None
+        cell = positive_length(doc, ("cell",), data["cell"], self.out) if "cell" in data else None
+        fields = list(data.get("fields", []))
+        defaults = data.get("defaults", {})
+        for key in defaults:
+            if key not in fields and key != "name":
+                self.out.add(doc.problem(("defaults", key), f"default for undeclared field '{key}'; declare it under fields:", key=True))
+        face: Side | None = None
+        if "layout" in data:
+            self.check_layout(doc, ("layout",), data["layout"])
+            face = Side(data["layout"])
+        back = self.side(doc, ("back",), data.get("back"), None)
+        list_key = LIST_KEYS[kind]
+        entries: list[tuple[dict[str, Any], Document, PathKey]] = [
+            (entry, doc, (list_key, i)) for i, entry in enumerate(data.get(list_key, []))
+        ]
+        if "csv" in data:
+            entries += [(entry, row_doc, ()) for entry, row_doc in csv_entries(doc, data["csv"], fields, self.out)]
+        if not entries and list_key not in data and "csv" not in data:
+            entries = [({}, doc, ())]
+        if not entries and len(self.out.problems) == errors_before:
+            also = " and the csv file has no rows" if "csv" in data else ""
+            self.out.add(doc.problem((list_key,) if list_key in data else ("csv",), f"{list_key} is empty{also}; expected at least one entry"))
+        copies = data.get("copies", 1)
+        pieces: list[Piece] = []
+        templates: list[tuple[int, dict[str, Any], Side | None, Side | None, tuple[tuple[int, int], ...]]] = []
+        total = 0
+        for entry, edoc, epath in entries:
+            for key in entry:
+                if key not in ENTRY_KEYS and key not in fields:
+                    hint = schema_check.suggest(key, sorted(set(fields) | ENTRY_KEYS))
+                    self.out.add(
+                        edoc.problem(
+                            epath + (key,),
+                            f"unknown field '{key}'{hint}; declare it under fields: or use one of "
+                            + ", ".join(sorted(ENTRY_KEYS)),
+                            key=True,
+                        )
+                    )
+            entry_face = face
+            if "layout" in entry:
+                self.check_layout(edoc, epath + ("layout",), entry["layout"])
+                entry_face = Side(entry["layout"])
+            if entry_face is None:
+                self.out.add(edoc.problem(epath, "no layout: set layout on the component or on this entry"))
+            entry_back = self.side(edoc, epath + ("back",), entry.get("back"), back)
+            cells = self._cells(edoc, epath, entry.get("cells"), kind)
+            base = {k: v for k, v in defaults.items()}
+            base.update({k: v for k, v in entry.items() if k not in ENTRY_KEYS or k == "name"})
+            values: list[dict[str, Any]] = [base]
+            steps = range(1)
+            if "range" in entry:
+                rng = entry["range"]
+                steps = range(rng["from"], rng["to"] + 1, rng.get("step", 1))
+                if rng["field"] not in fields:
+                    self.out.add(edoc.problem(epath + ("range", "field"), f"range field '{rng['field']}' is not declared under fields:"))
+                if rng["to"] < rng["from"]:
+                    self.out.add(edoc.problem(epath + ("range",), f"range goes from {rng['from']} down to {rng['to']}; expected from ≤ to"))
+            count = entry.get("count", 1)
+            total += count * len(steps) * copies
+            max_pieces = self.out.limits.max_pieces
+            if total > max_pieces:
+                culprit, where = edoc, epath + ("count",)
+                if count * len(steps) <= max_pieces and copies > 1:
+                    culprit, where = doc, ("copies",)
+                elif "range" in entry and count <= max_pieces:
+                    where = epath + ("range",)
+                self.out.add(
+                    culprit.problem(
+                        where,
+                        f"component expands to at least {total} pieces, more than the limit of {max_pieces}; "
+                        f"expected a printable count (raise the limit with {FLAGS['max_pieces']})",
+                    )
+                )
+                return None
+            if "range" in entry:
+                values = [{"name": str(v), **base, rng["field"]: v} for v in steps]
+            for fields_of in values:
+                templates.append((count, fields_of, entry_face, entry_back, cells))
+        if len(self.out.problems) > errors_before:
+            return None
+        index = 0
+        for copy in range(copies):
+            for entry_index, (count, fields_of, entry_face, entry_back, cells) in enumerate(templates):
+                frozen = frozen_map(fields_of)
+                for _ in range(count):
+                    pieces.append(Piece(data["id"], index, copy, entry_index, frozen, entry_face, entry_back, cells))
+                    index += 1
+        if kind in ("deck", "banknotes", "tokens", "board", "sheet") and size is None:
+            self.out.add(doc.problem((), f"missing required key 'size' for a {kind}"))
+            return None
+        if size is not None and not self._safe_zones_fit(doc, size, kind, (("layout",), face), (("back", "layout"), back)):
+            return None
+        shape = None
+        if kind == "tokens":
+            outline = tuple((float(x), float(y)) for x, y in data.get("outline", []))
+            shape_name = data.get("shape", "circle")
+            if shape_name == "custom" and not outline:
+                self.out.add(doc.problem(("shape",), "shape custom needs an outline: a list of [x, y] points"))
+            shape = TokenShape(shape_name, data.get("teeth", 12), outline)
+        return Component(
+            id=data["id"],
+            kind=kind,
+            name=data.get("name", data["id"].replace("_", " ").title()),
+            source=doc.path,
+            size=size,
+            copies=copies,
+            pieces=tuple(pieces),
+            fields=tuple(fields),
+            notes=data.get("notes", ""),
+            printed=data.get("print", True),
+            shape=shape,
+            cell=cell,
+            fold=data.get("fold", "none"),
+            outside=self._outside(doc, data),
+            inputs=(doc.path, doc.path.parent / data["csv"]) if "csv" in data else (doc.path,),
+        )
+
+    def _safe_zones_fit(self, doc: Document, size: Size, kind: str, *sides: tuple[PathKey, Side | None]) -> bool:
+        """A layout's safe margin must leave some room inside the piece it is drawn on."""
+        fits = True
+        for path, side in sides:
+            layout = self.layouts.cache.get(side.layout) if side is not None else None
+            if layout is None or 2 * layout.safe < min(size.width, size.height):
+                continue
+            fits = False
+            self.out.add(
+                doc.problem(
+                    path,
+                    f"layout '{layout.name}' keeps a {round(to_mm(layout.safe), 2):g} mm safe margin on each side, which leaves "
+                    f"no room on a {round(to_mm(size.width), 2):g} × {round(to_mm(size.height), 2):g} mm {kind}; expected a safe margin "
+                    "under half the piece's smaller side",
+                )
+            )
+        return fits
+
+    def _outside(self, doc: Document, data: dict[str, Any]) -> Side | None:
+        if "outside" not in data:
+            return None
+        if data.get("fold", "none") == "none":
+            self.out.add(doc.problem(("outside",), "outside needs a folded sheet: set fold to half-horizontal or half-vertical", key=True))
+            return None
+        return self.side(doc, ("outside",), data["outside"], None)
+
+    def _cells(self, doc: Document, path: PathKey, rows: list[str] | None, kind: str) -> tuple[tuple[int, int], ...]:
+        if rows is None:
+            return ((0, 0),)
+        if kind != "tiles":
+            self.out.add(doc.problem(path + ("cells",), f"cells only applies to tiles, not to a {kind}", key=True))
+            return ((0, 0),)
+        cells = tuple((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "X")
+        if not cells:
+            self.out.add(doc.problem(path + ("cells",), "cells has no X; expected at least one cell"))
+            return ((0, 0),)
+        return cells

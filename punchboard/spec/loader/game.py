@@ -1,0 +1,179 @@
+"""game.yaml: the components it lists, its box contents, its setup, and the checks that need the whole game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from punchboard.plumbing.errors import Problem, SpecError, display_path
+from punchboard.plumbing.limits import DEFAULT_LIMITS, Limits
+from punchboard.plumbing.paths import GAME_FILE, LAYOUTS, is_inside
+from punchboard.spec import expressions, layout_checks, schema_check
+from punchboard.spec.binding import FIELD_REF
+from punchboard.spec.model import (
+    BoxLine,
+    Component,
+    Game,
+    Layout,
+    frozen_map,
+)
+from punchboard.spec.setup_loader import load_setup
+from punchboard.spec.yamlsource import Document
+
+from .common import HEX_COLOUR, Collector, load_document
+from .components import ComponentLoader
+from .layouts import LayoutLoader
+from .sizes import load_size_presets
+
+
+def _field_refs(text: Any) -> set[str]:
+    return set(FIELD_REF.findall(text)) if isinstance(text, str) else set()
+
+
+def _check_colours(game_palette: dict[str, str], layout: Layout, mark: layout_checks.Mark, out: Collector) -> None:
+    palette = {**game_palette, **layout.palette}
+    for element in layout.elements:
+        for key in ("fill", "stroke", "color", "accent"):
+            colour = element.props.get(key)
+            if colour is None or colour == "none":
+                continue
+            if isinstance(colour, str) and (HEX_COLOUR.match(colour) or colour in palette):
+                continue
+            known = sorted(palette)
+            hint = schema_check.suggest(str(colour), known)
+            out.add(
+                layout_checks.at(
+                    mark(element, key),
+                    f"{key}: unknown colour {colour!r}{hint}; expected #rrggbb or a palette name "
+                    f"({', '.join(known) or 'none defined'})",
+                )
+            )
+
+
+def _load_components(
+    folder: Path, doc: Document, names: list[str], loader: ComponentLoader, out: Collector
+) -> tuple[list[Component], list[Path]]:
+    """The components game.yaml lists, in order, and the files they came from."""
+    components: list[Component] = []
+    files: list[Path] = []
+    listed: dict[Path, int] = {}
+    seen: dict[str, Path] = {}
+    for index, name in enumerate(names):
+        path = folder / name
+        if not is_inside(path, folder):
+            out.add(doc.problem(("components", index), f"component file '{name}' lies outside the game folder"))
+            continue
+        if not path.is_file():
+            out.add(doc.problem(("components", index), f"component file '{name}' not found in {display_path(folder)}"))
+            continue
+        if path.resolve() in listed:
+            first = listed[path.resolve()]
+            out.add(doc.problem(("components", index), f"component file '{name}' is listed twice (also item {first + 1} of components)"))
+            continue
+        listed[path.resolve()] = index
+        files.append(path)
+        component = loader.load(path)
+        if component is None:
+            continue
+        if component.id in seen:
+            line, col = loader.id_marks.get(path, (1, 1))
+            other = display_path(seen[component.id])
+            out.add(Problem(display_path(path), line, col, f"duplicate component id '{component.id}' (also in {other}); expected each id once per game"))
+            continue
+        seen[component.id] = path
+        components.append(component)
+    return components, files
+
+
+def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS) -> Game:
+    """Load and validate a game folder; raises SpecError listing every problem."""
+    out = Collector(limits=limits)
+    game_path = folder / GAME_FILE
+    if not game_path.is_file():
+        raise SpecError([Problem(display_path(folder), 1, 1, f"no {GAME_FILE} in this folder; expected a game folder")])
+    doc = load_document(game_path, out)
+    out.raise_if_any()
+    assert doc is not None
+    if not isinstance(doc.data, dict):
+        raise SpecError([doc.problem((), "game.yaml must be a mapping with id, title, players and components")])
+    game_problems = schema_check.check(doc, "game")
+    if game_problems:
+        out.extend(game_problems)
+        names = doc.data.get("components")
+        if isinstance(names, list) and all(isinstance(name, str) for name in names):
+            # report the component files' problems too, not only the game file's
+            _load_components(folder, doc, names, ComponentLoader(folder, LayoutLoader(folder, out), load_size_presets(), out), out)
+        out.raise_if_any()
+    data = doc.data
+    if data["players"]["min"] > data["players"]["max"]:
+        out.add(doc.problem(("players",), f"players min {data['players']['min']} is more than max {data['players']['max']}"))
+    presets = load_size_presets()
+    layouts = LayoutLoader(folder, out)
+    loader = ComponentLoader(folder, layouts, presets, out)
+    components, files = _load_components(folder, doc, data["components"], loader, out)
+    files.insert(0, game_path)
+    seen = {component.id for component in components}
+    setup = None
+    warnings: tuple[str, ...] = ()
+    if "setup" in data:
+        setup = folder / data["setup"]
+        if not is_inside(setup, folder):
+            out.add(doc.problem(("setup",), f"setup file '{data['setup']}' lies outside the game folder"))
+        elif not setup.is_file():
+            out.add(doc.problem(("setup",), f"setup file '{data['setup']}' not found in {display_path(folder)}"))
+        elif not out.problems:
+            try:
+                warnings = load_setup(setup, components, (data["players"]["min"], data["players"]["max"])).gaps
+            except SpecError as err:
+                out.extend(err.problems)
+    box: list[BoxLine] = []
+    ids = sorted(seen)
+    for index, line in enumerate(data.get("box", [])):
+        for j, component_id in enumerate(line["components"]):
+            if component_id not in seen and component_id not in loader.ids_read:
+                hint = schema_check.suggest(component_id, ids)
+                out.add(doc.problem(("box", index, "components", j), f"box line refers to unknown component '{component_id}'{hint}"))
+        if "where" in line:
+            try:
+                expressions.parse(line["where"])
+            except expressions.ExpressionError as exc:
+                out.add(doc.problem(("box", index, "where"), f"where: {exc}"))
+        line_no, col = doc.where(("box", index))
+        box.append(BoxLine(line["text"], line["count"], tuple(line["components"]), line.get("where"), f"{doc.name}:{line_no}:{col}", line.get("per_copy", False)))
+    used: dict[str, Layout] = {}
+    palette = dict(data.get("palette", {}))
+    for component in components:
+        for name in sorted(component.layouts()):
+            layout = layouts.get(name)
+            if layout is not None:
+                used[name] = layout
+    images = layout_checks.ImageChecker(folder, limits, layouts.mark)
+
+    def shared(file: str) -> bool:
+        """A layout file meant for many games: in punchboard's layouts/ but not its layouts/<game id>/."""
+        return is_inside(Path(file), LAYOUTS) and not is_inside(Path(file), LAYOUTS / str(data["id"]))
+
+    for layout in used.values():
+        _check_colours(palette, layout, layouts.mark, out)
+        out.extend(layout_checks.check_fonts(layout, layouts.mark))
+        out.extend(images.literal(layout))
+    for component in components:
+        out.extend(layout_checks.check_bindings(component, used, images, layouts.mark, shared))
+    out.raise_if_any()
+    return Game(
+        id=data["id"],
+        title=data["title"],
+        folder=folder,
+        players_min=data["players"]["min"],
+        players_max=data["players"]["max"],
+        components=tuple(components),
+        layouts=frozen_map(used),
+        box=tuple(box),
+        palette=frozen_map(palette),
+        rulebook=data.get("rulebook", ""),
+        designers=tuple(data.get("designers", [])),
+        setup=setup,
+        notes=data.get("notes", ""),
+        files=tuple(files),
+        warnings=warnings,
+    )

@@ -1,0 +1,201 @@
+"""Layout files: found by name (the game's own layouts/ first), ``extends`` chains followed, elements checked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from punchboard.plumbing.paths import LAYOUTS, is_inside
+from punchboard.plumbing.units import UnitError, parse_dim, parse_length
+from punchboard.spec import expressions, schema_check
+from punchboard.spec.model import (
+    Element,
+    Layout,
+    frozen_map,
+)
+from punchboard.spec.yamlsource import Document, PathKey
+
+from .common import DIM_PROPS, LENGTH_PROPS, Collector, load_document, positive_length
+
+
+class LayoutLoader:
+    """Resolves layout names to files (game's own layouts/ first), following ``extends``."""
+
+    def __init__(self, game_folder: Path, out: Collector):
+        self.roots = [game_folder / "layouts", LAYOUTS]
+        self.out = out
+        self.cache: dict[str, Layout | None] = {}
+        # (element source, prop) → file:LINE:COL of the value, so later checks point at the value itself
+        self.prop_marks: dict[tuple[str, str], str] = {}
+
+    def find(self, name: str) -> Path | None:
+        if ".." in name.split("/") or name.startswith("/"):
+            return None
+        for root in self.roots:
+            candidate = root / f"{name}.yaml"
+            if candidate.is_file() and is_inside(candidate, root):
+                return candidate
+        return None
+
+    def known(self) -> list[str]:
+        names = set()
+        for root in self.roots:
+            if root.is_dir():
+                names.update(
+                    str(p.relative_to(root).with_suffix(""))
+                    for p in root.rglob("*.yaml")
+                    if p.parent.name != "paper" and p.name != "sizes.yaml"
+                )
+        return sorted(names)
+
+    def missing(self, doc: Document, path: PathKey, name: str) -> None:
+        if ".." in name.split("/") or name.startswith("/") or any(
+            (root / f"{name}.yaml").is_file() for root in self.roots
+        ):
+            self.out.add(
+                doc.problem(
+                    path,
+                    f"layout '{name}' lies outside the layouts folders; expected a name like 'base/card' "
+                    "for a file inside the game's layouts/ or punchboard's layouts/ (no '..', no leading '/', no symlink out)",
+                )
+            )
+            return
+        hint = schema_check.suggest(name, self.known())
+        self.out.add(
+            doc.problem(
+                path,
+                f"layout '{name}' not found{hint}; expected a file layouts/{name}.yaml "
+                "in the game folder or in punchboard's layouts/",
+            )
+        )
+
+    def get(self, name: str, stack: tuple[str, ...] = ()) -> Layout | None:
+        if name in self.cache and not stack:
+            return self.cache[name]
+        path = self.find(name)
+        if path is None:
+            return None
+        doc = load_document(path, self.out)
+        if doc is None:
+            self.cache[name] = None
+            return None
+        if doc.data is None:
+            doc.data = {}
+        problems = schema_check.check(doc, "layout")
+        if problems:
+            self.out.extend(problems)
+            self.cache[name] = None
+            return None
+        data = doc.data
+        parent: Layout | None = None
+        if "extends" in data:
+            base = data["extends"]
+            if base == name or base in stack:
+                cycle = " → ".join(stack + (name, base))
+                self.out.add(doc.problem(("extends",), f"layout extends itself in a cycle: {cycle}"))
+                self.cache[name] = None
+                return None
+            if self.find(base) is None:
+                self.missing(doc, ("extends",), base)
+                self.cache[name] = None
+                return None
+            parent = self.get(base, stack + (name,))
+            if parent is None:
+                self.cache[name] = None
+                return None
+        layout = self._build(name, path, doc, parent)
+        self.cache[name] = layout
+        return layout
+
+    def _build(self, name: str, path: Path, doc: Document, parent: Layout | None) -> Layout:
+        data = doc.data
+        elements: list[Element] = list(parent.elements) if parent else []
+        palette = dict(parent.palette) if parent else {}
+        palette.update(data.get("palette", {}))
+        fonts = dict(parent.fonts) if parent else {}
+        for font_name, font_file in data.get("fonts", {}).items():
+            font_path = path.parent / font_file
+            if not is_inside(font_path, path.parent) and not is_inside(font_path, LAYOUTS):
+                self.out.add(doc.problem(("fonts", font_name), f"font file '{font_file}' lies outside the layouts folder"))
+            elif not font_path.is_file():
+                self.out.add(doc.problem(("fonts", font_name), f"font file '{font_file}' not found next to {doc.name}"))
+            else:
+                fonts[font_name] = font_path
+        own_ids: dict[str, int] = {}
+        for index, raw in enumerate(data.get("elements", [])):
+            where: PathKey = ("elements", index)
+            element_id = str(raw.get("id", f"{name}#{index}"))
+            position = doc.where(where)
+            source = f"{doc.name}:{position[0]}:{position[1]}"
+            if element_id in own_ids:
+                first = doc.where(("elements", own_ids[element_id]))[0]
+                self.out.add(
+                    doc.problem(
+                        where + ("id",),
+                        f"duplicate element id '{element_id}' (also on line {first}); expected each id once per layout",
+                    )
+                )
+                continue
+            own_ids[element_id] = index
+            existing = next((i for i, e in enumerate(elements) if e.id == element_id), None)
+            if raw.get("remove"):
+                if existing is None:
+                    self.out.add(doc.problem(where, f"remove: no inherited element with id '{element_id}'"))
+                else:
+                    del elements[existing]
+                continue
+            merged: dict[str, Any] = {}
+            if existing is not None:
+                merged.update(elements[existing].props)
+            props = self._element_props(doc, where, raw)
+            merged.update(props)
+            if "type" not in raw and existing is not None:
+                element_type = elements[existing].type
+            elif "type" in raw:
+                element_type = raw["type"]
+            else:
+                self.out.add(doc.problem(where, "element needs a type: one of rect, ellipse, line, polygon, text, image, icon"))
+                continue
+            element = Element(element_type, element_id, frozen_map(merged), source)
+            for key in merged:
+                if key in raw:
+                    line, col = doc.where(where + (key,))
+                    self.prop_marks[(source, key)] = f"{doc.name}:{line}:{col}"
+                elif existing is not None:
+                    self.prop_marks[(source, key)] = self.mark(elements[existing], key)
+            if existing is not None:
+                elements[existing] = element
+            else:
+                elements.append(element)
+        safe = positive_length(doc, ("safe",), data["safe"], self.out) if "safe" in data else (parent.safe if parent else parse_length("3mm"))
+        bleed = positive_length(doc, ("bleed",), data["bleed"], self.out) if "bleed" in data else (parent.bleed if parent else None)
+        chain = (path,) + (parent.chain if parent else ())
+        return Layout(name, path, chain, tuple(elements), frozen_map(palette), frozen_map(fonts), safe or 0.0, bleed)
+
+    def mark(self, element: Element, key: str) -> str:
+        """``file:LINE:COL`` of one property of ``element`` (the element's own position if unknown)."""
+        return self.prop_marks.get((element.source, key), element.source)
+
+    def _element_props(self, doc: Document, where: PathKey, raw: dict[str, Any]) -> dict[str, Any]:
+        props: dict[str, Any] = {}
+        for key, value in raw.items():
+            path = where + (key,)
+            try:
+                if key in DIM_PROPS:
+                    props[key] = parse_dim(value)
+                elif key in LENGTH_PROPS:
+                    props[key] = parse_length(value)
+                elif key == "points":
+                    props[key] = tuple((parse_dim(x), parse_dim(y)) for x, y in value)
+                elif key == "dash":
+                    props[key] = tuple(parse_length(v) for v in value)
+                elif key == "when":
+                    expressions.parse(value)
+                    props[key] = value
+                else:
+                    props[key] = value
+            except UnitError as exc:
+                self.out.add(doc.problem(path, f"{key}: {exc}"))
+            except expressions.ExpressionError as exc:
+                self.out.add(doc.problem(path, f"when: {exc}"))
+        return props

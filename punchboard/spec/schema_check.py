@@ -1,0 +1,144 @@
+"""JSON Schema validation with messages a designer can act on."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from functools import cache
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from punchboard.plumbing.errors import Problem
+from punchboard.plumbing.paths import SCHEMAS
+
+from .yamlsource import Document, PathKey
+
+TYPE_WORDS = {
+    "string": "text",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+    "object": "a mapping of keys to values",
+    "array": "a list",
+    "null": "empty",
+}
+
+
+@cache
+def schema(name: str) -> dict[str, Any]:
+    with open(SCHEMAS / f"{name}.schema.json", encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+@cache
+def validator(name: str, definition: str | None = None) -> Draft202012Validator:
+    root = schema(name)
+    if definition is None:
+        return Draft202012Validator(root)
+    sub = dict(root["$defs"][definition])
+    sub["$defs"] = root["$defs"]
+    return Draft202012Validator(sub)
+
+
+def suggest(word: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _label(path: PathKey) -> str:
+    for part in reversed(path):
+        if isinstance(part, str):
+            return part if part.strip() else f"the key {part!r}"
+    return "the document"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "nothing"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return str(value)
+
+
+def _expected_types(types: Any) -> str:
+    if isinstance(types, str):
+        types = [types]
+    words = [TYPE_WORDS.get(t, t) for t in types]
+    return " or ".join(words)
+
+
+def describe(error: ValidationError, doc: Document, base: PathKey) -> list[Problem]:
+    path = base + tuple(error.absolute_path)
+    label = _label(path)
+    kind = error.validator
+    value = error.instance
+    if kind == "additionalProperties" and isinstance(value, dict):
+        allowed = sorted(error.schema.get("properties", {}))
+        problems = []
+        for key in value:
+            if key in allowed:
+                continue
+            hint = suggest(key, allowed)
+            expected = ", ".join(allowed)
+            problems.append(
+                doc.problem(
+                    path + (key,),
+                    f"unknown key '{key}'{hint}; expected one of: {expected}",
+                    key=True,
+                )
+            )
+        if problems:
+            return problems
+    if kind == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        return [doc.problem(path, f"missing required key '{missing}' in {label if path else doc.path.name}")]
+    if kind == "type":
+        return [
+            doc.problem(
+                path, f"{label} must be {_expected_types(error.validator_value)}, got {_show(value)}"
+            )
+        ]
+    if kind == "minimum":
+        limit = error.validator_value
+        if limit == 1 and error.schema.get("type") == "integer":
+            return [doc.problem(path, f"{label} must be a positive integer, got {_show(value)}")]
+        return [doc.problem(path, f"{label} must be at least {limit}, got {_show(value)}")]
+    if kind == "maximum":
+        return [doc.problem(path, f"{label} must be at most {error.validator_value}, got {_show(value)}")]
+    if kind in ("enum", "const"):
+        choices = error.validator_value if kind == "enum" else [error.validator_value]
+        words = [str(c) for c in choices]
+        hint = suggest(str(value), words) if isinstance(value, str) else ""
+        return [
+            doc.problem(
+                path, f"{label} must be one of {', '.join(words)}, got {_show(value)}{hint}"
+            )
+        ]
+    if kind == "pattern":
+        what = error.schema.get("description", f"text matching {error.validator_value}")
+        return [doc.problem(path, f"{label} {_show(value)} is not valid: expected {what[0].lower() + what[1:].rstrip('.')}")]
+    if kind == "minItems":
+        return [doc.problem(path, f"{label} must have at least {error.validator_value} entries")]
+    if kind == "maxItems":
+        return [doc.problem(path, f"{label} must have at most {error.validator_value} entries")]
+    if kind == "uniqueItems":
+        return [doc.problem(path, f"{label} must not repeat entries")]
+    return [doc.problem(path, f"{label}: {error.message}")]
+
+
+def check(doc: Document, name: str, definition: str | None = None, *, data: Any = None, base: PathKey = ()) -> list[Problem]:
+    instance = doc.data if data is None else data
+    problems: list[Problem] = []
+    for error in validator(name, definition).iter_errors(instance):
+        if error.validator in ("if", "allOf"):
+            continue
+        problems.extend(describe(error, doc, base))
+    return problems

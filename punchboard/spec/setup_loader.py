@@ -1,0 +1,368 @@
+"""setup.yaml → validated :class:`~punchboard.spec.setup_model.Setup`. All setup input checking happens here."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from jsonschema.exceptions import best_match
+
+from punchboard.plumbing.errors import Problem, SpecError
+
+from . import expressions, schema_check
+from .model import Component, frozen_map
+from .setup_model import (
+    BOX,
+    COUNT_VARIABLES,
+    REMOVED,
+    STEP_KINDS,
+    Consumption,
+    Count,
+    Event,
+    Expectation,
+    Setup,
+    Step,
+    Table,
+    Variant,
+    ZoneLimit,
+)
+from .yamlsource import Document, PathKey, load_yaml
+
+PIECE_NAMES = ("name", "component", "copy")
+
+
+def _schema_problems(doc: Document) -> list[Problem]:
+    """Schema errors, with each step checked against its own kind so messages stay specific."""
+    problems: list[Problem] = []
+    for error in schema_check.validator("setup").iter_errors(doc.data):
+        path = tuple(error.absolute_path)
+        if error.validator == "oneOf" and error.schema.get("oneOf") and "step_take" in str(error.schema):
+            problems.extend(_step_problems(doc, path, error.instance))
+        elif error.validator == "oneOf" and error.context:
+            problems.extend(schema_check.describe(best_match(error.context), doc, ()))
+        elif error.validator not in ("if", "allOf"):
+            problems.extend(schema_check.describe(error, doc, ()))
+    return problems
+
+
+def _step_problems(doc: Document, path: PathKey, step: Any) -> list[Problem]:
+    if not isinstance(step, dict):
+        return [doc.problem(path, f"a step must be a mapping with one of: {', '.join(STEP_KINDS)}")]
+    kinds = [k for k in step if k in STEP_KINDS]
+    if len(kinds) != 1:
+        found = ", ".join(kinds) if kinds else "none"
+        unknown = [k for k in step if k not in STEP_KINDS and k not in ("say", "when")]
+        hint = schema_check.suggest(unknown[0], list(STEP_KINDS)) if unknown else ""
+        extra = f"; unknown key '{unknown[0]}'{hint}" if unknown else ""
+        return [doc.problem(path, f"a step needs exactly one kind ({', '.join(STEP_KINDS)}), found {found}{extra}")]
+    sub = schema_check.validator("setup", f"step_{kinds[0]}")
+    problems: list[Problem] = []
+    for error in sub.iter_errors(step):
+        if error.validator == "oneOf" and error.context:
+            error = best_match(error.context)
+        problems.extend(schema_check.describe(error, doc, path))
+    return problems
+
+
+class _Builder:
+    def __init__(self, doc: Document, components: Sequence[Component], players: tuple[int, int]):
+        self.doc = doc
+        self.components = {c.id: c for c in components}
+        self.fields = set(PIECE_NAMES)
+        for component in components:
+            self.fields.update(component.fields)
+            for piece in component.pieces:
+                self.fields.update(piece.fields)
+        self.players = players
+        self.problems: list[Problem] = []
+        self.let_names: set[str] = set()
+        self.gaps: list[str] = []
+        self.covered: tuple[int, ...] = ()  # the player counts of the variant being read
+        self.variant_id = ""
+
+    def source(self, path: PathKey) -> str:
+        line, col = self.doc.where(path)
+        return f"{self.doc.name}:{line}:{col}"
+
+    def error(self, path: PathKey, message: str) -> None:
+        self.problems.append(self.doc.problem(path, message))
+
+    # ------------------------------------------------------------ expressions
+
+    def expression(self, path: PathKey, text: str, *, condition: bool) -> str | None:
+        try:
+            expressions.parse(text)
+            used = expressions.names(text)
+        except expressions.ExpressionError as exc:
+            self.error(path, f"{path[-1]}: {exc}")
+            return None
+        known = set(COUNT_VARIABLES) | self.let_names
+        if condition:
+            known |= self.fields
+        unknown = sorted(used - known)
+        if unknown:
+            hint = schema_check.suggest(unknown[0], sorted(known))
+            self.error(path, f"{path[-1]}: unknown name '{unknown[0]}'{hint}; known: {', '.join(sorted(known))}")
+            return None
+        return text
+
+    def count(self, path: PathKey, raw: Any) -> Count | None:
+        if raw is None:
+            return None
+        source = self.source(path)
+        if isinstance(raw, bool):
+            self.error(path, f"{path[-1]} must be a whole number, an expression or a by_players table")
+            return None
+        if isinstance(raw, int):
+            return Count(value=raw, source=source)
+        if isinstance(raw, str):
+            return Count(value=self.expression(path, raw, condition=False) or "0", source=source)
+        if isinstance(raw, list):
+            return Count(value=tuple(raw), source=source)
+        table: dict[int, Any] = {}
+        for key, value in raw["by_players"].items():
+            if isinstance(value, str):
+                self.expression(path + ("by_players", key), value, condition=False)
+            table[int(key)] = tuple(value) if isinstance(value, list) else value
+        reasons = {int(k): v for k, v in (raw.get("open") or {}).items()}
+        for key in sorted(set(reasons) & set(table)):
+            self.error(path + ("open", str(key)), f"open names {key} players, but the table gives a value for {key}; "
+                                                  "open: explains only the counts the table leaves out")
+        missing = [n for n in self.covered if n not in table and n not in reasons]
+        if missing:
+            listed = ", ".join(str(n) for n in missing)
+            example = ", ".join(f'{n}: "why the rulebook gives no number"' for n in missing[:2])
+            self.gaps.append(f"{source}: count table has no entry for {listed} player{'s' if missing != [1] else ''}, "
+                             f"which variant '{self.variant_id}' covers; the verifier reports it as left open. "
+                             f"Give the number, or say why under open: {{{example}}}")
+        return Count(by_players=frozen_map(table), open=frozen_map(reasons), source=source)
+
+    # ------------------------------------------------------------ zones
+
+    def check_read(self, path: PathKey, zone: str, known: set[str], what: str = "zone") -> None:
+        if zone not in known:
+            hint = schema_check.suggest(zone, sorted(known))
+            self.error(
+                path,
+                f"{what} '{zone}' is empty here: no earlier step puts anything in it{hint}; "
+                f"zones so far: {', '.join(sorted(known))}",
+            )
+
+    def check_field(self, path: PathKey, name: str | None) -> None:
+        if name is not None and name not in self.fields:
+            hint = schema_check.suggest(name, sorted(self.fields))
+            self.error(path, f"unknown field '{name}'{hint}; no component has it")
+
+    # ------------------------------------------------------------ steps
+
+    def steps(self, path: PathKey, raw_steps: list[dict[str, Any]], known: set[str], per_player: set[str]) -> tuple[Step, ...]:
+        steps = []
+        for index, raw in enumerate(raw_steps):
+            step = self.step(path + (index,), index + 1, raw, known, per_player)
+            if step is not None:
+                steps.append(step)
+        return tuple(steps)
+
+    def step(self, path: PathKey, number: int, raw: dict[str, Any], known: set[str], per_player: set[str]) -> Step | None:
+        kind = next(k for k in raw if k in STEP_KINDS)
+        body = raw[kind]
+        at = path + (kind,)
+        when = raw.get("when")
+        if when is not None:
+            self.expression(path + ("when",), when, condition=True)
+        where = body.get("where")
+        if where is not None:
+            self.expression(at + ("where",), where, condition=True)
+        component = body.get("component")
+        components = tuple([component] if isinstance(component, str) else component or [])
+        for i, cid in enumerate(components):
+            if cid not in self.components:
+                hint = schema_check.suggest(cid, sorted(self.components))
+                self.error(at + ("component",) + ((i,) if isinstance(component, list) else ()),
+                           f"unknown component '{cid}'{hint}; expected one of {', '.join(sorted(self.components))}")
+        source_zone = body.get("from", BOX)
+        options: dict[str, Any] = {}
+        if kind == "shuffle":
+            self.check_read(at + ("zone",), body["zone"], known)
+            options["from_zone"] = body["zone"]
+        elif kind == "seat":
+            self.check_read(at + ("seats",), body["seats"], known)
+            self.check_field(at + ("by",), body.get("by"))
+            options.update(seats=body["seats"], by=body.get("by"), from_zone=body["seats"])
+        else:
+            self.check_read(at + ("from",), source_zone, known)
+            options["from_zone"] = source_zone
+        if kind in ("take", "give", "deal", "draw_keep"):
+            options["to"] = body["to"]
+        if kind == "take":
+            options.update(count=self.count(at + ("count",), body.get("count")), pick=body.get("pick", "first"))
+        elif kind == "remove":
+            options.update(count=self.count(at + ("count",), body.get("count")), face=body.get("face", ""))
+        elif kind == "deal":
+            if body.get("evenly") and "count" in body:
+                self.error(at, "deal takes either count (each) or evenly: true, not both")
+            if not body.get("evenly") and "count" not in body:
+                self.error(at, "deal needs count (cards to each player) or evenly: true")
+            if "remainder" in body and not body.get("evenly"):
+                self.error(at + ("remainder",), "remainder only applies to evenly: true")
+            options.update(count=self.count(at + ("count",), body.get("count")), evenly=bool(body.get("evenly")),
+                           extra=tuple(body.get("extra", [])), remainder=body.get("remainder"))
+        elif kind == "give":
+            match = body.get("match")
+            if match is not None:
+                self.check_field(at + ("match", "field"), match["field"])
+                self.check_read(at + ("match", "zone"), match["zone"], known)
+                if match["zone"] not in per_player:
+                    self.error(at + ("match", "zone"), f"match zone '{match['zone']}' is not a zone each player has")
+            self.check_field(at + ("same",), body.get("same"))
+            if body.get("distinct") and not body.get("same"):
+                self.error(at + ("distinct",), "distinct: true needs same: FIELD (the value no two players share)")
+            options.update(count=self.count(at + ("count",), body["count"]), same=body.get("same"),
+                           distinct=bool(body.get("distinct")),
+                           match_field=match["field"] if match else None, match_zone=match["zone"] if match else None)
+        elif kind == "place":
+            self.check_field(at + ("distinct",), body.get("distinct"))
+            options.update(into=tuple(body["into"]), each=self.count(at + ("each",), body["each"]),
+                           distinct_field=body.get("distinct"))
+        elif kind == "draw_keep":
+            options.update(draw=self.count(at + ("draw",), body["draw"]), keep=self.count(at + ("keep",), body["keep"]))
+            if isinstance(body["draw"], int) and isinstance(body["keep"], int) and body["keep"] > body["draw"]:
+                self.error(at + ("keep",), f"keep {body['keep']} is more than draw {body['draw']}")
+        writes = [options.get("to")] if options.get("to") else []
+        writes += list(options.get("into", ())) + list(options.get("extra", ()))
+        if options.get("remainder"):
+            writes.append(options["remainder"])
+        if kind == "remove":
+            writes.append(REMOVED)
+        known.update(writes)
+        if kind in ("deal", "give", "draw_keep"):
+            per_player.add(body["to"])
+        return Step(kind=kind, number=number, say=raw.get("say", ""), source=self.source(path), when=when,
+                    components=components, where=where, **options)
+
+    # ------------------------------------------------------------ the rest
+
+    def zones(self, path: PathKey, raw: dict[str, Any]) -> dict[str, ZoneLimit]:
+        return {
+            name: ZoneLimit(self.count(path + (name, "capacity"), spec.get("capacity")),
+                            self.count(path + (name, "exactly"), spec.get("exactly")), spec.get("say", ""))
+            for name, spec in raw.items()
+        }
+
+    def expectations(self, path: PathKey, raw: list[dict[str, Any]], known: set[str]) -> tuple[Expectation, ...]:
+        out = []
+        for index, spec in enumerate(raw):
+            at = path + (index,)
+            self.check_read(at + ("zone",), spec["zone"], known)
+            if "has" in spec:
+                self.expression(at + ("has",), spec["has"], condition=True)
+            if not any(k in spec for k in ("size", "min", "max", "equal", "has")):
+                self.error(at, "an expectation needs size, min, max, equal or has")
+            out.append(Expectation(
+                zone=spec["zone"], source=self.source(at), size=self.count(at + ("size",), spec.get("size")),
+                min=self.count(at + ("min",), spec.get("min")), max=self.count(at + ("max",), spec.get("max")),
+                equal=bool(spec.get("equal")), has=spec.get("has"), rule=spec.get("rule", ""),
+                severity=spec.get("severity", "fail"),
+            ))
+        return tuple(out)
+
+    def variant(self, path: PathKey, raw: dict[str, Any]) -> Variant | None:
+        before = len(self.problems)
+        players_raw = raw["players"]
+        if isinstance(players_raw, dict):
+            if players_raw["min"] > players_raw["max"]:
+                self.error(path + ("players",), f"players min {players_raw['min']} is more than max {players_raw['max']}")
+            players = tuple(range(players_raw["min"], players_raw["max"] + 1))
+        else:
+            players = tuple(sorted(players_raw))
+        low, high = self.players
+        outside = [n for n in players if not low <= n <= high]
+        if outside:
+            self.error(path + ("players",), f"player count {outside[0]} is outside the game's {low}–{high} players (game.yaml)")
+        self.let_names = set()
+        self.covered, self.variant_id = players, raw["id"]
+        let: dict[str, Any] = {}
+        for name, value in raw.get("let", {}).items():
+            if name in COUNT_VARIABLES:
+                self.error(path + ("let", name), f"let: '{name}' is a built-in name; choose another")
+                continue
+            let[name] = self.count(path + ("let", name), value)
+            self.let_names.add(name)
+        known = {BOX, REMOVED}
+        per_player: set[str] = set()
+        steps = self.steps(path + ("steps",), raw["steps"], known, per_player)
+        tables = []
+        all_known = set(known)
+        all_per_player = set(per_player)
+        names_seen: set[str] = set()
+        for index, spec in enumerate(raw.get("tables", [])):
+            at = path + ("tables", index)
+            if spec["name"] in names_seen:
+                self.error(at + ("name",), f"duplicate table name '{spec['name']}'")
+            names_seen.add(spec["name"])
+            table_known, table_pp = set(known), set(per_player)
+            table_steps = self.steps(at + ("steps",), spec["steps"], table_known, table_pp)
+            tables.append(Table(
+                name=spec["name"], players=self.count(at + ("players",), spec["players"]) or Count(value=0),
+                steps=table_steps, zones=frozen_map(self.zones(at + ("zones",), spec.get("zones", {}))),
+                expect=self.expectations(at + ("expect",), spec.get("expect", []), table_known), source=self.source(at),
+            ))
+            all_known |= table_known
+            all_per_player |= table_pp
+        supply = []
+        for index, spec in enumerate(raw.get("supply", [])):
+            at = path + ("supply", index)
+            zones = [spec["from"]] if isinstance(spec["from"], str) else spec["from"]
+            for j, zone in enumerate(zones):
+                self.check_read(at + ("from",) + ((j,) if isinstance(spec["from"], list) else ()), zone, all_known)
+            if "where" in spec:
+                self.expression(at + ("where",), spec["where"], condition=True)
+            supply.append(Consumption(
+                name=spec["name"], zones=tuple(zones), per_round=self.count(at + ("per_round",), spec["per_round"]) or Count(value=0),
+                rounds=self.count(at + ("rounds",), spec["rounds"]) or Count(value=0), source=self.source(at),
+                where=spec.get("where"), worst_case=self.count(at + ("worst_case",), spec.get("worst_case")),
+                returned=bool(spec.get("returned")),
+            ))
+        events = []
+        for index, spec in enumerate(raw.get("events", [])):
+            at = path + ("events", index)
+            if spec["zone"] not in all_per_player:
+                self.error(at + ("zone",), f"event zone '{spec['zone']}' is not a zone a deal fills for each player")
+            self.expression(at + ("where",), spec["where"], condition=True)
+            low, high = spec.get("min", 0 if "max" in spec else 1), spec.get("max")
+            if high is not None and low > high:
+                self.error(at, f"event min {low} is more than max {high}")
+            events.append(Event(name=spec["name"], zone=spec["zone"], where=spec["where"], source=self.source(at),
+                                low=low, high=high, who=spec.get("who", "any")))
+        variant = Variant(
+            id=raw["id"], name=raw.get("name", raw["id"]), players=players, steps=steps, source=self.source(path),
+            rules=raw.get("rules", ""), notes=raw.get("notes", ""), let=frozen_map(let),
+            zones=frozen_map(self.zones(path + ("zones",), raw.get("zones", {}))), tables=tuple(tables),
+            expect=self.expectations(path + ("expect",), raw.get("expect", []), all_known),
+            supply=tuple(supply), events=tuple(events),
+        )
+        return variant if len(self.problems) == before else None
+
+
+def load_setup(path: Path, components: Sequence[Component], players: tuple[int, int]) -> Setup:
+    """Load and validate a setup file against the game's components; raises SpecError listing every problem."""
+    doc = load_yaml(path)
+    if not isinstance(doc.data, dict):
+        raise SpecError([doc.problem((), "setup.yaml must be a mapping with a list of variants")])
+    problems = _schema_problems(doc)
+    if problems:
+        raise SpecError(problems)
+    builder = _Builder(doc, components, players)
+    variants = []
+    seen: set[str] = set()
+    for index, raw in enumerate(doc.data["variants"]):
+        if raw["id"] in seen:
+            builder.error(("variants", index, "id"), f"duplicate variant id '{raw['id']}'")
+        seen.add(raw["id"])
+        variant = builder.variant(("variants", index), raw)
+        if variant is not None:
+            variants.append(variant)
+    if builder.problems:
+        raise SpecError(builder.problems)
+    return Setup(path=path, variants=tuple(variants), notes=doc.data.get("notes", ""), gaps=tuple(builder.gaps))

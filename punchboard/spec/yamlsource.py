@@ -1,0 +1,202 @@
+"""Safe YAML loading that remembers where every key and value came from.
+
+Documents are composed into nodes with PyYAML's safe loader (no arbitrary
+objects), then converted by hand so that each JSON-style path maps to a
+``(line, col)`` position. Aliases are followed, but the expanded size is
+bounded so an alias bomb fails fast instead of exhausting memory.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from punchboard.plumbing.errors import Problem, SpecError, display_path
+from punchboard.plumbing.limits import DEFAULT_LIMITS
+
+PathKey = tuple[str | int, ...]
+
+# libyaml's parser when PyYAML was built with it (it usually is): same nodes and marks, ~10× faster.
+_COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+MAX_NODES = DEFAULT_LIMITS.max_yaml_nodes
+MAX_FILE_BYTES = DEFAULT_LIMITS.max_file_bytes
+# Tags plain YAML resolves to by itself; anything else (``!!python/object``, ``!custom``) is refused.
+_PLAIN_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}"
+    for name in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp", "binary", "merge", "value")
+)
+
+
+@dataclass
+class Document:
+    """Plain data parsed from one YAML file, with source positions."""
+
+    path: Path
+    data: Any
+    value_marks: dict[PathKey, tuple[int, int]] = field(default_factory=dict)
+    key_marks: dict[PathKey, tuple[int, int]] = field(default_factory=dict)
+
+    @cached_property
+    def name(self) -> str:
+        return display_path(self.path)
+
+    def where(self, path: PathKey, *, key: bool = False) -> tuple[int, int]:
+        """Position of the value (or key) at ``path``, or of its nearest ancestor."""
+        p = tuple(path)
+        if key and p in self.key_marks:
+            return self.key_marks[p]
+        while p:
+            if p in self.value_marks:
+                return self.value_marks[p]
+            p = p[:-1]
+        return self.value_marks.get((), (1, 1))
+
+    def problem(self, path: PathKey, message: str, *, key: bool = False) -> Problem:
+        line, col = self.where(path, key=key)
+        return Problem(self.name, line, col, message)
+
+
+def _short_tag(tag: str) -> str:
+    """A tag as it was written: ``!!python/object`` rather than ``tag:yaml.org,2002:python/object``."""
+    prefix = "tag:yaml.org,2002:"
+    return "!!" + tag[len(prefix):] if tag.startswith(prefix) else tag
+
+
+def _mark(node: yaml.Node) -> tuple[int, int]:
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+class _Converter:
+    def __init__(self, doc: Document, max_nodes: int):
+        self.doc = doc
+        self.loader = yaml.SafeLoader("")
+        self.max_nodes = max_nodes
+        self.budget = max_nodes
+        self.problems: list[Problem] = []
+
+    def convert(self, node: yaml.Node, path: PathKey) -> Any:
+        self.budget -= 1
+        if self.budget < 0:
+            line, col = _mark(node)
+            raise SpecError(
+                [
+                    Problem(
+                        self.doc.name,
+                        line,
+                        col,
+                        f"document expands to more than {self.max_nodes} values "
+                        "(aliases nested too deep?); expected a reasonably sized file "
+                        "(raise the limit with --max-yaml-nodes)",
+                    )
+                ]
+            )
+        self.doc.value_marks.setdefault(path, _mark(node))
+        if not isinstance(node, yaml.ScalarNode) and not self.plain(node):
+            return None
+        if isinstance(node, yaml.MappingNode):
+            self.loader.flatten_mapping(node)
+            out: dict[str, Any] = {}
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, yaml.ScalarNode):
+                    line, col = _mark(key_node)
+                    self.problems.append(
+                        Problem(self.doc.name, line, col, "keys must be plain text, got a collection")
+                    )
+                    continue
+                key = str(self.scalar(key_node))
+                if key in out:
+                    line, col = _mark(key_node)
+                    self.problems.append(
+                        Problem(self.doc.name, line, col, f"duplicate key '{key}'")
+                    )
+                    continue
+                self.doc.key_marks.setdefault(path + (key,), _mark(key_node))
+                out[key] = self.convert(value_node, path + (key,))
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            return [self.convert(item, path + (i,)) for i, item in enumerate(node.value)]
+        return self.scalar(node)
+
+    def plain(self, node: yaml.Node) -> bool:
+        if node.tag in _PLAIN_TAGS:
+            return True
+        line, col = _mark(node)
+        self.problems.append(
+            Problem(self.doc.name, line, col, f"unsupported YAML tag '{_short_tag(node.tag)}'; expected plain YAML without tags")
+        )
+        return False
+
+    def scalar(self, node: yaml.Node) -> Any:
+        if not self.plain(node):
+            return None
+        if node.tag in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:binary"):
+            return node.value
+        try:
+            value = self.loader.construct_object(node)
+        except (yaml.YAMLError, ValueError, TypeError, OverflowError):
+            line, col = _mark(node)
+            self.problems.append(Problem(self.doc.name, line, col, f"'{node.value}' is not a valid {node.tag.rsplit(':', 1)[-1]}"))
+            return None
+        if isinstance(value, (datetime.date, datetime.datetime, bytes)):
+            return node.value
+        return value
+
+
+def parse_yaml(text: str, path: Path, *, max_nodes: int = MAX_NODES) -> Document:
+    doc = Document(path=path, data=None)
+    try:
+        try:
+            node = yaml.compose(text, Loader=_COMPOSER)
+        except yaml.YAMLError:
+            # Broken input is rare: parse again with the pure-Python parser, whose messages are clearer.
+            node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        what = exc.problem or exc.context or "invalid YAML"
+        if "'\\t'" in what:
+            what += " (indent with spaces, not tabs)"
+        if what == "mapping values are not allowed here":
+            what += " (check this line's indentation, or quote a value that contains ': ')"
+        started = exc.context_mark
+        if exc.problem and exc.context and started and (started.line, started.column) != (line - 1, col - 1):
+            what += f" ({exc.context} at line {started.line + 1}, column {started.column + 1})"
+        raise SpecError([Problem(doc.name, line, col, f"YAML syntax error: {what}")]) from None
+    except yaml.YAMLError as exc:
+        raise SpecError([Problem(doc.name, 1, 1, f"YAML error: {exc}")]) from None
+    if node is None:
+        doc.value_marks[()] = (1, 1)
+        return doc
+    converter = _Converter(doc, max_nodes)
+    doc.data = converter.convert(node, ())
+    if converter.problems:
+        raise SpecError(converter.problems)
+    return doc
+
+
+def load_yaml(path: Path, *, max_nodes: int = MAX_NODES, max_bytes: int = MAX_FILE_BYTES) -> Document:
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise SpecError(
+                [
+                    Problem(
+                        display_path(path), 1, 1,
+                        f"file is {size} bytes, more than the limit of {max_bytes} (raise it with --max-file-bytes)",
+                    )
+                ]
+            )
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError(
+            [Problem(display_path(path), 1, 1, f"file is not UTF-8 text ({exc.reason})")]
+        ) from None
+    except OSError as exc:
+        raise SpecError([Problem(display_path(path), 1, 1, f"cannot read file: {exc.strerror}")]) from None
+    return parse_yaml(text, path, max_nodes=max_nodes)

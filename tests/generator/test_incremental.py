@@ -1,0 +1,125 @@
+"""Incremental builds and watch mode, through the CLI, on a copy of a real game."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, run_cli
+
+
+def _digests(folder: Path) -> dict[str, str]:
+    return {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.iterdir())
+        if p.is_file() and not p.name.startswith(".")
+    }
+
+
+@pytest.fixture
+def belpunk(tmp_path: Path) -> Path:
+    game = tmp_path / "belpunk"
+    shutil.copytree(ROOT / "components" / "belpunk", game)
+    return game
+
+
+def _build(game: Path, out: Path, *extra: str) -> str:
+    result = run_cli("build", str(game), "--out", str(out), *extra)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_unchanged_rebuild_renders_nothing_and_keeps_files_identical(belpunk: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    first = _build(belpunk, out)
+    assert "rendered deck, foreman, machine" in first
+    before = _digests(out / "belpunk")
+    mtimes = {p.name: p.stat().st_mtime_ns for p in (out / "belpunk").iterdir()}
+    second = _build(belpunk, out)
+    assert "rendered nothing; reused 3 unchanged" in second
+    assert _digests(out / "belpunk") == before
+    # nothing was even rewritten
+    assert {p.name: p.stat().st_mtime_ns for p in (out / "belpunk").iterdir() if p.name in before} == {
+        k: v for k, v in mtimes.items() if k in before
+    }
+
+
+def test_changing_one_card_rerenders_only_its_component_and_matches_a_clean_build(belpunk: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    _build(belpunk, out)
+    before = _digests(out / "belpunk")
+    foreman = belpunk / "foreman.yaml"
+    text = foreman.read_text()
+    assert "Foreman" in text
+    foreman.write_text(text.replace("Foreman", "Forewoman", 1))
+    third = _build(belpunk, out)
+    assert "rendered foreman; reused 2 unchanged" in third
+    after = _digests(out / "belpunk")
+    assert after["deck.pdf"] == before["deck.pdf"]
+    assert after["foreman.pdf"] != before["foreman.pdf"]
+    assert after["belpunk-print-and-play.pdf"] != before["belpunk-print-and-play.pdf"]
+    clean = tmp_path / "clean"
+    _build(belpunk, clean)
+    assert _digests(clean / "belpunk") == after
+
+
+def test_layout_change_invalidates_components_that_use_it(belpunk: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    _build(belpunk, out)
+    layouts = belpunk / "layouts" / "belpunk"
+    layouts.mkdir(parents=True)
+    # a game-local copy of the Foreman layout shadows the bundled one
+    shutil.copy(ROOT / "layouts" / "belpunk" / "foreman.yaml", layouts / "foreman.yaml")
+    with (layouts / "foreman.yaml").open("a") as handle:
+        handle.write("\n# a comment is a change too\n")
+    assert "rendered foreman; reused 2 unchanged" in _build(belpunk, out)
+
+
+def test_force_rebuilds_everything(belpunk: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    _build(belpunk, out)
+    assert "rendered deck, foreman, machine" in _build(belpunk, out, "--force")
+
+
+def test_watch_rebuilds_on_save_and_survives_bad_input(belpunk: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "punchboard", "watch", str(belpunk), "--out", str(out), "--interval", "0.1", "--max-rebuilds", "3"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT, env=env,
+    )
+    assert proc.stdout is not None
+    lines: list[str] = []
+
+    def wait_for(fragment: str) -> None:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+            if fragment in line:
+                return
+        raise AssertionError(f"{fragment!r} not seen in:\n{''.join(lines)}")
+
+    try:
+        wait_for("watching")
+        foreman = belpunk / "foreman.yaml"
+        good = foreman.read_text()
+        time.sleep(0.05)
+        foreman.write_text(good.replace("kind: deck", "kind: dekc", 1) if "kind: deck" in good else good + "\nbogus_key: 1\n")
+        wait_for("still watching")
+        assert any("foreman.yaml:" in line for line in lines), "".join(lines)
+        foreman.write_text(good.replace("Foreman", "Forewoman", 1))
+        wait_for("rendered foreman")
+        assert proc.wait(timeout=60) == 0
+    finally:
+        proc.kill()
+    assert "Traceback" not in "".join(lines)
