@@ -1,5 +1,5 @@
 """Exact deal probabilities against closed forms, and the Wilson interval. (Monte Carlo over whole setups:
-tests/test_verifier_soundness.py.)"""
+tests/verifier/test_soundness.py.)"""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from fractions import Fraction
 from math import comb
 
 import pytest
-
 from punchboard.verifier.stats import exact_probability, wilson
 
 
