@@ -24,6 +24,7 @@ from punchboard.spec.model import Element, Layout
 
 from . import fonts, svg, text
 from .art import Ink, draw_icon
+from .colours import resolved
 from .geometry import Rect
 from .images import draw_image
 
@@ -203,9 +204,9 @@ def _paint_setup(canvas: Canvas, props: Mapping[str, Any], palette: Mapping[str,
     fill = colour(props.get("fill"), palette)
     stroke = colour(props.get("stroke"), palette)
     if fill:
-        canvas.setFillColor(fill)
+        canvas.setFillColor(resolved(fill))
     if stroke:
-        canvas.setStrokeColor(stroke)
+        canvas.setStrokeColor(resolved(stroke))
         canvas.setLineWidth(props.get("stroke_width", 0.5))
         dash = props.get("dash")
         canvas.setDash(list(dash) if dash else [])
@@ -249,7 +250,7 @@ def _draw_element(
         x1, y1 = _point(box, props.get("x1"), props.get("y1"))
         x2, y2 = _point(box, props.get("x2"), props.get("y2"))
         if not stroke:
-            canvas.setStrokeColor(colour(props.get("color"), palette) or "#000000")
+            canvas.setStrokeColor(resolved(colour(props.get("color"), palette) or "#000000"))
             canvas.setLineWidth(props.get("stroke_width", 0.5))
         canvas.line(x1, y1, x2, y2)
     elif kind == "polygon":
@@ -296,8 +297,8 @@ def _draw_text(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str
             f"{ctx.where}: text of '{element.id}' does not fit its {rect.width / 72 * 25.4:.1f} × "
             f"{rect.height / 72 * 25.4:.1f} mm box even at {fitted.size:g}pt [{element.source}]"
         )
-    ink = colour(props.get("color", "#000000"), palette) or "#000000"
-    text.draw(canvas, fitted, base, rect, ink, props.get("align", "left"), props.get("valign", "top"))
+    ink = resolved(colour(props.get("color", "#000000"), palette) or "#000000")
+    text.draw(canvas, fitted, base, rect, ink, props.get("align", "left"), props.get("valign", "top"))  # type: ignore[arg-type]
 
 
 def find_image(src: str, layout: Layout, folders: tuple[Path, ...]) -> Path | None:
