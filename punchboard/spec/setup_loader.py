@@ -1,4 +1,4 @@
-"""setup.yaml → validated :class:`~punchboard.setup_model.Setup`. All setup input checking happens here."""
+"""setup.yaml → validated :class:`~punchboard.spec.setup_model.Setup`. All setup input checking happens here."""
 
 from __future__ import annotations
 

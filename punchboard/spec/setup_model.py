@@ -1,6 +1,6 @@
 """The validated setup of a game: variants, steps, expectations, supply and deal events.
 
-Loaded from ``setup.yaml`` by :mod:`punchboard.setup_loader`; simulated by the
+Loaded from ``setup.yaml`` by :mod:`punchboard.spec.setup_loader`; simulated by the
 verifier. Counts stay unevaluated here (:class:`Count`) because they depend on
 the player count being checked.
 """
