@@ -334,14 +334,31 @@ def _load_memo(path: Path) -> dict[str, str]:
     return {}
 
 
-def fingerprint_game(ctx: BuildContext, components: Sequence[Component], folder: Path, force: bool = False) -> tuple[PiecePrint, ...]:
+@dataclass
+class Fingerprints:
+    """Every printed piece's drawing digests, and the memo to keep for the next build."""
+
+    pieces: tuple[PiecePrint, ...]
+    memo: dict[str, str]
+    memo_changed: bool
+
+    def save_memo(self, folder: Path) -> None:
+        """Written after the build's outputs, so a build killed early leaves its outputs' order of writes alone."""
+        if self.memo_changed:
+            path = prints_folder(folder) / MEMO_FILE
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_text(path, json.dumps({"version": MEMO_VERSION, "sides": self.memo}, sort_keys=True) + "\n")
+
+
+def fingerprint_game(ctx: BuildContext, components: Sequence[Component], folder: Path, force: bool = False) -> Fingerprints:
     """Every printed piece's (face, back) drawing digests.
 
     A side whose inputs are the same as a side fingerprinted before (in this
     build or an earlier one into the same folder) is not drawn again.
     """
-    memo_path = prints_folder(folder) / MEMO_FILE
-    memo = {} if force else _load_memo(memo_path)
+    for leftover in prints_folder(folder).glob(".*.part"):  # from a build that was killed mid-write
+        leftover.unlink(missing_ok=True)
+    memo = {} if force else _load_memo(prints_folder(folder) / MEMO_FILE)
     shared = build_digest(ctx.game, ctx.options)
     files = _Files()
     used: dict[str, str] = {}
@@ -362,7 +379,4 @@ def fingerprint_game(ctx: BuildContext, components: Sequence[Component], folder:
                 digests.append(digest)
             pieces.append(PiecePrint(component.id, names[piece.index], piece.entry, piece.index, piece.copy,
                                      digests[0], digests[1]))
-    if used != memo:
-        memo_path.parent.mkdir(parents=True, exist_ok=True)
-        write_text(memo_path, json.dumps({"version": MEMO_VERSION, "sides": used}, sort_keys=True) + "\n")
-    return tuple(pieces)
+    return Fingerprints(tuple(pieces), used, used != memo)

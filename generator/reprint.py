@@ -122,7 +122,7 @@ class PrintPlan:
     """What this build prints, worked out before drawing so the stamp can carry its number."""
 
     folder: Path
-    pieces: tuple[PiecePrint, ...]
+    fingerprints: prints.Fingerprints
     last: PrintRecord | None
     base: PrintRecord | None  # the print --changed-since names
     number: int
@@ -143,11 +143,11 @@ def plan_print(game: Game, folder: Path, options: BuildOptions, paper: Paper, st
     last = prints.load(folder, known[-1]) if known else None
     ctx = BuildContext(game, paper, replace(options, stamp_label=""), style)
     components = [c for c in game.printed if c.kind in KINDS]
-    pieces = prints.fingerprint_game(ctx, components, folder, options.force)
-    is_new = last is None or bool(compare(last.pieces, pieces))
+    found = prints.fingerprint_game(ctx, components, folder, options.force)
+    is_new = last is None or bool(compare(last.pieces, found.pieces))
     number = (last.number + 1 if last is not None else 1) if is_new else last.number  # type: ignore[union-attr]
     label = f"P{number}" if options.stamp else ""
-    return PrintPlan(folder, pieces, last, base, number, is_new, replace(options, stamp_label=label))
+    return PrintPlan(folder, found, last, base, number, is_new, replace(options, stamp_label=label))
 
 
 def finish_print(plan: PrintPlan | None, ctx: BuildContext) -> list[str]:
@@ -155,17 +155,19 @@ def finish_print(plan: PrintPlan | None, ctx: BuildContext) -> list[str]:
     if plan is None:
         return []
     options, game = ctx.options, ctx.game
+    pieces = plan.fingerprints.pieces
+    plan.fingerprints.save_memo(plan.folder)
     notes = []
     date = plan.last.date if plan.last is not None and not plan.is_new else ""
     if options.record_print and plan.is_new:
-        record = prints.new_record(plan.number, prints.render_options(ctx), plan.pieces)
+        record = prints.new_record(plan.number, prints.render_options(ctx), pieces)
         prints.save(plan.folder, record)
         date = record.date
-        notes.append(f"recorded print {plan.number} ({len(plan.pieces)} pieces) in {prints.prints_folder(plan.folder)}")
+        notes.append(f"recorded print {plan.number} ({len(pieces)} pieces) in {prints.prints_folder(plan.folder)}")
     elif options.record_print:
         notes.append(f"no change since print {plan.number}: no new print recorded")
     if plan.base is not None:
-        swaps = compare(plan.base.pieces, plan.pieces)
+        swaps = compare(plan.base.pieces, pieces)
         path = plan.folder / f"{game.id}-reprint.pdf"
         write_bytes(path, reprint_pdf(ctx, plan, swaps, date))
         printed = sum(s.count for s in swaps if s.what != "removed")
