@@ -89,8 +89,8 @@ def _grouped(pieces: Sequence[PiecePrint]) -> list[dict[str, object]]:
         last = rows[-1] if rows else None
         if (
             last is not None
-            and (last["component"], last["name"], last["entry"], last["face"], last["back"])
-            == (piece.component, piece.name, piece.entry, piece.face, piece.back)
+            and (last["component"], last["name"], last["entry"], last["copy"], last["face"], last["back"])
+            == (piece.component, piece.name, piece.entry, piece.copy, piece.face, piece.back)
             and last["index"] + last["count"] == piece.index  # type: ignore[operator]
         ):
             last["count"] += 1  # type: ignore[operator]
@@ -108,7 +108,7 @@ def _expanded(rows: Iterable[dict[str, object]]) -> tuple[PiecePrint, ...]:
         for k in range(int(row.get("count", 1))):  # type: ignore[call-overload]
             pieces.append(PiecePrint(
                 str(row["component"]), str(row.get("name", "")), int(row.get("entry", 0)),  # type: ignore[call-overload]
-                int(row["index"]) + k, int(row.get("copy", 0)) + k, str(row["face"]), str(row.get("back", "")),  # type: ignore[call-overload]
+                int(row["index"]) + k, int(row.get("copy", 0)), str(row["face"]), str(row.get("back", "")),  # type: ignore[call-overload]
             ))
     return tuple(pieces)
 

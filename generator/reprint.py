@@ -224,14 +224,15 @@ def _lines(game: Game, swaps: Sequence[Swap], backs_mode: str) -> list[SwapLine]
 def reprint_pdf(ctx: BuildContext, plan: PrintPlan, swaps: Sequence[Swap], date: str) -> bytes:
     game, options, style = ctx.game, ctx.options, ctx.style
     assert plan.base is not None
-    heading = (
-        f"Print {plan.number}" + (f" ({_day(date)})" if date else "")
-        + f" compared with print {plan.base.number} ({_day(plan.base.date)})"
-    )
+    compared = f"compared with print {plan.base.number} ({_day(plan.base.date)})"
+    if plan.number == plan.base.number:
+        heading = f"This build {compared}"
+    else:
+        heading = f"Print {plan.number}" + (f" ({_day(date)})" if date else "") + f" {compared}"
     stamp = f"Reprinted pieces carry the stamp {options.stamp_label} in their lower-right corner." if options.stamp_label else ""
     pages = swap_pages(game.title, heading, _lines(game, swaps, options.backs), stamp, ctx.paper, style)
     duplex = options.backs in DUPLEX and not options.print_shop
-    parts = [Part(render(pages, game.title, style, "reprint: swap list"), duplex)]
+    parts = []
     for component in game.printed:
         mine = [s for s in swaps if s.component == component.id and s.what != "removed"]
         if not mine or component.kind not in KINDS:
@@ -242,6 +243,8 @@ def reprint_pdf(ctx: BuildContext, plan: PrintPlan, swaps: Sequence[Swap], date:
                 continue
             roles = [page.role for page in component_pages]
             parts.append(Part(render(component_pages, game.title, style, f"reprint: {cut.name}"), duplex and "back" not in roles))
+    # In duplex the swap list gets blank reverses so the first pieces start on a fresh sheet.
+    parts.insert(0, Part(render(pages, game.title, style, "reprint: swap list"), duplex and bool(parts)))
     blank = render([blank_page(ctx.paper.width, ctx.paper.height)], game.title, style, "blank")
     return assemble(parts, blank, game.title, "reprint")
 
