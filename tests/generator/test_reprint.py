@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from punchboard.generator.draw.stamp import STAMP_SIZE
 from pypdf import PdfReader
 
-from punchboard.generator.draw.stamp import STAMP_SIZE
 from tests.build_helpers import make_game
 from tests.conftest import ROOT, run_cli
 
