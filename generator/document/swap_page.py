@@ -73,7 +73,7 @@ def swap_pages(title: str, heading: str, lines: Sequence[SwapLine], stamp_note: 
         needed = ROW * (3.2 if row[1] is None else 1)
         if y - needed < bottom:
             pages.append(chunk)
-            chunk, y = [], top - ROW
+            chunk, y = [], top - ROW * 3
         chunk.append(row)
         y -= needed
     pages.append(chunk)
@@ -106,7 +106,8 @@ def swap_pages(title: str, heading: str, lines: Sequence[SwapLine], stamp_note: 
                 canvas.setFont(fonts.resolve("Vera-Italic"), BODY_SIZE)
                 canvas.setFillColor(MUTED)
                 canvas.drawString(margin, y - BODY_SIZE, f"Reprint: {title} — swap list, continued")
-                y = top - ROW
+                _headers(canvas, y - ROW * 2 + 1, columns)
+                y = top - ROW * 3
             for label, line in chunk:
                 if line is None:
                     y -= ROW * 1.2
@@ -127,10 +128,14 @@ def _section(canvas: Canvas, title: str, x: float, y: float, width: float, colum
     canvas.setFillColor(INK)
     canvas.setFont(fonts.resolve("Vera-Bold"), BODY_SIZE + 1)
     canvas.drawString(x, y, title)
+    _headers(canvas, y - ROW + 2, columns)
+
+
+def _headers(canvas: Canvas, y: float, columns: Sequence[float]) -> None:
     canvas.setFont(fonts.resolve("Vera-Italic"), BODY_SIZE - 1)
     canvas.setFillColor(MUTED)
     for column, heading in zip(columns, ("count", "piece", "component", "what changed"), strict=True):
-        canvas.drawString(column, y - ROW + 2, heading)
+        canvas.drawString(column, y, heading)
 
 
 def _line(canvas: Canvas, line: SwapLine, y: float, columns: Sequence[float]) -> None:
