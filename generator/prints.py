@@ -19,13 +19,14 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from io import BytesIO
 from pathlib import Path
 
 from punchboard.generator.draw.geometry import Rect
+from punchboard.generator.draw.reads import fields_read
 from punchboard.generator.draw.side import SideContext, SideFrame, draw_side, find_image
 from punchboard.generator.impose.context import BuildContext
 from punchboard.generator.impose.part_pages import bleed_for as part_bleed_for
@@ -35,9 +36,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.plumbing.atomicio import write_text
-from punchboard.spec import expressions
-from punchboard.spec.binding import FIELD_REF, bind
-from punchboard.spec.model import Component, Layout, Piece, Side
+from punchboard.spec.binding import bind
+from punchboard.spec.model import Component, Piece, Side
 
 from .cache import RENDER_OPTIONS, build_digest
 
@@ -190,34 +190,10 @@ Panel = tuple[Side, Rect, Rect, int]  # side, trim, clip, rotation in the piece'
 
 
 class _Files:
-    """Digests of files by path, each file read once per build, and the fields each layout reads."""
+    """Digests of files by path, each file read once per build."""
 
     def __init__(self) -> None:
         self.known: dict[Path, str] = {}
-        self.fields: dict[str, frozenset[str] | None] = {}
-
-    def fields_read(self, layout: Layout) -> frozenset[str] | None:
-        """The fields a layout can show: ``{field}`` placeholders and names in ``when`` conditions.
-
-        Drawing reads a piece's fields only through those two (see draw/side.py),
-        so sides that agree on them draw alike. None: not sure, use every field.
-        """
-        if layout.name not in self.fields:
-            found: set[str] | None = set()
-            for element in layout.elements:
-                for name, value in element.props.items():
-                    if name == "when" and value:
-                        try:
-                            found |= expressions.names(str(value))  # type: ignore[operator]
-                        except expressions.ExpressionError:
-                            found = None
-                            break
-                    for text in _strings(value):
-                        found |= set(FIELD_REF.findall(text))  # type: ignore[operator]
-                if found is None:
-                    break
-            self.fields[layout.name] = None if found is None else frozenset(found)
-        return self.fields[layout.name]
 
     def digest(self, path: Path) -> str:
         found = self.known.get(path)
@@ -228,16 +204,6 @@ class _Files:
                 found = "<missing>"
             self.known[path] = found
         return found
-
-
-def _strings(value: object) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list | tuple):
-        return [t for item in value for t in _strings(item)]
-    if isinstance(value, Mapping):
-        return [t for item in value.values() for t in _strings(item)]
-    return []
 
 
 def _drawing_digest(ctx: BuildContext, piece: Piece, bleed: float, parts: Sequence[Panel], files: _Files) -> str:
@@ -312,7 +278,7 @@ def _inputs_key(ctx: BuildContext, shared: str, piece: Piece, size: tuple[float,
     for side, trim, clip, rotation in parts:
         layout = ctx.game.layouts[side.layout]
         fields = {**piece.fields, **side.fields}
-        read = files.fields_read(layout)
+        read = fields_read(layout)  # drawing reads a piece's fields only through these
         shown = fields if read is None else {k: v for k, v in fields.items() if k in read}
         sha.update(repr((side.layout, sorted(shown.items(), key=repr), trim, clip, rotation)).encode())
         for path in (*layout.chain, *sorted(layout.fonts.values())):
