@@ -33,6 +33,7 @@ from punchboard.spec.model import Component, Game
 
 from .cache import BuildCache, CachedComponent, build_digest, component_fingerprint
 from .options import BuildOptions
+from .reprint import finish_print, plan_print
 
 DUPLEX = ("duplex-long", "duplex-short")
 
@@ -46,6 +47,7 @@ class GameReport:
     reused: tuple[str, ...]
     combined_written: bool
     warnings: tuple[str, ...]
+    notes: tuple[str, ...] = ()  # the print recorded, the reprint written (generator/reprint.py)
 
 
 def build_games(games: list[Game], out_dir: Path, options: BuildOptions) -> int:
@@ -62,7 +64,8 @@ def build_games(games: list[Game], out_dir: Path, options: BuildOptions) -> int:
 def summary(report: GameReport, out_dir: Path) -> str:
     drawn = ", ".join(report.rendered) if report.rendered else "nothing"
     reused = f"; reused {len(report.reused)} unchanged" if report.reused else ""
-    return f"{report.game}: rendered {drawn}{reused} → {out_dir / report.game}"
+    notes = "".join(f"\n{report.game}: {note}" for note in report.notes)
+    return f"{report.game}: rendered {drawn}{reused} → {out_dir / report.game}{notes}"
 
 
 def _blank_reverses(roles: Sequence[str], options: BuildOptions) -> bool:
@@ -123,8 +126,10 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     style = load_style()
     if options.unprintable_mm is not None:
         style = replace(style, unprintable=mm(options.unprintable_mm))
-    ctx = BuildContext(game, paper, options, style)
     folder = out_dir / game.id
+    plan = plan_print(game, folder, options, paper, style)  # --stamp needs the print number before drawing
+    options = plan.options if plan is not None else options
+    ctx = BuildContext(game, paper, options, style)
     for leftover in folder.glob(".*.part"):  # from a build that was killed mid-write
         leftover.unlink(missing_ok=True)
     cache = BuildCache.load(folder)
@@ -158,7 +163,9 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
         cache.combined = combined_key
         combined_written = True
     cache.save()
-    return GameReport(game.id, tuple(rendered), tuple(reused), combined_written, tuple(dict.fromkeys(warnings)))
+    notes = finish_print(plan, ctx)
+    warnings.extend(ctx.warnings)
+    return GameReport(game.id, tuple(rendered), tuple(reused), combined_written, tuple(dict.fromkeys(warnings)), tuple(notes))
 
 
 def _write_combined(ctx: BuildContext, game: Game, entries: dict[str, CachedComponent], folder: Path, combined: Path) -> None:

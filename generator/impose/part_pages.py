@@ -1,4 +1,4 @@
-"""Pages of the kinds board, tiles and sheet, as :class:`~generator.document.Page` objects."""
+"""Pages of the kinds board, tiles and sheet, as :class:`~punchboard.generator.document.pages.Page` objects."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ DUPLEX = ("duplex-long", "duplex-short")
 
 
 class PartsContext(Protocol):
-    """What these pages need of the build: gen's :class:`~generator.context.BuildContext` fits."""
+    """What these pages need of the build: gen's :class:`~punchboard.generator.impose.context.BuildContext` fits."""
 
     game: Game
     paper: Paper
@@ -41,7 +41,7 @@ def side_drawer(ctx: PartsContext, component: Component) -> DrawSide:
     def draw(canvas: Canvas, side: Side, piece: Piece, trim: Rect, bleed: float, clip: ClipShape | None, rotation: int) -> None:
         layout = ctx.game.layouts[side.layout]
         where = f"{ctx.game.id}/{component.id}/{piece.name or piece.index + 1}"
-        context = SideContext(ctx.game.palette, (ctx.game.folder,), ctx.warn, where, ctx.options.proof)
+        context = SideContext(ctx.game.palette, (ctx.game.folder,), ctx.warn, where, ctx.options.proof, stamp=ctx.options.stamp_label)
         shape = None if clip is None else (lambda path, *_frame: clip(path))
         draw_side(canvas, layout, {**piece.fields, **side.fields}, SideFrame(trim, bleed, bleed, shape, rotation), context)
 
