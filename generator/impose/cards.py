@@ -36,7 +36,7 @@ def card_sheet(ctx: BuildContext, component: Component, width: float, height: fl
             ctx.warn(f"{ctx.game.id} / {component.id}: a front and its back do not fit one above the other on "
                      f"{ctx.paper.name} landscape; printed duplex-long instead of gutterfold")
     if sheet is None:
-        grid = plan_grid(ctx.paper, width, height, bleed, policy, ctx.style)
+        grid = plan_grid(ctx.paper, width, height, bleed, policy, ctx.style, len(component.pieces))
         sheet = grid_sheet(grid) if grid else None
     if sheet is None:
         raise too_big(ctx, component, width, height)
@@ -62,16 +62,16 @@ def warn_short_bleed(ctx: BuildContext, component: Component, sheet: Sheet, decl
         gutter = plan_grid(ctx.paper, width, height, declared, "gutter", ctx.style)
         if gutter is not None:
             hint = f"; --bleed-policy gutter keeps the full bleed, {gutter.per_page}-up"
-    up = f"{sheet.per_page}-up on {ctx.paper.name}"
-    if sheet.shared and sheet.outer_bleed is not None and len(component.pieces) > 1:
+    shared = [axis for axis, b, n in (("left/right", bx, sheet.cols), ("top/bottom", by, sheet.rows)) if b == 0 and n > 1]
+    why = f": cards share cut lines {' and '.join(shared)}" if shared and len(component.pieces) > 1 else ""
+    outer = ""
+    if sheet.shared and sheet.outer_bleed is not None and min(sheet.outer_bleed) < declared - tolerance and len(component.pieces) > 1:
         ox, oy = sheet.outer_bleed
-        outer = "" if min(ox, oy) >= declared - tolerance else f", outer edges {_mm(ox)} mm left/right, {_mm(oy)} mm top/bottom"
-        figure = f"no bleed between neighbours (they share cut lines){outer}"
-        how = f"{up}, bleed policy {policy}"
-    else:
-        figure = f"bleed {_mm(bx)} mm left/right, {_mm(by)} mm top/bottom"
-        how = f"{up}, bleed policy {policy}"
-    ctx.warn(f"{ctx.game.id} / {component.id}: {figure} of the declared {_mm(declared)} mm ({how}){hint}")
+        outer = f" ({_mm(ox)} mm left/right, {_mm(oy)} mm top/bottom on the sheet's outer edges)"
+    ctx.warn(
+        f"{ctx.game.id} / {component.id}: bleed {_mm(bx)} mm left/right, {_mm(by)} mm top/bottom{outer} of the declared "
+        f"{_mm(declared)} mm ({sheet.per_page}-up on {ctx.paper.name}, bleed policy {policy}{why}){hint}"
+    )
 
 
 def render_cards(ctx: BuildContext, game: Game, component: Component, options: BuildOptions) -> list[Page]:

@@ -11,7 +11,8 @@ policy* (``layouts/sheet.yaml`` ``bleed_policy``, or ``--bleed-policy``):
   the outer edges keep as much of the bleed as fits, inner edges have none.
 - ``squeeze``: the most pieces a page holds, with bleed, gaps and marks shrunk
   in proportion to fit (two cuts a fraction of a millimetre apart).
-- ``auto``: ``gutter`` when it fits as many pieces a page as ``shared``, else ``shared``.
+- ``auto``: per axis, ``gutter`` when it fits as many pieces along it as ``shared``, else ``shared``
+  (poker on Letter: a gutter between the two rows, shared cut lines between the three columns).
 
 Whatever the policy, :attr:`Sheet.bleed` records the effective bleed, so the
 caller can warn when it is less than the layout declares.
@@ -49,6 +50,7 @@ class AxisFit:
     bleed: float  # art past the outer cuts (and past inner cuts too when spaced)
     mark_offset: float
     mark_length: float
+    spaced: bool = True  # neighbours apart, each with its own bleed; False: they share cut lines
 
     def edges(self, index: int) -> tuple[float, float]:
         low = self.start + index * (self.trim + self.gap)
@@ -62,14 +64,14 @@ class AxisFit:
     def high(self) -> float:
         return self.start + self.count * self.trim + (self.count - 1) * self.gap + self.bleed
 
-    def inner_bleed(self, spaced: bool) -> float:
-        """Own art past a cut shared with a neighbour (none when pieces touch)."""
+    def inner_bleed(self) -> float:
+        """Own art past a cut between neighbours (none when they share cut lines)."""
         if self.count < 2:
             return self.bleed
-        return min(self.bleed, self.gap / 2) if spaced else 0.0
+        return min(self.bleed, self.gap / 2) if self.spaced else 0.0
 
 
-def fit_axis(lo: float, length: float, trim: float, bleed: float, spaced: bool, style: SheetStyle, keep_bleed: bool = False) -> AxisFit | None:
+def fit_axis(lo: float, length: float, trim: float, bleed: float, spaced: bool, style: SheetStyle, keep_bleed: bool = False, cap: int | None = None) -> AxisFit | None:
     """Most pieces of ``trim`` along an axis of ``length`` starting at ``lo``; None if not even one.
 
     ``spaced``: neighbours are two bleeds apart; else they touch. ``keep_bleed``
@@ -83,6 +85,8 @@ def fit_axis(lo: float, length: float, trim: float, bleed: float, spaced: bool, 
         count = math.floor((length - 2 * (bleed + mark_min) + gap_default) / (trim + gap_default) + 1e-9)
     else:
         count = math.floor((length - 2 * mark_min) / trim + 1e-9)
+    if cap is not None:
+        count = min(count, cap)  # no room for pieces that do not exist: give it to the bleed
     if count < 1:
         return None
     spare = length - count * trim
@@ -106,7 +110,20 @@ def fit_axis(lo: float, length: float, trim: float, bleed: float, spaced: bool, 
         band = max(0.0, min(mark_default, side - outer))
     offset = band * style.mark_offset / mark_default if mark_default else 0.0
     used = count * trim + (count - 1) * gap
-    return AxisFit(count, trim, lo + (length - used) / 2, gap, outer, offset, band - offset)
+    return AxisFit(count, trim, lo + (length - used) / 2, gap, outer, offset, band - offset, spaced)
+
+
+def fit_policy(lo: float, length: float, trim: float, bleed: float, policy: str, style: SheetStyle, cap: int | None = None) -> AxisFit | None:
+    """One axis under a bleed policy; ``auto`` keeps the gutter on this axis when it costs no pieces."""
+    if policy == "gutter":
+        return fit_axis(lo, length, trim, bleed, True, style, keep_bleed=True, cap=cap)
+    if policy == "squeeze":
+        return fit_axis(lo, length, trim, bleed, True, style, cap=cap)
+    shared = fit_axis(lo, length, trim, bleed, False, style, cap=cap)
+    if policy == "shared":
+        return shared
+    gutter = fit_axis(lo, length, trim, bleed, True, style, keep_bleed=True, cap=cap)
+    return gutter if gutter is not None and (shared is None or gutter.count >= shared.count) else shared
 
 
 @dataclass(frozen=True)
@@ -126,7 +143,6 @@ class Grid:
     x: AxisFit
     y: AxisFit
     footer: FooterBand
-    spaced: bool
 
     @property
     def cols(self) -> int:
@@ -149,14 +165,11 @@ class Grid:
     def frame(self, row: int, col: int) -> SideFrame:
         trim = self.trim(row, col)
         bx, by = self.x.bleed, self.y.bleed
-        if self.spaced:
-            clip = trim.inset(-bx, -by)
-        else:
-            left = bx if col == 0 else 0.0
-            right = bx if col == self.cols - 1 else 0.0
-            bottom = by if row == self.rows - 1 else 0.0
-            top = by if row == 0 else 0.0
-            clip = Rect(trim.x - left, trim.y - bottom, trim.width + left + right, trim.height + bottom + top)
+        left = bx if col == 0 or self.x.spaced else 0.0
+        right = bx if col == self.cols - 1 or self.x.spaced else 0.0
+        bottom = by if row == self.rows - 1 or self.y.spaced else 0.0
+        top = by if row == 0 or self.y.spaced else 0.0
+        clip = Rect(trim.x - left, trim.y - bottom, trim.width + left + right, trim.height + bottom + top)
         return SideFrame(trim, bx, by, clip)
 
     def slots(self) -> list[Slot]:
@@ -178,38 +191,27 @@ def printable_margin(paper: Paper, style: SheetStyle) -> float:
     return max(paper.margin, style.unprintable)
 
 
-def _plan(paper: Paper, width: float, height: float, bleed: float, spaced: bool, keep: bool, style: SheetStyle) -> Grid | None:
+def plan_grid(paper: Paper, width: float, height: float, bleed: float, policy: str, style: SheetStyle, pieces: int | None = None) -> Grid | None:
+    """The grid for pieces of ``width`` × ``height`` under a bleed ``policy`` (see the module doc);
+    the footer goes along the bottom or, when that loses pieces, up the right-hand side.
+    With ``pieces`` known, room for more than that many counts for nothing against more bleed."""
+    wanted = pieces if pieces is not None else 10**9
     m, f = printable_margin(paper, style), style.footer_height
     candidates: list[Grid] = []
-    bottom_x = fit_axis(m, paper.width - 2 * m, width, bleed, spaced, style, keep)
-    bottom_y = fit_axis(m + f, paper.height - 2 * m - f, height, bleed, spaced, style, keep)
+    bottom_x = fit_policy(m, paper.width - 2 * m, width, bleed, policy, style, pieces)
+    bottom_y = fit_policy(m + f, paper.height - 2 * m - f, height, bleed, policy, style, pieces)
     if bottom_x and bottom_y:
         band = FooterBand(Rect(m, m, paper.width - 2 * m, f))
-        candidates.append(Grid(paper, bottom_x, bottom_y, band, spaced))
-    side_x = fit_axis(m, paper.width - 2 * m - f, width, bleed, spaced, style, keep)
-    side_y = fit_axis(m, paper.height - 2 * m, height, bleed, spaced, style, keep)
+        candidates.append(Grid(paper, bottom_x, bottom_y, band))
+    side_x = fit_policy(m, paper.width - 2 * m - f, width, bleed, policy, style, pieces)
+    side_y = fit_policy(m, paper.height - 2 * m, height, bleed, policy, style, pieces)
     if side_x and side_y:
         band = FooterBand(Rect(paper.width - m - f, m, f, paper.height - 2 * m), vertical=True)
-        candidates.append(Grid(paper, side_x, side_y, band, spaced))
+        candidates.append(Grid(paper, side_x, side_y, band))
     if not candidates:
         return None
-    return max(candidates, key=lambda g: (g.per_page, min(g.x.bleed, g.y.bleed), not g.footer.vertical))
-
-
-def plan_grid(paper: Paper, width: float, height: float, bleed: float, policy: str, style: SheetStyle) -> Grid | None:
-    """The grid for pieces of ``width`` × ``height`` under a bleed ``policy`` (see the module doc);
-    the footer goes along the bottom or, when that loses pieces, up the right-hand side."""
-    if policy == "gutter":
-        return _plan(paper, width, height, bleed, True, True, style)
-    if policy == "squeeze":
-        return _plan(paper, width, height, bleed, True, False, style)
-    shared = _plan(paper, width, height, bleed, False, False, style)
-    if policy == "shared":
-        return shared
-    gutter = _plan(paper, width, height, bleed, True, True, style)
-    if gutter is not None and (shared is None or gutter.per_page >= shared.per_page):
-        return gutter
-    return shared
+    return max(candidates, key=lambda g: (min(g.per_page, wanted), min(g.x.inner_bleed(), g.y.inner_bleed(), g.x.bleed, g.y.bleed),
+                                          not g.footer.vertical))
 
 
 @dataclass(frozen=True)
@@ -294,9 +296,9 @@ def grid_sheet(grid: Grid) -> Sheet:
         marks_y=(grid.y.mark_offset, grid.y.mark_length),
         rows=grid.rows,
         cols=grid.cols,
-        bleed_x=min(grid.x.bleed, grid.x.inner_bleed(grid.spaced)),
-        bleed_y=min(grid.y.bleed, grid.y.inner_bleed(grid.spaced)),
-        shared=not grid.spaced,
+        bleed_x=min(grid.x.bleed, grid.x.inner_bleed()),
+        bleed_y=min(grid.y.bleed, grid.y.inner_bleed()),
+        shared=not (grid.x.spaced and grid.y.spaced),
         outer_bleed=(grid.x.bleed, grid.y.bleed),
     )
 
@@ -360,6 +362,6 @@ def gutterfold_sheet(paper: Paper, width: float, height: float, bleed: float, st
         folds_y=tuple(folds),
         rows=y.count,
         cols=x.count,
-        bleed_x=min(x.bleed, x.inner_bleed(True)),
-        bleed_y=min(y.bleed, y.inner_bleed(True)),
+        bleed_x=min(x.bleed, x.inner_bleed()),
+        bleed_y=min(y.bleed, y.inner_bleed()),
     )

@@ -275,4 +275,4 @@ def test_steam_court_gear_deck_is_planned_as_poker_sheets_3_wide(paper: str, row
     assert all(abs(s.width - 63.5 * MM) < TOL and abs(s.height - 88.9 * MM) < TOL for s in slots)
     margin = 6.35 * MM
     assert all(margin <= s.x and s.right <= pages[0].width - margin and margin <= s.y and s.top <= pages[0].height - margin for s in slots)
-    assert any("gear_deck: no bleed between neighbours" in w for w in ctx.warnings)  # shared cut lines, said so
+    assert any(re.search(r"gear_deck: bleed 0 mm left/right, .*cards share cut lines", w) for w in ctx.warnings)  # said so
