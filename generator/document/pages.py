@@ -53,6 +53,7 @@ class Page:
     bleed_box: Rect | None = None
     role: str = "front"  # front | back | cover | calibration | other
     meta: dict[str, object] = field(default_factory=dict)
+    overlay: Draw | None = None  # drawn over the page for a print shop only: a CutContour die line
 
 
 DUPLEX_PREFERENCE = {"duplex-long": "DuplexFlipLongEdge", "duplex-short": "DuplexFlipShortEdge"}
@@ -86,6 +87,10 @@ def render(pages: Sequence[Page], title: str, style: SheetStyle, subject: str = 
         canvas.saveState()
         page.draw(canvas)
         canvas.restoreState()
+        if page.overlay is not None:
+            canvas.saveState()
+            page.overlay(canvas)
+            canvas.restoreState()
         if page.footer is not None:
             draw_footer(canvas, page.footer, f"{title} · {page.component} · page {number}/{total}", page.legend, style)
         canvas.showPage()

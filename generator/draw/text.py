@@ -182,8 +182,33 @@ def _draw(canvas: Canvas, fitted: Fitted, base: str, box: Rect, colour: str, ali
             if limit is not None and x >= limit.right - 0.01:
                 break
             _draw_word(canvas, word, base, size, x, baseline, colour, limit.right if limit is not None else None)
+            if len(fitted.lines) == 1 and len(line) == 1 and ambiguous_index(_plain(word)):
+                _underline(canvas, x, baseline, w, base, size)
             x += w + gap
         baseline -= fitted.line_height
+
+
+ROTATED_DIGITS = {"0": "0", "1": "1", "6": "9", "8": "8", "9": "6"}
+
+
+def ambiguous_index(text: str) -> bool:
+    """A number that reads as another number when the piece is turned 180° (6/9, 16/91, 86/98 …)."""
+    if not text.isdigit() or any(ch not in ROTATED_DIGITS for ch in text):
+        return False
+    turned = "".join(ROTATED_DIGITS[ch] for ch in reversed(text))
+    return turned != text and not turned.startswith("0")
+
+
+def _plain(word: Word) -> str:
+    return "" if any(f.icon for f in word) else "".join(f.text for f in word)
+
+
+def _underline(canvas: Canvas, x: float, baseline: float, width: float, base: str, size: float) -> None:
+    """The playing-card convention for 6 and 9: a short bar under the index tells which way is up."""
+    canvas.saveState()
+    thickness = max(0.3, size * 0.07)
+    canvas.rect(x + width * 0.1, baseline - thickness * 2.2, width * 0.8, thickness, stroke=0, fill=1)
+    canvas.restoreState()
 
 
 def _draw_word(canvas: Canvas, word: Word, base: str, size: float, x: float, baseline: float, colour: str, right: float | None = None) -> None:

@@ -116,6 +116,7 @@ def piece_sides(ctx: BuildContext, component: Component) -> list[PieceSides]:
     alpha = component.kind in SHAPED_KINDS
     if component.kind in PRINT_SHOP_KINDS:
         pages = KINDS[component.kind](ctx, ctx.game, component, replace(ctx.options, print_shop=True))
+        pages = [replace(page, overlay=None) for page in pages]  # a print shop's die line is not part of the art
         paired = len(pages) == 2 * len(pieces)
         result = []
         for n, piece in enumerate(pieces):

@@ -159,10 +159,14 @@ def print_shop_pages(
         def draw(canvas: Canvas) -> None:
             if painter is not None:
                 painter(canvas, seen)
-            if die is not None and (painter is not None or role == "front"):
+
+        def die_line(canvas: Canvas) -> None:
+            if die is not None:
                 die(canvas, seen)
 
-        return Page(page_w, page_h, draw, component, "", None, trim_box=trim, bleed_box=page_box, role=role)
+        has_die = die is not None and (painter is not None or role == "front")
+        return Page(page_w, page_h, draw, component, "", None, trim_box=trim, bleed_box=page_box, role=role,
+                    overlay=die_line if has_die else None)
 
     for item in items:
         pages.append(page_for(item.front, "front"))

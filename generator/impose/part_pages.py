@@ -215,11 +215,15 @@ def print_shop_part_pages(ctx: PartsContext, component: Component) -> list[Page]
                 elif side is not None:
                     clip = tiles.grown_cells_clip(seen, component.cell, bleed) if shaped else _rect_clip(local.inset(-bleed))  # type: ignore[arg-type]
                     draw(canvas, side, piece, local, bleed, clip, 0)
-                if shaped and (side is not None or role == "front"):
-                    draw_die_line(canvas, tiles.polyomino_outline(seen, component.cell, 0, 0).add_to)  # type: ignore[arg-type]
 
+            def die_line(canvas: Canvas, role: str = role, cells: tuple[tiles.Cell, ...] = cells) -> None:
+                canvas.translate(bleed, bleed)
+                seen = tiles.mirrored_cells(cells) if role == "back" else cells
+                draw_die_line(canvas, tiles.polyomino_outline(seen, component.cell, 0, 0).add_to)  # type: ignore[arg-type]
+
+            has_die = shaped and (side is not None or role == "front")
             pages.append(Page(page_box.width, page_box.height, paint, component.name, "", None,
-                              trim_box=trim, bleed_box=page_box, role=role))
+                              trim_box=trim, bleed_box=page_box, role=role, overlay=die_line if has_die else None))
     return pages
 
 

@@ -8,7 +8,8 @@
   drawn under a clip, and pdfplumber reports clipped glyphs too. The boards are
   checked unsplit in the print-shop build instead;
 - ``--print-shop``: every page's TrimBox is a piece's declared trim and its
-  BleedBox the trim grown by the declared bleed, for cards, tokens, tiles, sheets and boards.
+  BleedBox the trim grown by the declared bleed, for cards, tokens, tiles, sheets and boards;
+  shaped pieces (and only they) carry a CutContour spot-colour die line.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from pypdf import PdfReader
+from pypdf import PageObject, PdfReader
 
 from punchboard.plumbing.paths import COMPONENTS, LAYOUTS
 from punchboard.plumbing.units import parse_length
@@ -167,8 +168,25 @@ def test_no_glyph_outside_the_printable_area(home: tuple[Path, str], games: dict
     assert checked > 50
 
 
+def _box_cells(cells: tuple[tuple[int, int], ...]) -> int:
+    rows = {r for r, _ in cells}
+    cols = {c for _, c in cells}
+    return (max(rows) - min(rows) + 1) * (max(cols) - min(cols) + 1)
+
+
+def _spot_colours(page: PageObject) -> set[str]:
+    spaces = page["/Resources"].get("/ColorSpace") or {}
+    names = set()
+    for value in spaces.values():
+        space = value.get_object()
+        if isinstance(space, list) and space and space[0] == "/Separation":
+            names.add(str(space[1]).lstrip("/"))
+    return names
+
+
 def test_print_shop_boxes_are_each_pieces_trim_and_bleed(shop: Path, games: dict[str, Game]) -> None:
     kinds: set[str] = set()
+    dies = 0
     for gid, game in games.items():
         for component in game.printed:
             bleed = declared_bleed(game, component)
@@ -194,6 +212,14 @@ def test_print_shop_boxes_are_each_pieces_trim_and_bleed(shop: Path, games: dict
                 assert (float(media.width), float(media.height)) == pytest.approx((float(box.width), float(box.height)), abs=0.01)
             assert seen == sizes, f"{gid}/{component.id}"
             kinds.add(component.kind)
+            # shaped pieces carry their cut path as the CutContour spot colour; rectangles are cut on the TrimBox
+            shaped = (component.kind == "tokens" and component.shape is not None and component.shape.name != "square") or (
+                component.kind == "tiles" and any(len(p.cells) < _box_cells(p.cells) for p in component.pieces))
+            with_die = [pg for pg in reader.pages if _spot_colours(pg) == {"CutContour"}]
+            assert bool(with_die) == shaped, f"{gid}/{component.id}"
+            if shaped:
+                dies += 1
+    assert dies >= 4  # gear, round and hexagon tokens in the bundled games
     assert {"deck", "tokens", "tiles", "sheet", "board"} <= kinds
 
 
