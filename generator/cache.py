@@ -86,7 +86,7 @@ def component_inputs(game: Game, component: Component) -> list[Path]:
                     found = find_image(bind(src, fields).strip(), layout, (game.folder,))
                     if found is not None:
                         files.append(found)
-    return sorted(set(files))
+    return sorted({path.resolve() for path in files})  # resolved: 'game' and '/abs/game' are one game
 
 
 def component_fingerprint(game: Game, component: Component, shared: str) -> str:
