@@ -40,6 +40,7 @@ class GameReport:
     reused: tuple[str, ...]
     combined_written: bool
     warnings: tuple[str, ...]
+    notes: tuple[str, ...] = ()  # the print recorded, the reprint written (generator/reprint.py)
 
 
 def build_games(games: list[Game], out_dir: Path, options: BuildOptions) -> int:
@@ -56,7 +57,8 @@ def build_games(games: list[Game], out_dir: Path, options: BuildOptions) -> int:
 def summary(report: GameReport, out_dir: Path) -> str:
     drawn = ", ".join(report.rendered) if report.rendered else "nothing"
     reused = f"; reused {len(report.reused)} unchanged" if report.reused else ""
-    return f"{report.game}: rendered {drawn}{reused} → {out_dir / report.game}"
+    notes = "".join(f"\n{report.game}: {note}" for note in report.notes)
+    return f"{report.game}: rendered {drawn}{reused} → {out_dir / report.game}{notes}"
 
 
 def _blank_reverses(roles: Sequence[str], options: BuildOptions) -> bool:
@@ -115,6 +117,13 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
 def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     paper = load_paper(options.paper)
     style = load_style()
+    folder = out_dir / game.id
+    plan = None
+    if options.record_print or options.changed_since or options.stamp:  # plan_print's own test; it loads the renderers
+        from .reprint import plan_print
+
+        plan = plan_print(game, folder, options, paper, style)  # --stamp needs the print number before drawing
+    options = plan.options if plan is not None else options
     made: list[BuildContext] = []
 
     def context() -> BuildContext:
@@ -124,7 +133,6 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
             made.append(BuildContext(game, paper, options, style))
         return made[0]
 
-    folder = out_dir / game.id
     for leftover in folder.glob(".*.part"):  # from a build that was killed mid-write
         leftover.unlink(missing_ok=True)
     cache = BuildCache.load(folder)
@@ -161,7 +169,14 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
         cache.combined = combined_key
         combined_written = True
     cache.save()
-    return GameReport(game.id, tuple(rendered), tuple(reused), combined_written, tuple(dict.fromkeys(warnings)))
+    notes: list[str] = []
+    if plan is not None:
+        from .reprint import finish_print
+
+        notes = finish_print(plan, context())
+    if made:
+        warnings.extend(made[0].warnings)
+    return GameReport(game.id, tuple(rendered), tuple(reused), combined_written, tuple(dict.fromkeys(warnings)), tuple(notes))
 
 
 def _write_combined(ctx: BuildContext, game: Game, entries: dict[str, CachedComponent], folder: Path, combined: Path) -> None:
