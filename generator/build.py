@@ -102,13 +102,13 @@ def _kinds() -> frozenset[str]:
 
 def _render_component(ctx: BuildContext, game: Game, component: Component, folder: Path, fingerprint: str) -> CachedComponent | None:
     from punchboard.generator.document.pages import render
-    from punchboard.generator.impose.cut import CUT_KINDS, cut_pages
+    from punchboard.generator.impose.cut import cut_pages, cuttable
     from punchboard.generator.impose.kinds import KINDS
 
     renderer = KINDS[component.kind]
     before = len(ctx.warnings)
     cutter = ctx.options.cut
-    if cutter and component.kind in CUT_KINDS:
+    if cutter and cuttable(component.kind, cutter):
         pages = cut_pages(ctx, component, cutter)
     else:
         pages = renderer(ctx, game, component, ctx.options)
@@ -118,7 +118,7 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
     style = ctx.style
     pdf = render(pages, game.title, style, component.name, _duplex(ctx.options))
     write_bytes(folder / file, pdf)
-    if cutter and component.kind in CUT_KINDS:
+    if cutter and cuttable(component.kind, cutter):
         from punchboard.generator.export.cutfiles import write_cut_files
 
         write_cut_files(folder, component.id, pages, pdf, cutter)

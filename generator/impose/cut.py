@@ -23,7 +23,7 @@ from pathlib import Path
 
 from punchboard.generator.document.pages import FooterBand, Page
 from punchboard.generator.draw.geometry import Rect
-from punchboard.generator.draw.outlines import Outline
+from punchboard.generator.draw.outlines import Outline, polyomino_outline
 from punchboard.generator.draw.side import SideFrame
 from reportlab.pdfgen.canvas import Canvas
 
@@ -33,14 +33,16 @@ from punchboard.plumbing.units import UnitError, parse_length
 from punchboard.spec.model import Component, TokenShape
 from punchboard.spec.yamlsource import load_yaml
 
+from . import tiles
 from .backs import Item, paginate
 from .context import BuildContext
 from .grid import Sheet
+from .packing import Placement
 from .tokens import ROUND_SHAPES, clipped, outline_for, pack
 
 CUTTERS_FILE = LAYOUTS / "cutters.yaml"
 CUTTERS = ("silhouette", "cricut")
-CUT_KINDS = ("deck", "banknotes", "tokens")
+CUT_KINDS = {"silhouette": ("deck", "banknotes", "tokens", "tiles"), "cricut": ("deck", "banknotes", "tokens")}
 
 
 @dataclass(frozen=True)
@@ -157,10 +159,7 @@ def silhouette_pages(ctx: BuildContext, component: Component) -> list[Page]:
 
         raise too_big(ctx, component, width, height)
     frames = tuple(SideFrame(t, bleed, bleed, t.inset(-bleed)) for t in trims)
-    # the footer runs right of the bottom-left mark, inside the paper margin
-    left = settings.inset + settings.length + settings.clearance
-    footer = FooterBand(Rect(left, paper.margin, paper.width - paper.margin - left, min(style.footer_height, k - settings.clearance - paper.margin)))
-    sheet = Sheet(paper.width, paper.height, frames, footer)
+    sheet = Sheet(paper.width, paper.height, frames, _footer(ctx, settings))
     mode = options.backs if options.backs != "gutterfold" else "duplex-long"
     if options.backs == "gutterfold" and component.has_backs:
         ctx.warn(f"{ctx.game.id} / {component.id}: print-and-cut sheets are not folded; backs printed duplex-long instead of gutterfold")
@@ -206,7 +205,64 @@ def cricut_pages(ctx: BuildContext, component: Component) -> list[Page]:
     return _with_cuts(pages, component, settings)
 
 
+def placed_outline(cells: tuple[tuple[int, int], ...], cell: float, placement: Placement) -> Outline:
+    """A polyomino's cut outline where the packer put it (turned 90° anticlockwise if turned)."""
+    local = polyomino_outline(cells, cell, 0, 0)
+    if placement.turned:
+        def move(u: float, v: float) -> tuple[float, float]:
+            return placement.x + placement.width - v, placement.y + u
+    else:
+        def move(u: float, v: float) -> tuple[float, float]:
+            return placement.x + u, placement.y + v
+    rings = tuple(tuple(move(u, v) for u, v in ring) for ring in local.rings)
+    return Outline("polygon", (placement.x, placement.y, placement.width, placement.height), rings=rings)
+
+
+def silhouette_tile_pages(ctx: BuildContext, component: Component) -> list[Page]:
+    """Polyomino tiles inside Studio's print-and-cut area, registration marks on every front page."""
+    from .part_pages import _packed_pages, bleed_for, side_drawer
+
+    assert component.cell is not None
+    settings = load_cutters()
+    paper = ctx.paper
+    bleed = bleed_for(ctx, component)
+    k = settings.keep_out + bleed
+    room = Rect(k, k, paper.width - 2 * k, paper.height - 2 * k)
+    layouts = tiles.pack_tiles(component, paper, room, bleed, settings.gap)
+    draw = side_drawer(ctx, component)
+
+    def paint(canvas: Canvas, placements: list[Placement], flip: str | None) -> None:
+        tiles.draw_tiles_page(canvas, paper, component, placements, bleed, draw, flip, cut_lines=False)
+        if flip is None:
+            draw_registration_marks(canvas, paper.width, paper.height, settings)
+
+    pages = _packed_pages(ctx, component, layouts, paint, "print at 100 %, then cut with Silhouette Studio: open the .dxf beside this PDF")  # type: ignore[arg-type]
+    band = _footer(ctx, settings)
+    fronts = [page for page in pages if page.role == "front"]
+    for page in pages:
+        flip_x = ctx.options.backs != "duplex-short"
+        page.footer = band if page.role == "front" else band.mirrored(paper.width, paper.height, flip_x, not flip_x)
+    for page, placements in zip(fronts, layouts, strict=True):
+        page.meta["cuts"] = [placed_outline(tiles.tile_cells(component.pieces[p.item]), component.cell, p) for p in placements]
+    return pages
+
+
+def _footer(ctx: BuildContext, settings: CutterSettings) -> FooterBand:
+    """The footer runs right of the bottom-left mark, inside the paper margin."""
+    paper, k = ctx.paper, settings.keep_out
+    left = settings.inset + settings.length + settings.clearance
+    height = min(ctx.style.footer_height, k - settings.clearance - paper.margin)
+    return FooterBand(Rect(left, paper.margin, paper.width - paper.margin - left, height))
+
+
+def cuttable(kind: str, cutter: str) -> bool:
+    """Whether ``cutter`` gets a cut layout and cut files for pieces of this kind."""
+    return kind in CUT_KINDS.get(cutter, ())
+
+
 def cut_pages(ctx: BuildContext, component: Component, cutter: str) -> list[Page]:
+    if component.kind == "tiles":
+        return silhouette_tile_pages(ctx, component)
     return silhouette_pages(ctx, component) if cutter == "silhouette" else cricut_pages(ctx, component)
 
 

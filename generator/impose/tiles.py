@@ -119,8 +119,10 @@ def draw_tiles_page(
     bleed: float,
     draw_side: DrawSide,
     back_flip: str | None = None,
+    cut_lines: bool = True,
 ) -> None:
-    """One page of tiles: fronts, or with ``back_flip`` (long|short) the backs that sit behind them."""
+    """One page of tiles: fronts, or with ``back_flip`` (long|short) the backs that sit behind them.
+    ``cut_lines`` False: no printed outline (a cutting machine follows its cut file)."""
     assert component.cell is not None
     cell = component.cell
     canvas.saveState()
@@ -136,6 +138,6 @@ def draw_tiles_page(
             if side is not None:
                 width, height = piece_size(cells, cell)
                 draw_side(canvas, side, piece, Rect(0, 0, width, height), bleed, grown_cells_clip(cells, cell, bleed), 0)
-            if not back_flip:
+            if not back_flip and cut_lines:
                 stroke_cut(canvas, polyomino_outline(cells, cell, 0, 0).add_to)
     canvas.restoreState()
