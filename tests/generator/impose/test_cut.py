@@ -206,3 +206,37 @@ def test_cricut_images_fit_print_then_cut_and_their_outlines_follow_the_pieces(g
             check_dxf_matches_svg(png.with_suffix(".svg"), size[1])
             total += len(rings)
         assert total == pieces
+
+
+TILES = """\
+id: tiles
+kind: tiles
+cell: 20mm
+layout: base/card
+fields: [value]
+tiles:
+  - {value: 1, cells: ["XX", "X."], count: 3}
+  - {value: 2, cells: ["XXX"]}
+"""
+
+
+def test_silhouette_cuts_polyomino_tiles_along_their_cells(tmp_path: Path) -> None:
+    game = tmp_path / "cutdemo"
+    game.mkdir()
+    (game / "tiles.yaml").write_text(TILES)
+    (game / "game.yaml").write_text(GAME.replace("[deck.yaml, gear_tokens.yaml]", "[tiles.yaml]"))
+    folder = build(game, tmp_path / "out", "silhouette")
+    svgs = sorted(folder.glob("tiles-silhouette-*.svg"))
+    assert len(svgs) == 1
+    _, rings = svg_rings(svgs[0])
+    assert sorted(len(r) for r in rings) == [4, 6, 6, 6]  # three L-trominoes and a straight one
+    for ring in rings:  # edges fall on whole cells
+        x0, y0, x1, y1 = bbox(ring)
+        assert all(abs((x - x0) / 20 - round((x - x0) / 20)) < 0.005 and abs((y - y0) / 20 - round((y - y0) / 20)) < 0.005 for x, y in ring)
+        assert sorted((round(x1 - x0, 2), round(y1 - y0, 2))) in ([40.0, 40.0], [20.0, 60.0])
+    level = page_level(PdfReader(folder / "tiles.pdf").pages[0])
+    clips = [[(x / MM, y / MM) for x, y in clip] for clip in level.clips if len(clip) >= 4]
+    for ring in rings:  # the art is clipped to the tile grown by its bleed: every clip corner is 3 mm out
+        match = min(clips, key=lambda c: math.dist(bbox(c)[:2], (bbox(ring)[0] - BLEED, bbox(ring)[1] - BLEED)))
+        assert all(BLEED - TOL_MM <= distance_to_ring(p, ring) <= BLEED * math.sqrt(2) + TOL_MM for p in match)
+    check_dxf_matches_svg(svgs[0], float(PdfReader(folder / "tiles.pdf").pages[0].mediabox.height) / MM)
