@@ -22,6 +22,8 @@ class PageLevel:
     fills: list[tuple[float, float, float, float]] = field(default_factory=list)  # filled rectangles x, top, w, h
     clips: list[list[Point]] = field(default_factory=list)  # the points of each clip path
     forms: list[Point] = field(default_factory=list)  # where each form's origin is placed
+    placed: list[tuple[str, Point, tuple[float, float, float, float] | None]] = field(default_factory=list)
+    # each form placed: its name, where its origin lands, and the page-level clip box around it (x0, top, x1, bottom)
 
     def marks(self, width: float) -> list[tuple[float, float, float, float]]:
         """Straight segments stroked with line width ``width``."""
@@ -43,7 +45,8 @@ def page_level(page: PageObject) -> PageLevel:
     level = PageLevel(height)
     ctm = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
     width = 1.0
-    stack: list[tuple[tuple[float, ...], float]] = []
+    stack: list[tuple[tuple[float, ...], float, tuple[float, float, float, float] | None]] = []
+    clip_box: tuple[float, float, float, float] | None = None
     segments: list[tuple[float, float, float, float]] = []
     points: list[Point] = []
     rects: list[tuple[float, float, float, float]] = []
@@ -56,9 +59,9 @@ def page_level(page: PageObject) -> PageLevel:
 
     for operands, op in ContentStream(page.get_contents(), page.pdf).operations:
         if op == b"q":
-            stack.append((ctm, width))
+            stack.append((ctm, width, clip_box))
         elif op == b"Q":
-            ctm, width = stack.pop()
+            ctm, width, clip_box = stack.pop()
         elif op == b"cm":
             a, b, c, d, e, f = (float(v) for v in operands)
             A, B, C, D, E, F = ctm
@@ -87,6 +90,12 @@ def page_level(page: PageObject) -> PageLevel:
         elif op in PAINT:
             if clip:
                 level.clips.append(points)
+                if points:
+                    xs, ys = [x for x, _ in points], [y for _, y in points]
+                    box = (min(xs), min(ys), max(xs), max(ys))
+                    if clip_box is not None:
+                        box = (max(box[0], clip_box[0]), max(box[1], clip_box[1]), min(box[2], clip_box[2]), min(box[3], clip_box[3]))
+                    clip_box = box
             if op in (b"S", b"s", b"B", b"B*", b"b", b"b*"):
                 level.strokes.extend((width, *s) for s in segments)
             if op in (b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"):
@@ -94,4 +103,5 @@ def page_level(page: PageObject) -> PageLevel:
             segments, points, rects, clip, current = [], [], [], False, None
         elif op == b"Do":
             level.forms.append(at(0.0, 0.0))
+            level.placed.append((str(operands[0]), at(0.0, 0.0), clip_box))
     return level
