@@ -8,7 +8,7 @@ its bleed, clipped to the area the imposition allows.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.plumbing.units import Dim
 from punchboard.spec import expressions
-from punchboard.spec.binding import bind
+from punchboard.spec.binding import bind, bound_props
 from punchboard.spec.images import ImageRefused
 from punchboard.spec.images import find_image as resolve_image
 from punchboard.spec.model import Element, Layout
@@ -25,7 +25,7 @@ from punchboard.spec.model import Element, Layout
 from . import fonts, svg, text
 from .art import Ink, draw_icon
 from .geometry import Rect
-from .images import draw_image
+from .pictures import draw_picture
 
 Warn = Callable[[str], None]
 ClipShape = Callable[[Any], None]  # adds a closed outline to a reportlab path
@@ -67,6 +67,7 @@ class SideContext:
     where: str = ""
     proof: bool = False
     proof_colours: tuple[str, str, float] = ("#e0007a", "#0088cc", 0.4)
+    icons: Mapping[str, Path] = field(default_factory=dict)  # the game's own icons (icons: in game.yaml)
 
 
 def colour(name: Any, palette: Mapping[str, str]) -> str | None:
@@ -225,7 +226,9 @@ def _draw_element(
     palette: Mapping[str, str],
     ctx: SideContext,
 ) -> None:
-    props = element.props
+    props = bound_props(element.props, fields)  # field-bound colours, fonts and sizes take the piece's values
+    if props is not element.props:
+        element = replace(element, props=props)
     box = box_of(element, frame, layout)
     kind = element.type
     rect = place(element, box) if kind not in ("line", "polygon") else box
@@ -272,7 +275,7 @@ def _draw_element(
             colour(props.get("accent"), palette),
             int(props.get("teeth", 12)),
         )
-        if name and not draw_icon(canvas, name, rect, ink):
+        if name and not draw_icon(canvas, name, rect, ink, ctx.icons):
             ctx.warn(f"{ctx.where}: unknown icon '{name}' in element '{element.id}' [{element.source}]")
     elif kind == "image":
         _draw_image(canvas, element, rect, fields, layout, ctx)
@@ -290,14 +293,14 @@ def _draw_text(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str
     base = fonts.resolve(props.get("font"))
     size = float(props.get("size", DEFAULT_TEXT_SIZE))
     min_size = float(props.get("min_size", size))
-    fitted = text.fit(content, base, size, min_size, rect, float(props.get("leading", 1.2)))
+    fitted = text.fit(content, base, size, min_size, rect, float(props.get("leading", 1.2)), ctx.icons)
     if not fitted.fits:
         ctx.warn(
             f"{ctx.where}: text of '{element.id}' does not fit its {rect.width / 72 * 25.4:.1f} × "
             f"{rect.height / 72 * 25.4:.1f} mm box even at {fitted.size:g}pt [{element.source}]"
         )
     ink = colour(props.get("color", "#000000"), palette) or "#000000"
-    text.draw(canvas, fitted, base, rect, ink, props.get("align", "left"), props.get("valign", "top"))
+    text.draw(canvas, fitted, base, rect, ink, props.get("align", "left"), props.get("valign", "top"), ctx.icons)
 
 
 def find_image(src: str, layout: Layout, folders: tuple[Path, ...]) -> Path | None:
@@ -317,11 +320,11 @@ def _draw_image(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[st
         ctx.warn(f"{ctx.where}: image '{src}' of element '{element.id}' not found [{element.source}]")
         return
     fit = element.props.get("fit", "contain")
-    if path.suffix.lower() == ".svg":
-        try:
-            svg.draw_svg(canvas, path, rect, stretch=fit == "stretch")
-        except svg.SvgError as exc:
-            ctx.warn(f"{ctx.where}: image '{src}': {exc} [{element.source}]")
+    try:
+        notes = draw_picture(canvas, path, rect, fit, element.props.get("focus"))
+    except svg.SvgError as exc:
+        ctx.warn(f"{ctx.where}: image '{src}' not drawn: {exc} [{element.source}]")
         return
-    draw_image(canvas, path, rect.x, rect.y, rect.width, rect.height, preserve_aspect=fit != "stretch")
+    for note in notes:
+        ctx.warn(f"{ctx.where}: image '{src}' is not drawn faithfully: {note} [{element.source}]")
 
