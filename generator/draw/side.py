@@ -146,26 +146,31 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
         bounds = local.bleed_rect
         canvas.beginForm(name, bounds.x, bounds.y, bounds.right, bounds.top)
         _draw_side_now(canvas, layout, fields, local, ctx)
+        shadings = dict(canvas._shadingUsed)  # gradients (SVG) the form uses; endForm forgets them
         canvas.endForm()
-        _keep_transparency(canvas, name)
+        _keep_transparency(canvas, name, shadings)
     canvas.saveState()
     canvas.translate(trim.x, trim.y)
     canvas.doForm(name)
     canvas.restoreState()
 
 
-def _keep_transparency(canvas: Canvas, name: str) -> None:
+def _keep_transparency(canvas: Canvas, name: str, shadings: Mapping[str, str] | None = None) -> None:
     """reportlab records a form's transparency states (opacity) but does not write them
-    into the form's resources; without them viewers draw the form fully opaque."""
+    into the form's resources; without them viewers draw the form fully opaque.
+    Shadings (SVG gradients) are left out the same way; without them viewers paint black."""
     form = canvas._doc.idToObject[canvas._doc.getXObjectName(name)]
-    if not getattr(form, "ExtGState", None):
+    if not getattr(form, "ExtGState", None) and not shadings:
         return
     resources = PDFResourceDictionary()
     resources.basicFonts()
     resources.allProcs()
     if form.XObjects:
         resources.XObject = form.XObjects
-    resources.ExtGState = form.ExtGState
+    if getattr(form, "ExtGState", None):
+        resources.ExtGState = form.ExtGState
+    if shadings:
+        resources.setShading(shadings)
     form.Resources = resources
 
 

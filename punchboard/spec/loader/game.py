@@ -160,7 +160,7 @@ def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS) -> Game:
     for component in components:
         out.extend(layout_checks.check_bindings(component, used, images, layouts.mark, shared))
     icons = load_icons(doc, folder, out)
-    look = look_checks.LookChecker(palette, icons, layouts.mark)
+    look = look_checks.LookChecker(palette, data.get("icons", {}), layouts.mark)  # declared names, even if a file is bad
     for layout in used.values():
         look.literal_icons(layout)
     for component in components:
