@@ -169,6 +169,7 @@ class Game:
     notes: str = ""
     files: tuple[Path, ...] = ()
     icons: Mapping[str, Path] = field(default_factory=frozen_map)  # the designer's own inline icons: name → SVG/PNG file
+    warnings: tuple[str, ...] = ()  # "file:line:col: …" the loader accepts but `check` reports (setup gaps)
 
     def component(self, component_id: str) -> Component:
         for component in self.components:
