@@ -23,6 +23,7 @@ import pypdfium2.raw as pdfium_c
 from PIL import Image
 from punchboard.generator.document.pages import Page, render
 from punchboard.generator.draw.geometry import Rect
+from punchboard.generator.draw.reads import fields_read
 from punchboard.generator.draw.side import SideFrame
 from punchboard.generator.impose.backs import Painter
 from punchboard.generator.impose.context import BuildContext
@@ -35,7 +36,6 @@ from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.plumbing.atomicio import write_bytes
 from punchboard.plumbing.units import to_mm
-from punchboard.spec.binding import fields_read
 from punchboard.spec.loader import load_paper
 from punchboard.spec.model import Component, Game, Piece, Side
 
@@ -65,8 +65,8 @@ def side_key(piece: Piece, side: Side | None, game: Game | None = None) -> tuple
         return None
     fields = {**piece.fields, **side.fields}
     layout = game.layouts.get(side.layout) if game is not None else None
-    if layout is not None:
-        read = fields_read(layout.elements)
+    read = fields_read(layout) if layout is not None else None
+    if read is not None:
         fields = {k: v for k, v in fields.items() if k in read}
     return (side.layout, tuple(sorted((k, repr(v)) for k, v in fields.items())))
 

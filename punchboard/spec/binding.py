@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from punchboard.plumbing.units import UnitError, parse_length
@@ -29,20 +29,6 @@ def bind(template: Any, fields: Mapping[str, Any]) -> str:
         return str(got)
 
     return FIELD_REF.sub(value, str(template))
-
-
-def fields_read(elements: Iterable[Any]) -> frozenset[str]:
-    """Every field a layout's elements can show or test: ``{field}`` in any text property, names in ``when``."""
-    from . import expressions  # expressions imports nothing from here; kept local to stay a leaf module
-
-    names: set[str] = set()
-    for element in elements:
-        for key, value in element.props.items():
-            if key == "when" and isinstance(value, str):
-                names |= expressions.names(value)
-            elif isinstance(value, str):
-                names.update(FIELD_REF.findall(value))
-    return frozenset(names)
 
 
 def is_bound(value: Any) -> bool:
