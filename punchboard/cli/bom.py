@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from punchboard.plumbing import atomicio
-from punchboard.spec.bom import bill_of_materials, format_bom, markdown_bom
 
 from .common import EXIT_OK, Voice, add_common_flags, add_limit_flags, limits_of, load_targets
 
 
 def cmd_bom(args: argparse.Namespace) -> int:
+    from punchboard.spec.bom import bill_of_materials, format_bom, markdown_bom
+
     games = load_targets([args.target], limits_of(args))
     bom = bill_of_materials(games[0])
     as_json, as_text = json.dumps(bom, indent=2, ensure_ascii=False) + "\n", format_bom(bom) + "\n"

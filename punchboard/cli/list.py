@@ -7,7 +7,6 @@ from typing import Any
 
 from punchboard.plumbing.errors import SpecError
 from punchboard.plumbing.paths import COMPONENTS, bundled_games
-from punchboard.spec.loader import load_game
 
 from .common import EXIT_OK, Voice, add_common_flags
 
@@ -17,6 +16,8 @@ def cmd_list(args: argparse.Namespace) -> int:
     if voice.quiet:  # ids only, for scripts
         print("\n".join(folder.name for folder in bundled_games()))
         return EXIT_OK
+    from punchboard.spec.loader import load_game
+
     rows = []
     for folder in bundled_games():
         try:
