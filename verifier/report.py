@@ -9,7 +9,7 @@ from html import escape
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .findings import Result
+from .findings import Finding, Result
 
 COLOURS = {"pass": "#4c9a2a", "warn": "#e0a800", "fail": "#c0392b", "": "#e6e6e6"}
 
@@ -39,8 +39,32 @@ def where(result: Result) -> str:
     return f"{result.variant}, {result.players} player{'s' if result.players != 1 else ''}"
 
 
+def folded(findings: Sequence[Finding]) -> list[tuple[Finding, list[Finding]]]:
+    """Root findings, each with the findings that follow from it folded under it."""
+    roots = {f.step for f in findings if not f.under}
+    out: list[tuple[Finding, list[Finding]]] = []
+    index: dict[str, int] = {}
+    for finding in findings:
+        if finding.under and finding.under in roots:
+            continue
+        if finding.step not in index:
+            index[finding.step] = len(out)
+        out.append((finding, []))
+    for finding in findings:
+        if finding.under and finding.under in roots:
+            out[index[finding.under]][1].append(finding)
+    return out
+
+
 def findings_text(results: Sequence[Result]) -> list[str]:
-    return [f"  {f.severity.upper()} {where(r)}, {f.text()}" for r in results if r.status != "pass" for f in r.findings]
+    lines = []
+    for result in results:
+        if result.status == "pass":
+            continue
+        for root, consequences in folded(result.findings):
+            lines.append(f"  {root.severity.upper()} {where(result)}, {root.text()}")
+            lines.extend(f"      ↳ follows from it: {c.text()}" for c in consequences)
+    return lines
 
 
 def _probability(value: float | None) -> str:
@@ -108,8 +132,9 @@ def markdown(game_id: str, title: str, results: Sequence[Result], trials: int, s
     for result in results:
         out.append(f"## {where(result)}: {result.status}")
         out.append("")
-        for finding in result.findings:
+        for finding, consequences in folded(result.findings):
             out.append(f"- **{finding.severity}** {finding.text()}")
+            out.extend(f"  - ↳ *follows from it:* {c.text()}" for c in consequences)
         if not result.findings:
             out.append("- every step, expectation and supply bound holds")
         if result.events:

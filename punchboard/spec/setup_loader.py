@@ -21,6 +21,7 @@ from .setup_model import (
     Count,
     Event,
     Expectation,
+    RuleNumber,
     Setup,
     Step,
     Table,
@@ -79,6 +80,8 @@ class _Builder:
         self.let_names: set[str] = set()
         self.gaps: list[str] = []
         self.covered: tuple[int, ...] = ()  # the player counts of the variant being read
+        self.number_names: set[str] = set()
+        self.numbers: tuple[RuleNumber, ...] = ()
         self.variant_id = ""
 
     def source(self, path: PathKey) -> str:
@@ -97,7 +100,7 @@ class _Builder:
         except expressions.ExpressionError as exc:
             self.error(path, f"{path[-1]}: {exc}")
             return None
-        known = set(COUNT_VARIABLES) | self.let_names
+        known = set(COUNT_VARIABLES) | self.let_names | self.number_names
         if condition:
             known |= self.fields
         unknown = sorted(used - known)
@@ -193,6 +196,20 @@ class _Builder:
         else:
             self.check_read(at + ("from",), source_zone, known)
             options["from_zone"] = source_zone
+        source_read = options.get("from_zone")
+        each_player = bool(body.get("each_player"))
+        if kind in ("take", "remove") and each_player and source_read not in per_player:
+            self.error(at + ("each_player",), f"each_player: true takes from a zone each player has, but "
+                                              f"'{source_read}' is one shared zone")
+        elif kind in ("take", "remove", "deal", "give", "place", "draw_keep") and source_read in per_player and not each_player:
+            if kind in ("take", "remove"):
+                how = (f"write each_player: true to {kind} from each player's own '{source_read}' "
+                       "(count is then per player" + (", into each player's own 'to')" if kind == "take" else ")"))
+            else:
+                how = f"take from each player's own '{source_read}' first (take: {{from: {source_read}, each_player: true, ...}})"
+            self.error(at + ("from",), f"'{source_read}' is a zone each player has: a {kind} from it would pool every "
+                                       f"player's pieces; {how}")
+        options["each_player"] = each_player
         if kind in ("take", "give", "deal", "draw_keep"):
             options["to"] = body["to"]
         if kind == "take":
@@ -236,12 +253,26 @@ class _Builder:
         if kind == "remove":
             writes.append(REMOVED)
         known.update(writes)
-        if kind in ("deal", "give", "draw_keep"):
+        if kind in ("deal", "give", "draw_keep") or (kind == "take" and each_player):
             per_player.add(body["to"])
         return Step(kind=kind, number=number, say=raw.get("say", ""), source=self.source(path), when=when,
                     components=components, where=where, **options)
 
     # ------------------------------------------------------------ the rest
+
+    def read_numbers(self, raw: list[dict[str, Any]]) -> None:
+        numbers = []
+        for index, spec in enumerate(raw):
+            at = ("numbers", index)
+            if spec["name"] in COUNT_VARIABLES:
+                self.error(at + ("name",), f"'{spec['name']}' is a built-in name; choose another")
+                continue
+            if spec["name"] in self.fields:
+                self.error(at + ("name",), f"'{spec['name']}' is a field of the components; choose another name")
+                continue
+            numbers.append(RuleNumber(spec["name"], spec["value"], spec["quote"], self.source(at), spec.get("where", "")))
+            self.number_names.add(spec["name"])
+        self.numbers = tuple(numbers)
 
     def zones(self, path: PathKey, raw: dict[str, Any]) -> dict[str, ZoneLimit]:
         return {
@@ -286,6 +317,10 @@ class _Builder:
         for name, value in raw.get("let", {}).items():
             if name in COUNT_VARIABLES:
                 self.error(path + ("let", name), f"let: '{name}' is a built-in name; choose another")
+                continue
+            if name in self.number_names:
+                self.error(path + ("let", name), f"let: '{name}' is a rulebook number (numbers:); "
+                                                 "state it there once, or choose another name")
                 continue
             let[name] = self.count(path + ("let", name), value)
             self.let_names.add(name)
@@ -340,7 +375,7 @@ class _Builder:
             rules=raw.get("rules", ""), notes=raw.get("notes", ""), let=frozen_map(let),
             zones=frozen_map(self.zones(path + ("zones",), raw.get("zones", {}))), tables=tuple(tables),
             expect=self.expectations(path + ("expect",), raw.get("expect", []), all_known),
-            supply=tuple(supply), events=tuple(events),
+            supply=tuple(supply), events=tuple(events), numbers=self.numbers,
         )
         return variant if len(self.problems) == before else None
 
@@ -354,6 +389,7 @@ def load_setup(path: Path, components: Sequence[Component], players: tuple[int, 
     if problems:
         raise SpecError(problems)
     builder = _Builder(doc, components, players)
+    builder.read_numbers(doc.data.get("numbers", []))
     variants = []
     seen: set[str] = set()
     for index, raw in enumerate(doc.data["variants"]):
@@ -365,4 +401,5 @@ def load_setup(path: Path, components: Sequence[Component], players: tuple[int, 
             variants.append(variant)
     if builder.problems:
         raise SpecError(builder.problems)
-    return Setup(path=path, variants=tuple(variants), notes=doc.data.get("notes", ""), gaps=tuple(builder.gaps))
+    return Setup(path=path, variants=tuple(variants), notes=doc.data.get("notes", ""), gaps=tuple(builder.gaps),
+                 numbers=builder.numbers)
