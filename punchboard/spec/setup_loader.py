@@ -128,7 +128,14 @@ class _Builder:
             if isinstance(value, str):
                 self.expression(path + ("by_players", key), value, condition=False)
             table[int(key)] = tuple(value) if isinstance(value, list) else value
-        reasons = {int(k): v for k, v in (raw.get("open") or {}).items()}
+        raw_open = raw.get("open") or {}
+        if isinstance(raw_open, str):
+            missing = [n for n in self.covered if n not in table] or [min(self.covered, default=1)]
+            example = ", ".join(f"{n}: \"{raw_open}\"" for n in missing[:2])
+            self.error(path + ("open",), f"open: must name the player counts it explains, so that a count added later "
+                                         f"is not explained by it silently; write open: {{{example}}}")
+            raw_open = {}
+        reasons = {int(k): v for k, v in raw_open.items()}
         for key in sorted(set(reasons) & set(table)):
             self.error(path + ("open", str(key)), f"open names {key} players, but the table gives a value for {key}; "
                                                   "open: explains only the counts the table leaves out")
