@@ -256,7 +256,7 @@ variants:
 
 
 @pytest.mark.parametrize(("open_text", "message"), [
-    ('"no number for 2 players"', 'open: must name the player counts it explains; write open: {2: "no number for 2 players"}'),
+    ('"no number for 2 players"', 'write open: {2: "no number for 2 players"}'),
     ('{3: "why"}', "open names 3 players, but the table gives a value for 3"),
 ])
 def test_open_must_name_missing_counts(tmp_path: Path, open_text: str, message: str) -> None:
