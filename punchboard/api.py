@@ -85,7 +85,7 @@ def verify(game: GameLike, *, variant: str | None = None, players: int | None = 
     Each :class:`punchboard.verifier.findings.Result` has ``variant``, ``players``, ``status``
     ("pass", "warn" or "fail"), ``findings`` (each with its message) and ``events`` (deal
     probabilities, exact and Monte Carlo with ``trials`` deals from ``seed``). ``variant`` and
-    ``players`` narrow the checks. With ``out``, ``verify.md`` and ``verify.svg`` are written to
+    ``players`` narrow the checks. With ``out``, ``verify.md``, ``verify.svg`` and ``verify.png`` are written to
     ``out/<game id>/`` as the CLI does.
     """
     from punchboard.plumbing import atomicio
@@ -97,7 +97,8 @@ def verify(game: GameLike, *, variant: str | None = None, players: int | None = 
     if out is not None:
         folder = Path(out) / loaded.id
         atomicio.write_text(folder / "verify.md", report.markdown(loaded.id, loaded.title, results, trials, seed))
-        atomicio.write_text(folder / "verify.svg", report.svg(loaded.id, results))
+        atomicio.write_text(folder / "verify.svg", report.svg(loaded.title, results))
+        atomicio.write_bytes(folder / "verify.png", report.png(loaded.title, results))
     return results
 
 

@@ -37,6 +37,7 @@ def test_load_build_verify_export_in_process(tmp_path: Path, game_folder: Path):
         ("standard", n, "pass") for n in (2, 3, 4)
     }
     assert "standard" in (out / "tinygame" / "verify.md").read_text(encoding="utf-8")
+    assert (out / "tinygame" / "verify.png").read_bytes().startswith(b"\x89PNG")
     assert {r.players for r in punchboard.verify(game, players=3, trials=0)} == {3}
 
     images = punchboard.export_images(game, out, dpi=40, bleed="1mm", unique=False)
