@@ -187,6 +187,7 @@ function bomSection(bom) {
 }
 
 function render(next) {
+  if (state && next.version < state.version) return; // an answer overtaken by a newer one
   state = next;
   const status = document.getElementById("status");
   const label = next.building ? "rebuilding…" : next.status === "error" ? "error" : `built ${next.built} · ${next.seconds} s`;
