@@ -1,7 +1,7 @@
 """Draw one side of a piece — a layout bound to the piece's fields — into a rectangle.
 
 This is the function every printed kind uses (cards, tokens, tiles, boards):
-:func:`draw_side` paints a :class:`~punchboard.model.Layout` at trim size with
+:func:`draw_side` paints a :class:`~punchboard.spec.model.Layout` at trim size with
 its bleed, clipped to the area the imposition allows.
 """
 

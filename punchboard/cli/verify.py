@@ -18,7 +18,7 @@ from .common import TARGET_HELP, add_limit_flags, limits_of, load_targets
 
 
 def run_verify(games: list[Game], args: argparse.Namespace) -> int:
-    trials = getattr(args, "trials", 20000)
+    trials = getattr(args, "trials", 2000)
     seed = getattr(args, "seed", 1)
     if trials < 0:
         raise SpecError([Problem("--trials", 1, 1, f"--trials must be 0 or more, got {trials}")])
@@ -59,7 +59,7 @@ def register(sub: Any) -> None:
     p.add_argument("targets", nargs="*", metavar="TARGET", help=TARGET_HELP)
     p.add_argument("--variant", help="only this variant")
     p.add_argument("--players", type=int, help="only this player count")
-    p.add_argument("--trials", type=int, default=20000, help="Monte Carlo deals per event (default: 20000)")
+    p.add_argument("--trials", type=int, default=2000, help="Monte Carlo re-runs of the whole setup per variant and player count (default: 2000)")
     p.add_argument("--seed", type=int, default=1, help="random seed for Monte Carlo (default: 1)")
     p.add_argument("--json", action="store_true", help="print results as JSON")
     p.add_argument("--out", default="output", help="where verify.md and the matrix picture go (default: output)")
