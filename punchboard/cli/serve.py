@@ -50,7 +50,7 @@ def register(sub: Any) -> None:
     p.add_argument("--port", type=_port, default=0, help="port on 127.0.0.1 (default: 0, any free port)")
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
     p.add_argument("--interval", type=float, default=0.5, help="seconds between checks for changes (default: 0.5)")
-    p.add_argument("--trials", type=int, default=2000, help="verifier Monte Carlo deals per event (default: 2000)")
+    p.add_argument("--trials", type=int, default=200, help="verifier Monte Carlo deals per event (default: 200; `verify` uses more)")
     p.add_argument("--seed", type=int, default=1, help="verifier random seed (default: 1)")
     add_build_flags(p)
     p.set_defaults(func=cmd_serve)

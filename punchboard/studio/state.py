@@ -98,7 +98,7 @@ class Studio:
     """One game's studio: rebuilds on demand and holds the last published state."""
 
     def __init__(self, folder: Path, out: Path, options: BuildOptions | None = None,
-                 limits: Limits = DEFAULT_LIMITS, trials: int = 2000, seed: int = 1,
+                 limits: Limits = DEFAULT_LIMITS, trials: int = 200, seed: int = 1,
                  log: Callable[[str], None] = say):
         self.folder = folder
         self.out = out
@@ -109,8 +109,12 @@ class Studio:
         self.log = log
         self.root: Path | None = None  # OUT/<game>: everything the server may hand out
         self._pictures: Pictures | None = None
-        self._changed = threading.Condition()
+        self._changed = threading.Condition(threading.RLock())  # publish() runs inside it too
         self.version = 0
+        self._generation = 0  # rebuilds started; the verifier's verdict counts only for the newest
+        self._verify_wanted = threading.Condition()
+        self._wanted: tuple[int, Game] | None = None
+        self._verifier: threading.Thread | None = None
         self.state: dict[str, Any] = {
             "version": 0, "status": "building", "building": True, "problems": [], "internal": "",
             "game": {"id": "", "title": folder.name, "folder": display_path(folder)},
@@ -143,22 +147,41 @@ class Studio:
     # -- one rebuild ------------------------------------------------------------------------------
 
     def rebuild(self) -> None:
-        """Rebuild and publish; never raises (a crash is published as an internal error)."""
+        """Rebuild and publish, then hand the game to the verifier thread; never raises
+        (a crash is published as an internal error and serving goes on)."""
+        with self._changed:
+            self._generation += 1
+            generation = self._generation
         started = time.perf_counter()
         self.publish(building=True)
         try:
-            self._rebuild(started)
-        except SpecError as err:
-            problems = [str(p) for p in err.problems]
+            game = self._rebuild(started)
+        except Exception as exc:
+            self._failed(exc)
+            return
+        self.log(f"{game.id}: rebuilt in {time.perf_counter() - started:.1f} s")
+        with self._verify_wanted:
+            self._wanted = (generation, game)
+            self._verify_wanted.notify()
+            if self._verifier is None:
+                self._verifier = threading.Thread(target=self._verify_forever, name="studio-verify", daemon=True)
+                self._verifier.start()
+
+    def _failed(self, exc: Exception, generation: int | None = None) -> None:
+        """Publish a failure: located problems for bad input, the exception for anything else."""
+        if isinstance(exc, SpecError):
+            problems, internal = [str(p) for p in exc.problems], ""
             for line in problems:
                 self.log(line)
-            self.publish(status="error", building=False, problems=problems, internal="")
-        except Exception as exc:  # keep serving: the page and the terminal say what broke
-            text = "".join(traceback.format_exception(exc))
-            self.log(text.rstrip())
-            self.publish(status="error", building=False, problems=[], internal=f"internal error: {exc!r}")
+        else:
+            problems, internal = [], f"internal error: {exc!r}"
+            self.log("".join(traceback.format_exception(exc)).rstrip())
+        with self._changed:
+            if generation is not None and generation != self._generation:
+                return  # a newer save is being built: this verdict is about an old one
+            self.publish(status="error", building=False, problems=problems, internal=internal)
 
-    def _rebuild(self, started: float) -> None:
+    def _rebuild(self, started: float) -> Game:
         game = load_game(self.folder, self.limits)
         root = self.out / game.id
         if self._pictures is None or self.root != root:
@@ -200,7 +223,26 @@ class Studio:
             built=time.strftime("%H:%M:%S"), seconds=round(time.perf_counter() - started, 2),
             verify={**previous, "running": True} if previous else {"running": True},
         )
-        results = verify_game(game, trials=self.trials, seed=self.seed)
-        self.publish(verify={**_verify_view(results, self.trials, self.seed), "running": False},
-                     seconds=round(time.perf_counter() - started, 2))
-        self.log(f"{game.id}: rebuilt in {time.perf_counter() - started:.1f} s")
+        return game
+
+    # -- the verifier, beside the rebuilds -------------------------------------------------------
+
+    def _verify_forever(self) -> None:
+        """Verify the newest built game; a save never waits for a simulation, and a verdict about a
+        game that has been rebuilt since is dropped."""
+        while True:
+            with self._verify_wanted:
+                self._verify_wanted.wait_for(lambda: self._wanted is not None)
+                assert self._wanted is not None
+                generation, game = self._wanted
+                self._wanted = None
+            started = time.perf_counter()
+            try:
+                results = verify_game(game, trials=self.trials, seed=self.seed)
+            except Exception as exc:
+                self._failed(exc, generation)
+                continue
+            with self._changed:
+                if generation == self._generation:
+                    self.publish(verify={**_verify_view(results, self.trials, self.seed), "running": False})
+            self.log(f"{game.id}: verified in {time.perf_counter() - started:.1f} s")

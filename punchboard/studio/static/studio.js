@@ -164,7 +164,7 @@ function verifierSection(verify) {
         h("strong", {}, r.where), ": ", f.text))))
     : h("p", { class: "ok" }, "Every setup, deal and box line holds.");
   return [head,
-    h("p", { class: "meta" }, `${verify.trials} Monte Carlo deals per event, seed ${verify.seed}`,
+    h("p", { class: "meta" }, `${verify.trials} Monte Carlo runs of each setup, seed ${verify.seed}`,
       verify.running ? " · re-simulating…" : ""),
     verify.rows.length ? table : h("p", { class: "meta" }, "no setup.yaml: nothing to simulate"),
     findings];
