@@ -69,8 +69,8 @@ def _reader(stream: Any, lines: list[str], first: queue.Queue[str]) -> None:
         first.put(line)
 
 
-def start_serve(game: Path, out: Path, *extra: str) -> Served:
-    env = dict(os.environ, PYTHONHASHSEED="0")
+def start_serve(game: Path, out: Path, *extra: str, env: dict[str, str] | None = None) -> Served:
+    env = dict(os.environ, PYTHONHASHSEED="0", **(env or {}))
     process = subprocess.Popen(
         [sys.executable, "-m", "punchboard", "serve", str(game), "--out", str(out), "--port", "0",
          "--interval", "0.2", "--trials", "200", *extra],

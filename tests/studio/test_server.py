@@ -9,8 +9,8 @@ from urllib.parse import urlsplit
 
 from tests.conftest import run_cli
 
-from .conftest import Served
-from .tiny_game import write_deck
+from .conftest import Served, start_serve
+from .tiny_game import write_deck, write_game
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -115,3 +115,17 @@ def test_a_taken_port_is_a_clean_input_error(tmp_path):
 def test_an_unknown_target_is_a_clean_input_error(tmp_path):
     result = run_cli("serve", str(tmp_path / "nowhere"), "--out", str(tmp_path))
     assert result.returncode == 2 and "no game" in result.stderr
+
+
+def test_open_hands_the_page_to_the_users_browser(tmp_path):
+    """``--open`` goes through the webbrowser module, which honours $BROWSER: here a script noting the URL."""
+    opened = tmp_path / "opened.txt"
+    script = tmp_path / "browser.sh"
+    script.write_text(f'#!/bin/sh\necho "$1" > {opened}\n', encoding="utf-8")
+    script.chmod(0o755)
+    server = start_serve(write_game(tmp_path / "tiny"), tmp_path / "out", "--open", env={"BROWSER": f"{script} %s"})
+    try:
+        server.wait_for(lambda s: s["status"] == "ok")
+        assert opened.read_text(encoding="utf-8").strip() == server.url
+    finally:
+        assert server.stop() == 0
