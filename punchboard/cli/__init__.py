@@ -6,15 +6,16 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
+from punchboard import __version__
 from punchboard.plumbing.errors import SpecError
 
-from . import bom, build, check, export, serve, verify, watch
+from . import bom, build, check, export, init, serve, verify, watch
 from . import list as list_verb
 from .common import EXIT_FAIL, EXIT_INPUT, EXIT_OK
 
 __all__ = ["EXIT_FAIL", "EXIT_INPUT", "EXIT_OK", "build_parser", "main"]
 
-VERBS = (list_verb, check, build, watch, verify, bom, export, serve)
+VERBS = (init, list_verb, check, build, watch, verify, bom, export, serve)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="punchboard",
         description="Print-and-play pipeline: YAML components → print-accurate PDFs, and a verifier for every setup and deal.",
     )
+    parser.add_argument("--version", action="version", version=f"punchboard {__version__}")
     sub = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
     for verb in VERBS:
         verb.register(sub)
