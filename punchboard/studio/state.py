@@ -21,6 +21,7 @@ from typing import Any
 
 from punchboard.generator.build import build_game
 from punchboard.generator.options import BuildOptions
+from punchboard.generator.prints import PrintError
 from punchboard.plumbing.errors import SpecError, display_path
 from punchboard.plumbing.limits import DEFAULT_LIMITS, Limits
 from punchboard.spec.bom import bill_of_materials
@@ -173,6 +174,9 @@ class Studio:
             problems, internal = [str(p) for p in exc.problems], ""
             for line in problems:
                 self.log(line)
+        elif isinstance(exc, PrintError):  # --changed-since names a print that is not there
+            problems, internal = [f"error: {exc}"], ""
+            self.log(problems[0])
         else:
             problems, internal = [], f"internal error: {exc!r}"
             self.log("".join(traceback.format_exception(exc)).rstrip())
