@@ -158,18 +158,16 @@ def finish_print(plan: PrintPlan | None, ctx: BuildContext) -> list[str]:
     pieces = plan.fingerprints.pieces
     plan.fingerprints.save_memo(plan.folder)
     notes = []
-    date = plan.last.date if plan.last is not None and not plan.is_new else ""
     if options.record_print and plan.is_new:
         record = prints.new_record(plan.number, prints.render_options(ctx), pieces)
         prints.save(plan.folder, record)
-        date = record.date
         notes.append(f"recorded print {plan.number} ({len(pieces)} pieces) in {prints.prints_folder(plan.folder)}")
     elif options.record_print:
         notes.append(f"no change since print {plan.number}: no new print recorded")
     if plan.base is not None:
         swaps = compare(plan.base.pieces, pieces)
         path = plan.folder / f"{game.id}-reprint.pdf"
-        write_bytes(path, reprint_pdf(ctx, plan, swaps, date))
+        write_bytes(path, reprint_pdf(ctx, plan, swaps))
         printed = sum(s.count for s in swaps if s.what != "removed")
         removed = sum(s.count for s in swaps if s.what == "removed")
         if not swaps:
@@ -221,14 +219,14 @@ def _lines(game: Game, swaps: Sequence[Swap], backs_mode: str) -> list[SwapLine]
     return lines
 
 
-def reprint_pdf(ctx: BuildContext, plan: PrintPlan, swaps: Sequence[Swap], date: str) -> bytes:
+def reprint_pdf(ctx: BuildContext, plan: PrintPlan, swaps: Sequence[Swap]) -> bytes:
+    """The swap list, then the changed pieces. No dates: the same prints give the same bytes."""
     game, options, style = ctx.game, ctx.options, ctx.style
     assert plan.base is not None
-    compared = f"compared with print {plan.base.number} ({_day(plan.base.date)})"
     if plan.number == plan.base.number:
-        heading = f"This build {compared}"
+        heading = f"This build compared with print {plan.base.number}: it draws what print {plan.number} drew"
     else:
-        heading = f"Print {plan.number}" + (f" ({_day(date)})" if date else "") + f" {compared}"
+        heading = f"Print {plan.number} compared with print {plan.base.number}"
     stamp = f"Reprinted pieces carry the stamp {options.stamp_label} in their lower-right corner." if options.stamp_label else ""
     pages = swap_pages(game.title, heading, _lines(game, swaps, options.backs), stamp, ctx.paper, style)
     duplex = options.backs in DUPLEX and not options.print_shop
@@ -247,8 +245,3 @@ def reprint_pdf(ctx: BuildContext, plan: PrintPlan, swaps: Sequence[Swap], date:
     parts.insert(0, Part(render(pages, game.title, style, "reprint: swap list"), duplex and bool(parts)))
     blank = render([blank_page(ctx.paper.width, ctx.paper.height)], game.title, style, "blank")
     return assemble(parts, blank, game.title, "reprint")
-
-
-def _day(date: str) -> str:
-    """'2026-11-23T15:02:11Z' as '2026-11-23 15:02 UTC'."""
-    return date[:16].replace("T", " ") + " UTC" if len(date) >= 16 else date
