@@ -10,7 +10,6 @@ from typing import Any
 from punchboard.plumbing.errors import SpecError
 from punchboard.plumbing.paths import LAYOUTS
 from punchboard.plumbing.watch import watch
-from punchboard.spec.loader import load_game
 
 from .build import add_build_flags, build_options
 from .common import EXIT_OK, limits_of, target_folders
@@ -19,6 +18,7 @@ from .common import EXIT_OK, limits_of, target_folders
 def cmd_watch(args: argparse.Namespace) -> int:
     """Rebuild on every save; bad input is reported and watching goes on."""
     from punchboard.generator.build import build_game, summary
+    from punchboard.spec.loader import load_game
 
     folders = target_folders(args.targets)
     options = replace(build_options(args), quiet=True)

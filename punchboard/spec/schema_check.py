@@ -5,15 +5,17 @@ from __future__ import annotations
 import difflib
 import json
 from functools import cache
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from punchboard.plumbing.errors import Problem
 from punchboard.plumbing.paths import SCHEMAS
 
+from . import validated
 from .yamlsource import Document, PathKey
+
+if TYPE_CHECKING:  # jsonschema is imported only when a document is actually validated
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 TYPE_WORDS = {
     "string": "text",
@@ -34,6 +36,8 @@ def schema(name: str) -> dict[str, Any]:
 
 @cache
 def validator(name: str, definition: str | None = None) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     root = schema(name)
     if definition is None:
         return Draft202012Validator(root)
@@ -135,10 +139,17 @@ def describe(error: ValidationError, doc: Document, base: PathKey) -> list[Probl
 
 
 def check(doc: Document, name: str, definition: str | None = None, *, data: Any = None, base: PathKey = ()) -> list[Problem]:
+    """Problems of ``data`` (default: the whole document) against a schema; a verdict of "no
+    problems" is remembered for exactly this data, schema and code (:mod:`.validated`)."""
     instance = doc.data if data is None else data
+    entry = validated.key(doc.path, instance, "schema", name, definition, base)
+    if validated.known_valid(entry):
+        return []
     problems: list[Problem] = []
     for error in validator(name, definition).iter_errors(instance):
         if error.validator in ("if", "allOf"):
             continue
         problems.extend(describe(error, doc, base))
+    if not problems:
+        validated.remember_valid(entry)
     return problems
