@@ -19,16 +19,7 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-
-from punchboard.generator.document.assemble import Part, assemble
-from punchboard.generator.document.cover import blank_page
-from punchboard.generator.document.pages import render
-from punchboard.generator.document.swap_page import SwapLine, swap_pages
-from punchboard.generator.impose.context import BuildContext
-from punchboard.generator.impose.kinds import KINDS
-from punchboard.generator.impose.style import SheetStyle
-from punchboard.generator.impose.tiles import mirrored_cells
-from punchboard.generator.impose.tokens import mirrored_shape
+from typing import TYPE_CHECKING
 
 from punchboard.plumbing.atomicio import write_bytes
 from punchboard.plumbing.units import to_mm
@@ -37,6 +28,11 @@ from punchboard.spec.model import Component, Game, Paper
 from . import prints
 from .options import BuildOptions
 from .prints import PiecePrint, PrintRecord
+
+if TYPE_CHECKING:  # the renderers load only when a reprint PDF is written
+    from punchboard.generator.document.swap_page import SwapLine
+    from punchboard.generator.impose.context import BuildContext
+    from punchboard.generator.impose.style import SheetStyle
 
 DUPLEX = ("duplex-long", "duplex-short")
 WHAT = {
@@ -141,25 +137,26 @@ def plan_print(game: Game, folder: Path, options: BuildOptions, paper: Paper, st
     base = prints.resolve(folder, game.id, options.changed_since) if options.changed_since else None
     known = prints.numbers(folder)
     last = prints.load(folder, known[-1]) if known else None
-    ctx = BuildContext(game, paper, replace(options, stamp_label=""), style)
-    components = [c for c in game.printed if c.kind in KINDS]
-    found = prints.fingerprint_game(ctx, components, folder, options.force)
+    found = prints.fingerprint_game(game, replace(options, stamp_label=""), paper, style, folder)
     is_new = last is None or bool(compare(last.pieces, found.pieces))
     number = (last.number + 1 if last is not None else 1) if is_new else last.number  # type: ignore[union-attr]
     label = f"P{number}" if options.stamp else ""
     return PrintPlan(folder, found, last, base, number, is_new, replace(options, stamp_label=label))
 
 
-def finish_print(plan: PrintPlan | None, ctx: BuildContext) -> list[str]:
-    """Record the print and write the reprint PDF, as the options ask; the lines to tell the user."""
+def finish_print(plan: PrintPlan | None, game: Game, context: Callable[[], BuildContext]) -> list[str]:
+    """Record the print and write the reprint PDF, as the options ask; the lines to tell the user.
+
+    ``context`` gives the build's context (made on demand: only a reprint needs the renderers).
+    """
     if plan is None:
         return []
-    options, game = ctx.options, ctx.game
+    options = plan.options
     pieces = plan.fingerprints.pieces
     plan.fingerprints.save_memo(plan.folder)
     notes = []
     if options.record_print and plan.is_new:
-        record = prints.new_record(plan.number, prints.render_options(ctx), pieces)
+        record = prints.new_record(plan.number, prints.render_options(options), pieces)
         prints.save(plan.folder, record)
         notes.append(f"recorded print {plan.number} ({len(pieces)} pieces) in {prints.prints_folder(plan.folder)}")
     elif options.record_print:
@@ -167,7 +164,7 @@ def finish_print(plan: PrintPlan | None, ctx: BuildContext) -> list[str]:
     if plan.base is not None:
         swaps = compare(plan.base.pieces, pieces)
         path = plan.folder / f"{game.id}-reprint.pdf"
-        write_bytes(path, reprint_pdf(ctx, plan, swaps))
+        write_bytes(path, reprint_pdf(context(), plan, swaps))
         printed = sum(s.count for s in swaps if s.what != "removed")
         removed = sum(s.count for s in swaps if s.what == "removed")
         if not swaps:
@@ -183,6 +180,10 @@ def finish_print(plan: PrintPlan | None, ctx: BuildContext) -> list[str]:
 
 def _groups(ctx: BuildContext, component: Component, swaps: Sequence[Swap]) -> list[tuple[BuildContext, Component]]:
     """The component cut down to its changed pieces: whole or face-only pieces, then backs printed alone."""
+    from punchboard.generator.impose.context import BuildContext
+    from punchboard.generator.impose.tiles import mirrored_cells
+    from punchboard.generator.impose.tokens import mirrored_shape
+
     by_index = {piece.index: piece for piece in component.pieces}
     whole, backs = [], []
     for swap in swaps:
@@ -209,6 +210,8 @@ def _groups(ctx: BuildContext, component: Component, swaps: Sequence[Swap]) -> l
 
 
 def _lines(game: Game, swaps: Sequence[Swap], backs_mode: str) -> list[SwapLine]:
+    from punchboard.generator.document.swap_page import SwapLine
+
     names = {c.id: c.name for c in game.components}
     lines = []
     for swap in swaps:
@@ -221,6 +224,12 @@ def _lines(game: Game, swaps: Sequence[Swap], backs_mode: str) -> list[SwapLine]
 
 def reprint_pdf(ctx: BuildContext, plan: PrintPlan, swaps: Sequence[Swap]) -> bytes:
     """The swap list, then the changed pieces. No dates: the same prints give the same bytes."""
+    from punchboard.generator.document.assemble import Part, assemble
+    from punchboard.generator.document.cover import blank_page
+    from punchboard.generator.document.pages import render
+    from punchboard.generator.document.swap_page import swap_pages
+    from punchboard.generator.impose.kinds import KINDS
+
     game, options, style = ctx.game, ctx.options, ctx.style
     assert plan.base is not None
     if plan.number == plan.base.number:
