@@ -119,7 +119,9 @@ def _default_words(step: Step) -> str:
         amount = f"{step.count.describe()} of " if step.count else ""
         return f"take {amount}{what}{cond} to {step.to}"
     if step.kind == "remove":
-        return f"remove {what}{cond}"
+        amount = f"the top {step.count.describe()} of " if step.count else ""
+        face = f" face {step.face}" if step.face else ""
+        return f"remove {amount}{what}{cond}{face}"
     if step.kind == "shuffle":
         return f"shuffle {step.from_zone}"
     if step.kind == "deal":
