@@ -513,6 +513,10 @@ def check_expectations(run: Run, expectations: tuple[Expectation, ...], scope: S
             continue
         label = f"{where}expect {expect.zone}" + (f" ({expect.rule})" if expect.rule else "")
         under = root_of(run, scope, [expect.zone])
+        reason = blocked_by([expect.has], env)
+        if reason is not None:
+            run.findings.append(Finding(label, f"left open by the rulebook: {reason}", "warn"))
+            continue
         sizes = [len(run.zones.get(k, [])) for k in keys]
         per_player = len(keys) > 1 or run.key(scope, expect.zone) in run.per_player
         names = [f"player {n + 1}'s {expect.zone}" if per_player else expect.zone for n in range(len(keys))]
