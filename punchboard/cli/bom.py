@@ -12,7 +12,7 @@ from .common import EXIT_OK, add_limit_flags, limits_of, load_targets
 def cmd_bom(args: argparse.Namespace) -> int:
     from punchboard.spec.bom import bill_of_materials, format_bom
 
-    games = load_targets([args.target], limits_of(args))
+    games = load_targets([args.target], limits_of(args), getattr(args, "out", None))
     bom = bill_of_materials(games[0])
     if args.json:
         print(json.dumps(bom, indent=2, ensure_ascii=False))

@@ -9,7 +9,7 @@ from .common import EXIT_OK, TARGET_HELP, add_limit_flags, limits_of, load_targe
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    for game in load_targets(args.targets, limits_of(args)):
+    for game in load_targets(args.targets, limits_of(args), getattr(args, "out", None), echo=False):
         pieces = sum(c.count for c in game.components)
         print(f"{game.id}: ok ({len(game.components)} components, {pieces} pieces)")
         for warning in game.warnings:
