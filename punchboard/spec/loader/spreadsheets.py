@@ -74,6 +74,16 @@ def _spec(doc: Document, key: str, value: Any) -> tuple[str, dict[str, Any]]:
 
 def read_table(doc: Document, key: str, value: Any, out: Collector, sheets: Path) -> Table | None:
     """The table a component's ``csv:`` or ``table:`` names, or None after adding a problem."""
+    if isinstance(value, dict) and ("url" in value) == ("file" in value):
+        out.add(doc.problem((key,), f"{key} needs either file: (a .csv or .xlsx next to {doc.name}) or url: (a published CSV link), "
+                                    "not both or neither"))
+        return None
+    if isinstance(value, dict) and "url" in value and "sheet" in value:
+        out.add(doc.problem((key, "sheet"), "sheet applies to an .xlsx workbook; a link is one CSV table", key=True))
+        return None
+    if isinstance(value, dict) and "file" in value and "timeout" in value:
+        out.add(doc.problem((key, "timeout"), "timeout applies to a url:, not to a file", key=True))
+        return None
     kind, spec = _spec(doc, key, value)
     path_key: PathKey = (key,) if isinstance(value, str) else (key, "url" if kind == "url" else "file")
     if kind == "url":
