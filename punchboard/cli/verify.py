@@ -35,7 +35,8 @@ def run_verify(games: list[Game], args: argparse.Namespace) -> int:
         everything.extend(results)
         folder = out / game.id
         atomicio.write_text(folder / "verify.md", report.markdown(game.id, game.title, results, trials, seed))
-        atomicio.write_text(folder / "verify.svg", report.svg(game.id, results))
+        atomicio.write_text(folder / "verify.svg", report.svg(game.title, results))
+        atomicio.write_bytes(folder / "verify.png", report.png(game.title, results))
         if args.json:
             continue
         if tty:
@@ -43,10 +44,10 @@ def run_verify(games: list[Game], args: argparse.Namespace) -> int:
 
             console = Console()
             console.print(report.rich_table(game.id, results))
-            print("\n".join(report.findings_text(results)))
+            print("\n".join(report.findings_text(results) + report.events_text(results)))
         else:
             print(report.plain_text(game.id, results))
-        print(f"  report: {folder / 'verify.md'}, matrix: {folder / 'verify.svg'}")
+        print(f"  report: {folder / 'verify.md'}, matrix: {folder / 'verify.svg'} and {folder / 'verify.png'}")
     if args.json:
         sys.stdout.write(report.as_json(everything))
     return 1 if any(r.status == "fail" for r in everything) else 0

@@ -50,7 +50,8 @@ def bill_of_materials(game: Game) -> dict[str, Any]:
                 "two_sided": component.has_backs,
             }
         )
-    supplies = [{"name": s.name, "count": s.count, "notes": s.notes} for s in game.supplies]
+    supplies = [{"name": s.name + (f" ({', '.join(str(v) for v in s.fields.values())})" if s.fields else ""),
+                 "count": s.count, "notes": s.notes} for s in game.supplies]
     return {
         "game": game.id,
         "title": game.title,
