@@ -79,3 +79,21 @@ def format_bom(bom: dict[str, Any]) -> str:
         notes = f" — {supply['notes']}" if supply["notes"] else ""
         lines.append(f"  {supply['count']:>4}  {supply['name']}{notes}")
     return "\n".join(lines)
+
+
+def markdown_bom(bom: dict[str, Any]) -> str:
+    """The bill of materials as a Markdown page (``bom --out`` writes it as bom.md)."""
+    lines = [f"# {bom['title']}: bill of materials", "", "| count | component | kind | sides | breakdown |", "|---:|---|---|---|---|"]
+    for entry in bom["components"]:
+        copies = f" ({entry['copies']} × {entry['per_copy']})" if entry["copies"] > 1 else ""
+        breakdown = ", ".join(f"{b['label']}: {b['count']}" for b in entry["breakdown"]) if len(entry["breakdown"]) > 1 else ""
+        by = f"by {entry['by']}: {breakdown}" if breakdown else ""
+        sides = "two" if entry["two_sided"] else "one"
+        lines.append(f"| {entry['count']}{copies} | {entry['name']} | {entry['kind']} | {sides} | {by} |")
+    lines += ["", "## Bought supplies", ""]
+    if not bom["supplies"]:
+        lines.append("None.")
+    for supply in bom["supplies"]:
+        notes = f" — {supply['notes']}" if supply["notes"] else ""
+        lines.append(f"- {supply['count']} × {supply['name']}{notes}")
+    return "\n".join(lines)
