@@ -119,7 +119,9 @@ def _default_words(step: Step) -> str:
         amount = f"{step.count.describe()} of " if step.count else ""
         return f"take {amount}{what}{cond} to {step.to}"
     if step.kind == "remove":
-        return f"remove {what}{cond}"
+        amount = f"the top {step.count.describe()} of " if step.count else ""
+        face = f" face {step.face}" if step.face else ""
+        return f"remove {amount}{what}{cond}{face}"
     if step.kind == "shuffle":
         return f"shuffle {step.from_zone}"
     if step.kind == "deal":
@@ -157,7 +159,9 @@ def _fail(run: Run, step: Step, scope: Scope, message: str, *, need: int | None 
         under = ""
     run.findings.append(Finding(label, message, severity, component, need, have, under, unit))
     if severity == "fail":
-        for name in _writes(step) + ([REMOVED] if step.kind == "remove" else []):
+        # what the step fills is short, and so is the pile it ran dry on (not the box: other components stay)
+        drained = [step.from_zone] if step.kind in ("take", "deal", "draw_keep") and step.from_zone != BOX else []
+        for name in _writes(step) + ([REMOVED] if step.kind == "remove" else []) + drained:
             for key in [run.key(scope, name), *run.keys(scope, name)]:
                 run.short.setdefault(key, under or label)
 
@@ -511,6 +515,10 @@ def check_expectations(run: Run, expectations: tuple[Expectation, ...], scope: S
             continue
         label = f"{where}expect {expect.zone}" + (f" ({expect.rule})" if expect.rule else "")
         under = root_of(run, scope, [expect.zone])
+        reason = blocked_by([expect.has], env)
+        if reason is not None:
+            run.findings.append(Finding(label, f"left open by the rulebook: {reason}", "warn"))
+            continue
         sizes = [len(run.zones.get(k, [])) for k in keys]
         per_player = len(keys) > 1 or run.key(scope, expect.zone) in run.per_player
         names = [f"player {n + 1}'s {expect.zone}" if per_player else expect.zone for n in range(len(keys))]
