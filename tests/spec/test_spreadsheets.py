@@ -15,7 +15,7 @@ from openpyxl import Workbook
 from tests.conftest import run_cli
 
 GAME = "id: sheets\ntitle: Sheets\nplayers: {min: 1, max: 2}\ncomponents: [deck.yaml]\n"
-DECK = "id: deck\nkind: deck\nsize: poker\nlayout: base/card\nback: none\nfields: [value, text]\nTABLE\n"
+DECK = "id: deck\nkind: deck\nsize: bridge\nlayout: base/card\nback: none\nfields: [value, text]\nTABLE\n"
 ROWS = [["name", "value", "text", "count"], ["Owl", 3, "Flies", 2], ["Cog", 1.5, "", 1], ["Spring", 12, "Jumps high", 1]]
 CSV = "name,value,text,count\nOwl,3,Flies,2\nCog,1.5,,1\nSpring,12,Jumps high,1\n"
 

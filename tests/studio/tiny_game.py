@@ -18,7 +18,7 @@ DECK = """\
 id: deck
 kind: deck
 name: Tiny deck
-size: poker
+size: bridge  # fits Letter with its full bleed: no bleed notice (README, "Bleed")
 layout: base/card
 back: {layout: tiny/back}
 fields: [text]
