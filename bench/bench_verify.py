@@ -3,14 +3,14 @@ event) from the CLI, against the issue's 1 s target, and static verification of 
 
 from __future__ import annotations
 
-from bench.measure import REPEATS, Series, execute, punchboard, row
+from bench.measure import HEAVY_REPEATS, REPEATS, Series, execute, punchboard, row
 
 TRIALS = 20_000
 
 
 def run() -> list[dict[str, str]]:
     verify = punchboard("verify", "steam_court", "--trials", str(TRIALS), "--out", "bench/.work/verify")
-    monte_carlo = Series([execute(verify).wall for _ in range(REPEATS)])
+    monte_carlo = Series([execute(verify).wall for _ in range(HEAVY_REPEATS)])
     static = Series([execute(punchboard("verify", "--trials", "0", "--out", "bench/.work/verify")).wall for _ in range(REPEATS)])
     return [
         row(f"`verify` Steam Court (every count, {TRIALS:,} trials per event)", monte_carlo.spread(),
