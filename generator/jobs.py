@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from itertools import repeat
 from typing import Any, TypeVar
 
@@ -58,4 +60,21 @@ def ordered_map(work: Callable[[State, Item], Result], state: State, items: Sequ
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=min(jobs, len(items)), mp_context=context,
                              initializer=_adopt, initargs=(state,)) as pool:
-        yield from pool.map(_call, repeat(work), items)
+        results = pool.map(_call, repeat(work), items)
+        workers = list(pool._processes.values())  # all started by map's submissions
+        try:
+            yield from results
+        except BrokenProcessPool:
+            _die_like(workers)
+            raise
+
+
+def _die_like(workers: Sequence[Any]) -> None:
+    """A worker killed by a signal (kill -9, the out-of-memory killer) kills the build with the
+    same signal, as it would have killed a one-process build; outputs stay whole (atomic writes)."""
+    for worker in workers:
+        worker.join(timeout=5)
+    signals = {-w.exitcode for w in workers if w.exitcode is not None and w.exitcode < 0}
+    signals.discard(signal.SIGTERM)  # what the pool sends the other workers once one has died
+    if signals:
+        os.kill(os.getpid(), min(signals))

@@ -81,7 +81,7 @@ def add_build_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--packing", default="spaced", choices=("spaced", "touching"), help="cards spaced with their own bleed, or touching on shared cut lines")
     p.add_argument("--force", action="store_true", help="rebuild everything, ignoring the cache")
     p.add_argument("--quiet", action="store_true", help="no progress output")
-    p.add_argument("--jobs", type=_jobs, default=0, metavar="N", help="draw up to N components at once in separate processes; output is identical for any N (default: every core)")
+    p.add_argument("--jobs", type=_jobs, default=1, metavar="N", help="draw up to N components at once in separate processes, 0 = every core; output is identical for any N (default: 1)")
     p.add_argument("--changed-since", type=_print_number, metavar="PRINT", help="also write <game>-reprint.pdf: only the pieces drawn differently since print PRINT ('last' or a number from OUT/<game>/prints/), after a swap list")
     p.add_argument("--stamp", action="store_true", help="print the print number (P3) small in a corner of every piece, to tell prints apart once cut")
     add_limit_flags(p)
