@@ -10,7 +10,7 @@ from typing import Any
 
 from punchboard.generator.options import BACK_MODES, BuildOptions
 
-from .common import EXIT_INPUT, TARGET_HELP, add_limit_flags, limits_of, load_targets
+from .common import EXIT_INPUT, TARGET_HELP, add_common_flags, add_limit_flags, limits_of, load_targets
 
 
 def _duplex_offset(text: str) -> tuple[float, float]:
@@ -37,6 +37,7 @@ def build_options(args: argparse.Namespace) -> BuildOptions:
         packing=args.packing,
         force=args.force,
         quiet=args.quiet,
+        verbose=args.verbose,
         changed_since=args.changed_since,
         stamp=args.stamp,
         jobs=getattr(args, "jobs", 1) or _all_cores(),
@@ -72,7 +73,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def add_build_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--out", default="output", help="output folder (default: output)")
+    add_common_flags(p, out="output folder")
     p.add_argument("--paper", default="letter", help="paper from layouts/paper/: letter, a4, a3, tabloid (default: letter)")
     p.add_argument("--backs", default="duplex-long", choices=BACK_MODES, help="how backs are printed (default: duplex-long)")
     p.add_argument("--duplex-offset", default=(0.0, 0.0), type=_duplex_offset, metavar="X,Y", help="shift back pages by X,Y mm to correct duplex misregistration")
@@ -80,7 +81,6 @@ def add_build_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--proof", action="store_true", help="draw trim and safe-zone guides")
     p.add_argument("--packing", default="spaced", choices=("spaced", "touching"), help="cards spaced with their own bleed, or touching on shared cut lines")
     p.add_argument("--force", action="store_true", help="rebuild everything, ignoring the cache")
-    p.add_argument("--quiet", action="store_true", help="no progress output")
     p.add_argument("--jobs", type=_jobs, default=1, metavar="N", help="draw up to N components at once in separate processes, 0 = every core; output is identical for any N (default: 1)")
     p.add_argument("--changed-since", type=_print_number, metavar="PRINT", help="also write <game>-reprint.pdf: only the pieces drawn differently since print PRINT ('last' or a number from OUT/<game>/prints/), after a swap list")
     p.add_argument("--stamp", action="store_true", help="print the print number (P3) small in a corner of every piece, to tell prints apart once cut")
