@@ -187,7 +187,7 @@ def png(title: str, results: Sequence[Result]) -> bytes:
     probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     label = max([probe.textlength(v, font=font) for v in variants] + [140 * scale]) + 10 * scale
     width = int(max(label + cell * max(len(counts), 1) + 10 * scale, probe.textlength(heading, font=bold) + 20 * scale))
-    height = top + cell * (len(variants) + 1)
+    height = top + cell * (len(variants) + 1) + 10 * scale
     image = Image.new("RGB", (width, height), "white")
     draw = ImageDraw.Draw(image)
     draw.text((10 * scale, 8 * scale), heading, fill="black", font=bold)

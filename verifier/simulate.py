@@ -119,7 +119,9 @@ def _default_words(step: Step) -> str:
         amount = f"{step.count.describe()} of " if step.count else ""
         return f"take {amount}{what}{cond} to {step.to}"
     if step.kind == "remove":
-        return f"remove {what}{cond}"
+        amount = f"the top {step.count.describe()} of " if step.count else ""
+        face = f" face {step.face}" if step.face else ""
+        return f"remove {amount}{what}{cond}{face}"
     if step.kind == "shuffle":
         return f"shuffle {step.from_zone}"
     if step.kind == "deal":
@@ -511,6 +513,10 @@ def check_expectations(run: Run, expectations: tuple[Expectation, ...], scope: S
             continue
         label = f"{where}expect {expect.zone}" + (f" ({expect.rule})" if expect.rule else "")
         under = root_of(run, scope, [expect.zone])
+        reason = blocked_by([expect.has], env)
+        if reason is not None:
+            run.findings.append(Finding(label, f"left open by the rulebook: {reason}", "warn"))
+            continue
         sizes = [len(run.zones.get(k, [])) for k in keys]
         per_player = len(keys) > 1 or run.key(scope, expect.zone) in run.per_player
         names = [f"player {n + 1}'s {expect.zone}" if per_player else expect.zone for n in range(len(keys))]

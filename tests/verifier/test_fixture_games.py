@@ -129,6 +129,8 @@ def test_rulebook_numbers_are_used_by_name_and_a_contradiction_is_a_finding(tmp_
         '  - {name: starting_hand, value: 4, quote: "a starting hand of 4 cards"}\n',
         '  - {name: starting_hand, value: 4, quote: "a starting hand of 4 cards"}\n'
         '  - {name: starting_hand, value: 5, quote: "draw 5 cards", where: "a misprinted summary card"}\n')
+    text += ('      - {name: a ticket worth more than a hand, zone: tickets, where: "points > starting_hand * 4", '
+             'who: first}\n')
     setup.write_text(text)
     code, cells = _verify(folder, tmp_path / "out", "--trials", "0")
     numbers = cells[("rulebook numbers", None)]
@@ -139,3 +141,6 @@ def test_rulebook_numbers_are_used_by_name_and_a_contradiction_is_a_finding(tmp_
     four = cells[("standard", 4)]
     assert four["status"] == "warn"
     assert any("the rulebook states starting_hand as 4 and as 5" in f["message"] for f in four["findings"])
+    # an event whose condition reads the contradictory number is not computed, and says why
+    assert any(f["step"] == 'event "a ticket worth more than a hand"' and "not computed: left open by the rulebook: "
+               "the rulebook states starting_hand as 4 and as 5" in f["message"] for f in four["findings"])
