@@ -9,13 +9,13 @@ from collections.abc import Callable, Sequence
 from punchboard import __version__
 from punchboard.plumbing.errors import SpecError
 
-from . import bom, build, check, export, init, verify, watch
+from . import bom, build, check, export, init, serve, verify, watch
 from . import list as list_verb
 from .common import EXIT_FAIL, EXIT_INPUT, EXIT_OK
 
 __all__ = ["EXIT_FAIL", "EXIT_INPUT", "EXIT_OK", "build_parser", "main"]
 
-VERBS = (init, list_verb, check, build, watch, verify, bom, export)
+VERBS = (init, list_verb, check, build, watch, verify, bom, export, serve)
 
 
 def build_parser() -> argparse.ArgumentParser:
