@@ -47,7 +47,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     from punchboard.generator.build import build_games
     from punchboard.generator.prints import PrintError
 
-    games = load_targets(args.targets, limits_of(args))
+    games = load_targets(args.targets, limits_of(args), getattr(args, "out", None))
     try:
         return build_games(games, Path(args.out), replace(build_options(args), record_print=True))
     except PrintError as err:

@@ -9,7 +9,7 @@ from typing import Any
 from punchboard.plumbing.errors import Problem, SpecError
 
 from .build import add_build_flags, build_options
-from .common import limits_of, target_folders
+from .common import Voice, limits_of, target_folders
 
 
 def _port(text: str) -> int:
@@ -29,13 +29,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.trials < 0:
         raise SpecError([Problem("--trials", 1, 1, f"--trials must be 0 or more, got {args.trials}")])
     folder = target_folders([args.target])[0]
-    studio = Studio(folder, Path(args.out), build_options(args), limits_of(args), args.trials, args.seed)
+    voice = Voice(args)
+    studio = Studio(folder, Path(args.out), build_options(args), limits_of(args), args.trials, args.seed,
+                    log=voice.say, alert=lambda text: print(text, flush=True))
     try:
-        server = StudioServer(studio, args.port)
+        server = StudioServer(studio, args.port, voice.detail if voice.verbose else None)
     except OSError as err:  # the port is taken, or not ours to bind
         raise SpecError([Problem("--port", 1, 1, f"cannot listen on 127.0.0.1:{args.port}: {err.strerror or err}; "
                                  "expected a free port, or 0 for any")]) from None
-    return serve(server, args.open, args.interval)
+    return serve(server, args.open, args.interval, voice.say)
 
 
 def register(sub: Any) -> None:

@@ -61,7 +61,7 @@ def run_verify(games: list[Game], args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    games = load_targets(args.targets, limits_of(args))
+    games = load_targets(args.targets, limits_of(args), getattr(args, "out", None))
     return run_verify(games, args)
 
 

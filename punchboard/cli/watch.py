@@ -33,7 +33,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         problems = []
         for folder in folders:
             try:
-                game = load_game(folder, limits)
+                game = load_game(folder, limits, out)
             except SpecError as err:
                 problems.extend(err.problems)
                 continue

@@ -38,8 +38,9 @@ def static_file(name: str) -> bytes:
 class StudioServer(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self, studio: Studio, port: int):
+    def __init__(self, studio: Studio, port: int, requests: Callable[[str], None] | None = None):
         self.studio = studio
+        self.requests = requests  # told of every request (--verbose)
         self.stopping = threading.Event()
         super().__init__((HOST, port), StudioHandler)
 
@@ -53,7 +54,8 @@ class StudioHandler(BaseHTTPRequestHandler):
     server_version = "punchboard-studio"
 
     def log_message(self, format: str, *args: object) -> None:
-        pass  # the terminal shows rebuilds, not requests
+        if self.server.requests is not None:  # the terminal shows rebuilds; requests only when asked
+            self.server.requests(f"{self.address_string()} {format % args}")
 
     def do_GET(self) -> None:
         port = self.server.server_port
@@ -160,9 +162,9 @@ def watch_and_rebuild(studio: Studio, stop: threading.Event, interval: float,
 
 def serve(server: StudioServer, open_browser: bool = False, interval: float = 0.5,
           log: Callable[[str], None] = say) -> int:
-    """Serve the studio page until Ctrl-C; returns the exit code."""
+    """Serve the studio page until Ctrl-C; returns the exit code. The address is said even with --quiet."""
     studio = server.studio
-    log(f"studio of {studio.folder} at {server.url} (Ctrl-C to stop)")
+    say(f"studio of {studio.folder} at {server.url} (Ctrl-C to stop)")
     watcher = threading.Thread(target=watch_and_rebuild, args=(studio, server.stopping, interval, log),
                                name="studio-watch", daemon=True)
     watcher.start()

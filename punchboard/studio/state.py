@@ -100,14 +100,15 @@ class Studio:
 
     def __init__(self, folder: Path, out: Path, options: BuildOptions | None = None,
                  limits: Limits = DEFAULT_LIMITS, trials: int = 200, seed: int = 1,
-                 log: Callable[[str], None] = say):
+                 log: Callable[[str], None] = say, alert: Callable[[str], None] = say):
         self.folder = folder
         self.out = out
         self.options = replace(options or BuildOptions(), quiet=True)
         self.limits = limits
         self.trials = trials
         self.seed = seed
-        self.log = log
+        self.log = log  # what happened (quiet with --quiet)
+        self.alert = alert  # problems and warnings: always said
         self.root: Path | None = None  # OUT/<game>: everything the server may hand out
         self._pictures: Pictures | None = None
         self._changed = threading.Condition(threading.RLock())  # publish() runs inside it too
@@ -173,13 +174,13 @@ class Studio:
         if isinstance(exc, SpecError):
             problems, internal = [str(p) for p in exc.problems], ""
             for line in problems:
-                self.log(line)
+                self.alert(line)
         elif isinstance(exc, PrintError):  # --changed-since names a print that is not there
             problems, internal = [f"error: {exc}"], ""
-            self.log(problems[0])
+            self.alert(problems[0])
         else:
             problems, internal = [], f"internal error: {exc!r}"
-            self.log("".join(traceback.format_exception(exc)).rstrip())
+            self.alert("".join(traceback.format_exception(exc)).rstrip())
         with self._changed:
             if generation is not None and generation != self._generation:
                 return  # a newer save is being built: this verdict is about an old one
@@ -217,7 +218,7 @@ class Studio:
             for path in sorted(root.glob("*.pdf"), key=lambda p: (not p.name.endswith("-print-and-play.pdf"), p.name))
         ]
         for message in build.warnings:
-            self.log(f"warning: {message}")
+            self.alert(f"warning: {message}")
         previous = self.state.get("verify")
         self.publish(
             status="ok", building=False, problems=[], internal="",

@@ -129,3 +129,20 @@ def test_open_hands_the_page_to_the_users_browser(tmp_path):
         assert opened.read_text(encoding="utf-8").strip() == server.url
     finally:
         assert server.stop() == 0
+
+
+def test_quiet_says_only_the_address_and_verbose_every_request(tmp_path):
+    quiet = start_serve(write_game(tmp_path / "tiny"), tmp_path / "out", "--quiet")
+    try:
+        quiet.wait_for(lambda s: s["status"] == "ok" and s["verify"] and not s["verify"]["running"])
+    finally:
+        assert quiet.stop() == 0
+    assert len(quiet.lines) == 1 and quiet.lines[0].startswith("studio of ")
+
+    verbose = start_serve(tmp_path / "tiny", tmp_path / "out", "--verbose")
+    try:
+        verbose.wait_for(lambda s: s["status"] == "ok")
+    finally:
+        assert verbose.stop() == 0
+    assert any("tiny: rebuilt in" in line for line in verbose.lines)
+    assert any('"GET /state.json HTTP/1.1" 200' in line for line in verbose.lines), verbose.lines
