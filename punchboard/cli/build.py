@@ -3,20 +3,36 @@
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 from typing import Any
 
 from punchboard.generator.options import BACK_MODES, BuildOptions
+from punchboard.plumbing.outlock import output_lock
+from punchboard.plumbing.paths import LAYOUTS
 
 from .common import TARGET_HELP, add_limit_flags, limits_of, load_targets
+
+MAX_DUPLEX_OFFSET = 50.0  # mm; a printer that misregisters by more than 5 cm needs fixing, not correcting
 
 
 def _duplex_offset(text: str) -> tuple[float, float]:
     try:
         x, y = (float(v) for v in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected X,Y in millimetres such as 1.5,-0.5, got '{text}'") from None
+        raise argparse.ArgumentTypeError(f"expected X,Y in millimetres such as 1.5,-0.5, got '{text[:40]}'") from None
+    if not all(math.isfinite(v) and abs(v) <= MAX_DUPLEX_OFFSET for v in (x, y)):
+        raise argparse.ArgumentTypeError(
+            f"expected X,Y in millimetres, each from -{MAX_DUPLEX_OFFSET:g} to {MAX_DUPLEX_OFFSET:g}, got '{text[:40]}'"
+        )
     return x, y
+
+
+def _paper(text: str) -> str:
+    known = sorted(p.stem for p in (LAYOUTS / "paper").glob("*.yaml"))
+    if text not in known:
+        raise argparse.ArgumentTypeError(f"unknown paper '{text[:40]}'; expected one of {', '.join(known)}")
+    return text
 
 
 def build_options(args: argparse.Namespace) -> BuildOptions:
@@ -36,12 +52,14 @@ def cmd_build(args: argparse.Namespace) -> int:
     from punchboard.generator.build import build_games
 
     games = load_targets(args.targets, limits_of(args))
-    return build_games(games, Path(args.out), build_options(args))
+    out = Path(args.out)
+    with output_lock(out):
+        return build_games(games, out, build_options(args))
 
 
 def add_build_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default="output", help="output folder (default: output)")
-    p.add_argument("--paper", default="letter", help="paper from layouts/paper/: letter, a4, a3, tabloid (default: letter)")
+    p.add_argument("--paper", default="letter", type=_paper, help="paper from layouts/paper/: letter, a4, a3, tabloid (default: letter)")
     p.add_argument("--backs", default="duplex-long", choices=BACK_MODES, help="how backs are printed (default: duplex-long)")
     p.add_argument("--duplex-offset", default=(0.0, 0.0), type=_duplex_offset, metavar="X,Y", help="shift back pages by X,Y mm to correct duplex misregistration")
     p.add_argument("--print-shop", action="store_true", help="one card per page at trim + bleed, fronts and backs alternating, no marks")

@@ -31,3 +31,10 @@ def display_path(path: Path) -> str:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
+
+
+class UsageError(Exception):
+    """A bad command-line value or an unusable output folder, worded as ``--flag: what is wrong; what was expected``.
+
+    The CLI prints it after the verb's name and exits 2.
+    """
