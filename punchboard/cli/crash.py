@@ -38,7 +38,8 @@ def _crash_file(out: str | os.PathLike[str] | None) -> tuple[int, str]:
 
 def report_crash(exc: BaseException, out: str | os.PathLike[str] | None, argv: Sequence[str] | None) -> str:
     """Save the full traceback and return the one-line message for the user."""
-    summary = f"{type(exc).__name__}: {exc}".splitlines()[0] if str(exc) else type(exc).__name__
+    text = str(exc).strip()
+    summary = f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__
     details = (
         f"punchboard {_version()} on Python {platform.python_version()} ({platform.platform()})\n"
         f"command: punchboard {' '.join(sys.argv[1:] if argv is None else argv)}\n"

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 from functools import cache
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
 from punchboard.plumbing.errors import Problem
@@ -32,14 +33,32 @@ def schema(name: str) -> dict[str, Any]:
         return json.load(handle)
 
 
+def _is_integer(checker: Any, value: Any) -> bool:
+    """A whole number as written: ``2.0`` is a float in YAML and not a count (jsonschema would accept it)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(checker: Any, value: Any) -> bool:
+    """A finite number: ``.nan`` and ``.inf`` would slip through every minimum and maximum."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return isinstance(value, int) or math.isfinite(value)
+
+
+StrictValidator = validators.extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine_many({"integer": _is_integer, "number": _is_number}),
+)
+
+
 @cache
-def validator(name: str, definition: str | None = None) -> Draft202012Validator:
+def validator(name: str, definition: str | None = None) -> Any:
     root = schema(name)
     if definition is None:
-        return Draft202012Validator(root)
+        return StrictValidator(root)
     sub = dict(root["$defs"][definition])
     sub["$defs"] = root["$defs"]
-    return Draft202012Validator(sub)
+    return StrictValidator(sub)
 
 
 def suggest(word: str, choices: list[str]) -> str:
@@ -61,6 +80,8 @@ def _show(value: Any) -> str:
         return "true" if value else "false"
     if value is None:
         return "nothing"
+    if isinstance(value, int) and value.bit_length() > 64:
+        return f"a number with about {int(value.bit_length() * 0.30103) + 1} digits"
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):
