@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from punchboard.spec import expressions
 from punchboard.spec.setup_model import Count
+
+
+@lru_cache(maxsize=4096)
+def names(text: str) -> frozenset[str]:
+    """The names an expression reads (cached: a Monte Carlo replay asks for the same texts every trial)."""
+    return frozenset(expressions.names(text))
 
 
 class Open(Exception):
@@ -23,12 +30,12 @@ def evaluate_count(count: Count, env: Mapping[str, Any]) -> Any:
     if count.by_players is not None:
         if players not in count.by_players:
             known = ", ".join(str(k) for k in sorted(count.by_players))
-            raise Open(count.open or f"no value for {players} players (the table covers {known})")
+            raise Open(count.open.get(players) or f"no value for {players} players (the table covers {known})")
         value = count.by_players[players]
     else:
         value = count.value
     if isinstance(value, str):
-        blocked = [env[n] for n in expressions.names(value) if isinstance(env.get(n), OpenValue)]
+        blocked = [env[n] for n in names(value) if isinstance(env.get(n), OpenValue)]
         if blocked:
             raise Open(blocked[0].reason)
         return expressions.evaluate(value, env)
@@ -61,7 +68,7 @@ def blocked_by(texts: list[str | None], env: Mapping[str, Any]) -> str | None:
     for text in texts:
         if text is None:
             continue
-        for name in sorted(expressions.names(text)):
+        for name in sorted(names(text)):
             value = env.get(name)
             if isinstance(value, OpenValue):
                 return value.reason

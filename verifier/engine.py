@@ -14,7 +14,7 @@ from .simulate import simulate
 from .supply import check_supply
 
 
-def verify_game(game: Game, *, variant: str | None = None, players: int | None = None, trials: int = 20000,
+def verify_game(game: Game, *, variant: str | None = None, players: int | None = None, trials: int = 2000,
                 seed: int = 1, inventory: tuple[Instance, ...] | None = None) -> list[Result]:
     results: list[Result] = []
     if variant is None and players is None:
@@ -38,7 +38,7 @@ def verify_game(game: Game, *, variant: str | None = None, players: int | None =
             run = simulate(game, spec, count, f"{seed}:setup:{spec.id}:{count}", inventory)
             result = Result(game.id, spec.id, count, list(run.findings))
             result.findings.extend(check_supply(run))
-            stats, notes = event_stats(run, trials, seed)
+            stats, notes = event_stats(game, spec, count, run, trials, seed, inventory)
             result.events.extend(stats)
             result.findings.extend(notes)
             results.append(result)

@@ -1,39 +1,128 @@
-"""Deal events of one simulated setup: exact probability and seeded Monte Carlo estimate."""
+"""Deal events over the whole random setup: an exact figure where the combinatorics allow, and a Monte Carlo
+check that re-runs the whole setup from scratch in every trial.
+
+The exact figure comes from where randomness entered (see :mod:`.origins`): when every piece in the hands an
+event reads was arranged by one random step and nothing since looked at what those pieces are, each hand is a
+uniformly random subset of that step's pieces, and the probability is hypergeometric over them, whatever
+removals, burns and deals came between. Otherwise the figure is an estimate and says why.
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
-from punchboard.spec.setup_model import Event
+from punchboard.spec.model import Game
+from punchboard.spec.setup_model import Event, Variant
 
 from .findings import EventStat, Finding
-from .simulate import Run
-from .stats import exact_probability, monte_carlo, wilson
+from .inventory import Instance
+from .simulate import Run, Scope, simulate, table_env
+from .stats import exact_probability, wilson
 
 
-def event_stats(run: Run, trials: int, seed: int) -> tuple[list[EventStat], list[Finding]]:
-    stats: list[EventStat] = []
+@dataclass(frozen=True)
+class _Target:
+    event: Event
+    index: int
+    scope: Scope
+    env: Mapping[str, Any]
+
+
+def _scopes(run: Run) -> list[tuple[Scope, Mapping[str, Any]]]:
+    scopes: list[tuple[Scope, Mapping[str, Any]]] = [(Scope("", run.players, run.variant.zones), run.env)]
+    for index, table in enumerate(run.variant.tables):
+        if table.name in run.table_sizes:
+            size = run.table_sizes[table.name]
+            scopes.append((Scope(table.name, size, table.zones), table_env(run.env, table, index, size)))
+    return scopes
+
+
+def _hands(run: Run, target: _Target) -> list[list[int]]:
+    keys = run.keys(target.scope, target.event.zone)
+    if target.event.who == "first":
+        keys = keys[:1]
+    return [run.zones.get(k, []) for k in keys]
+
+
+def _inside(k: int, event: Event) -> bool:
+    return k >= event.low and (event.high is None or k <= event.high)
+
+
+def _outcome(run: Run, target: _Target) -> bool:
+    counts = [sum(run.matches(i, target.event.where, (), target.env) for i in hand) for hand in _hands(run, target)]
+    if target.event.who == "every":
+        return all(_inside(c, target.event) for c in counts)
+    return any(_inside(c, target.event) for c in counts)
+
+
+def _exact(run: Run, target: _Target) -> tuple[float | None, str]:
+    """The exact probability over the whole setup, or None and why it is only estimated."""
+    hands = _hands(run, target)
+    tags = {run.origins.tag.get(i) for hand in hands for i in hand}
+    if tags == {None}:
+        return (1.0 if _outcome(run, target) else 0.0), "no random step reaches these hands: the outcome is fixed"
+    if len(tags) > 1:
+        return None, "estimate: the hands hold pieces from more than one random step (or fixed pieces with random ones)"
+    origin = run.origins.origins[next(iter(t for t in tags if t is not None))]
+    if origin.tainted:
+        return None, f"estimate: {origin.tainted}"
+    marked = sum(run.matches(i, target.event.where, (), target.env) for i in origin.pool)
+    sizes = [len(hand) for hand in hands]
+    value = exact_probability(sizes, len(origin.pool), marked, target.event.low, target.event.high, target.event.who)
+    return float(value), f"exact over every arrangement of {origin.made_by}"
+
+
+def event_stats(game: Game, variant: Variant, players: int, run: Run, trials: int, seed: int,
+                inventory: tuple[Instance, ...]) -> tuple[list[EventStat], list[Finding]]:
     findings: list[Finding] = []
-    for index, event in enumerate(run.variant.events):
-        deals = [d for d in run.deals if d.zone == event.zone]
-        if not deals:
-            findings.append(Finding(f'event "{event.name}"', f"not computed: no deal filled '{event.zone}'", "warn"))
-            continue
-        for deal in deals:
-            stats.append(_one(run, event, deal, trials, seed, index))
+    targets: list[_Target] = []
+    for index, event in enumerate(variant.events):
+        label = f'event "{event.name}"'
+        if not any(run.matches(i.id, event.where, (), run.env) for i in inventory):
+            findings.append(Finding(label, f"'{event.where}' matches no piece in the box: every hand counts 0 "
+                                           "(a misspelt name or value?)", "warn"))
+        found = False
+        for scope, env in _scopes(run):
+            base = run.key(scope, event.zone)
+            if base not in run.per_player:
+                continue
+            found = True
+            where = f" at the {scope.table} table" if scope.table else ""
+            keys = run.keys(scope, event.zone)
+            if any(k in run.open_zones for k in keys):
+                findings.append(Finding(label, f"not computed{where}: '{event.zone}' depends on a step the rulebook "
+                                               "leaves open", "warn"))
+                continue
+            target = _Target(event, index, scope, env)
+            if not any(_hands(run, target)):
+                whose = "player 1's" if event.who == "first" else "every player's"
+                findings.append(Finding(label, f"not computed{where}: {whose} '{event.zone}' is empty — the deal "
+                                               "into it dealt nothing (see the step above)", "warn"))
+                continue
+            targets.append(target)
+        if not found:
+            findings.append(Finding(label, f"not computed: no deal filled '{event.zone}'", "warn"))
+    if not targets:
+        return [], findings
+    exact = [_exact(run, t) for t in targets]
+    seed_text = f"{seed}:{variant.id}:{players}:events"
+    hits = [0] * len(targets)
+    if trials:
+        rng = random.Random(seed_text)
+        for _ in range(trials):
+            replay = simulate(game, variant, players, rng, inventory, quiet=True, cache=run.cache)
+            for n, target in enumerate(targets):
+                hits[n] += _outcome(replay, target)
+    stats = []
+    for target, (value, why), hit in zip(targets, exact, hits, strict=True):
+        low, high = wilson(hit, trials)
+        stats.append(EventStat(target.event.name, target.scope.table, value, hit / trials if trials else 0.0, low, high,
+                               trials, hit, seed_text, "exact" if value is not None else "estimate", why))
     for stat in stats:
         if not stat.agrees:
-            findings.append(Finding(f'event "{stat.name}"', f"Monte Carlo {stat.estimate:.5f} [{stat.low:.5f}, {stat.high:.5f}] "
-                                    f"disagrees with the exact {stat.exact:.5f} (seed {stat.seed})", "warn"))
+            findings.append(Finding(f'event "{stat.name}"', f"Monte Carlo {stat.estimate:.5f} [{stat.low:.5f}, "
+                                    f"{stat.high:.5f}] disagrees with the exact {stat.exact:.5f} (seed {stat.seed})", "warn"))
     return stats, findings
-
-
-def _one(run: Run, event: Event, deal, trials: int, seed: int, index: int) -> EventStat:  # type: ignore[no-untyped-def]
-    flags = [run.matches(i, event.where, (), run.env) for i in deal.pool]
-    players = max(deal.owner, default=-1) + 1
-    sizes = [deal.owner.count(p) for p in range(players)]
-    exact = float(exact_probability(sizes, len(deal.pool), sum(flags), event.low, event.high, event.who))
-    seed_text = f"{seed}:{run.variant.id}:{run.players}:{deal.scope}:{index}"
-    hits = monte_carlo(deal.owner, players, flags, event.low, event.high, event.who, trials, random.Random(seed_text))
-    low, high = wilson(hits, trials)
-    return EventStat(event.name, deal.scope, exact, hits / trials if trials else 0.0, low, high, trials, hits, seed_text)

@@ -58,10 +58,12 @@ class EventStat:
     trials: int
     hits: int
     seed: str
+    exact_kind: str = "exact"  # 'exact' or 'estimate' (then exact is None and why says why)
+    why: str = ""
 
     @property
     def agrees(self) -> bool:
-        return self.exact is None or self.low <= self.exact <= self.high
+        return self.exact is None or self.trials == 0 or self.low <= self.exact <= self.high
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -74,6 +76,8 @@ class EventStat:
             "hits": self.hits,
             "seed": self.seed,
             "agrees": self.agrees,
+            "exact_kind": self.exact_kind,
+            "why": self.why,
         }
 
 

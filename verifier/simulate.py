@@ -21,16 +21,7 @@ from punchboard.spec.setup_model import BOX, REMOVED, Expectation, Step, Table, 
 from .counts import Open, blocked_by, let_values, whole
 from .findings import Finding
 from .inventory import Instance, build_inventory
-
-
-@dataclass(frozen=True)
-class DealRecord:
-    """One shuffled deal: the pool it came from and which position went to which player."""
-
-    scope: str  # table name or ''
-    zone: str  # the per-player zone base name
-    pool: tuple[int, ...]
-    owner: tuple[int, ...]  # per pool position: player index (0-based), or -1 for any other hand/pile
+from .origins import Origins
 
 
 @dataclass
@@ -52,9 +43,11 @@ class Run:
     per_player: dict[str, int] = field(default_factory=dict)  # zone key base → players
     open_zones: dict[str, str] = field(default_factory=dict)  # zone key → why it is left open
     findings: list[Finding] = field(default_factory=list)
-    deals: list[DealRecord] = field(default_factory=list)
     env: dict[str, Any] = field(default_factory=dict)
     table_sizes: dict[str, int] = field(default_factory=dict)
+    origins: Origins = field(default_factory=Origins)
+    quiet: bool = False  # a Monte Carlo replay: no conservation, capacity or expectation checks
+    cache: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # condition results, shared by replays
 
     # ------------------------------------------------------------ zones
 
@@ -90,7 +83,19 @@ class Run:
             return False
         if where is None:
             return True
-        return bool(expressions.evaluate(where, ChainMap(dict(instance.env), dict(env)), lenient=True))
+        key = (where, instance_id, env.get("table", ""))
+        hit = self.cache.get(key)
+        if hit is None:
+            hit = self.cache[key] = bool(expressions.evaluate(where, ChainMap(dict(instance.env), dict(env)), lenient=True))
+        return hit
+
+    def matching(self, where: str | None, components: tuple[str, ...], env: Mapping[str, Any]) -> frozenset[int]:
+        """Every instance a condition selects (cached per table: the env is the same in every replay)."""
+        key = ("set", where, components, env.get("table", ""))
+        found = self.cache.get(key)
+        if found is None:
+            found = self.cache[key] = frozenset(i.id for i in self.inventory if self.matches(i.id, where, components, env))
+        return found
 
     def component_label(self, ids: list[int], step: Step) -> str:
         if step.components:
@@ -139,7 +144,12 @@ def _fail(run: Run, step: Step, scope: Scope, message: str, *, need: int | None 
 
 
 def _candidates(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> list[int]:
-    return [i for i in run.pieces(scope, step.from_zone) if run.matches(i, step.where, step.components, env)]
+    zone = run.pieces(scope, step.from_zone)
+    if step.where is None and not step.components:
+        return zone
+    selected = run.matching(step.where, step.components, env)
+    run.origins.looked_at(zone, selected.__contains__, describe_step(step, scope))
+    return [i for i in zone if i in selected]
 
 
 def _take(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
@@ -153,15 +163,25 @@ def _take(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
         need = whole(step.count, env)
         if len(found) < need:
             _fail(run, step, scope, "", need=need, have=len(found), component=label)
-        chosen = run.rng.sample(found, min(need, len(found))) if step.pick == "random" else found[:need]
+        if step.pick == "random":
+            run.origins.picked(found, describe_step(step, scope))
+            chosen = run.rng.sample(found, min(need, len(found)))
+        else:
+            chosen = found[:need]
     run.take_out(scope, step.from_zone, chosen)
     run.put(run.key(scope, step.to), chosen)
 
 
 def _remove(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
     found = _candidates(run, step, scope, env)
-    if not found:
-        _fail(run, step, scope, "nothing matches, nothing removed", severity="warn", component=run.component_label(found, step))
+    label = run.component_label(found, step)
+    if step.count is not None:
+        need = whole(step.count, env)
+        if len(found) < need:
+            _fail(run, step, scope, "", need=need, have=len(found), component=label)
+        found = found[:need]
+    elif not found:
+        _fail(run, step, scope, "nothing matches, nothing removed", severity="warn", component=label)
     run.take_out(scope, step.from_zone, found)
     run.put(REMOVED, found)
 
@@ -175,6 +195,8 @@ def _hands(run: Run, scope: Scope, base_name: str) -> list[str]:
 def _deal(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
     source_key = run.key(scope, step.from_zone)
     pool = list(run.zones.get(source_key, []))
+    run.rng.shuffle(pool)  # a deal is a shuffle and a deal
+    run.origins.shuffled(pool, describe_step(step, scope))
     hands = _hands(run, scope, step.to) + [run.key(scope, z) for z in step.extra]
     label = run.component_label(pool, step)
     if step.evenly:
@@ -189,12 +211,8 @@ def _deal(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
         if len(pool) < need:
             _fail(run, step, scope, "", need=need, have=len(pool), component=label)
         dealt = min(need, len(pool))
-    owner = [-1] * len(pool)
-    for position in range(dealt):
-        hand = position % len(hands)
-        run.put(hands[hand], [pool[position]])
-        if hand < scope.players:
-            owner[position] = hand
+    for hand, key in enumerate(hands):
+        run.put(key, pool[hand:dealt:len(hands)])
     rest = pool[dealt:]
     run.zones[source_key] = rest
     if step.evenly and step.remainder:
@@ -202,7 +220,6 @@ def _deal(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
         run.put(run.key(scope, step.remainder), rest)
     for hand in hands:
         run.zones.setdefault(hand, [])
-    run.deals.append(DealRecord(scope.table, step.to, tuple(pool), tuple(owner)))
 
 
 def _give(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
@@ -213,6 +230,15 @@ def _give(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
     given_total = 0
     used_values: set[Any] = set()
     available = list(found)
+    made_by = describe_step(step, scope)
+    if step.same:
+        run.origins.chose_at_random_by_content(found, made_by)
+    if step.match_field and step.match_zone:
+        matched = run.pieces(scope, step.match_zone)
+        if any(run.origins.tag.get(i) is not None for i in matched):
+            run.origins.chose_at_random_by_content(found, made_by)
+        else:
+            run.origins.looked_at(found, lambda i: run.inventory[i].env.get(step.match_field), made_by)
     for player, hand in enumerate(hands, start=1):
         pool = available
         if step.match_field and step.match_zone:
@@ -252,6 +278,8 @@ def _place(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
     each = whole(step.each, env)
     placed = 0
     remaining = list(found)
+    if step.distinct_field:
+        run.origins.looked_at(found, lambda i: run.inventory[i].env.get(step.distinct_field), describe_step(step, scope))
     for zone in step.into:
         if step.distinct_field:
             by_value: dict[Any, list[int]] = {}
@@ -281,10 +309,12 @@ def _draw_keep(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> No
         if len(pile) < draw:
             _fail(run, step, scope, f"{hand.split('#')[0]} of player {hand.split('#')[1]}", need=draw, have=len(pile), component=label)
         drawn, pile = pile[:draw], pile[draw:]
+        run.origins.picked(drawn, describe_step(step, scope))
         kept = run.rng.sample(drawn, min(keep, len(drawn)))
         back = [i for i in drawn if i not in set(kept)]
         pile = pile + back
         run.rng.shuffle(pile)
+        run.origins.shuffled(pile, describe_step(step, scope))
         run.zones[source_key] = pile
         run.put(hand, kept)
 
@@ -302,6 +332,7 @@ def _seat(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
 def _shuffle(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
     key = run.key(scope, step.from_zone)
     run.rng.shuffle(run.zones.setdefault(key, []))
+    run.origins.shuffled(run.zones[key], describe_step(step, scope))
 
 
 KINDS = {
@@ -359,11 +390,22 @@ def _check_conservation(run: Run, step: Step, scope: Scope) -> None:
               f"({len(seen) - len(set(seen))} in two zones, {len(run.inventory) - len(set(seen))} nowhere)")
 
 
+def _limit_open(run: Run, scope: Scope, name: str, what: str, gap: Open) -> None:
+    label = f"zone {run.key(scope, name)}"
+    message = f"{what}: left open by the rulebook: {gap}"
+    if not any(f.step == label and f.message == message for f in run.findings):
+        run.findings.append(Finding(label, message, "warn"))
+
+
 def _check_capacity(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
     for name, limit in scope.limits.items():
         if limit.capacity is None:
             continue
-        capacity = whole(limit.capacity, env)
+        try:
+            capacity = whole(limit.capacity, env)
+        except Open as gap:
+            _limit_open(run, scope, name, f"capacity of {limit.say or name}", gap)
+            continue
         for key in run.keys(scope, name):
             size = len(run.zones.get(key, []))
             if size > capacity:
@@ -397,8 +439,9 @@ def run_steps(run: Run, steps: tuple[Step, ...], scope: Scope, env: dict[str, An
             run.shared.update(_writes(step))
             if step.kind == "remove":
                 run.shared.add(REMOVED)
-        _check_conservation(run, step, scope)
-        _check_capacity(run, step, scope, env)
+        if not run.quiet:
+            _check_conservation(run, step, scope)
+            _check_capacity(run, step, scope, env)
 
 
 # ---------------------------------------------------------------- expectations
@@ -440,7 +483,11 @@ def _check_exactly(run: Run, scope: Scope, env: Mapping[str, Any]) -> None:
     for name, limit in scope.limits.items():
         if limit.exactly is None:
             continue
-        value = whole(limit.exactly, env)
+        try:
+            value = whole(limit.exactly, env)
+        except Open as gap:
+            _limit_open(run, scope, name, f"what {limit.say or name} must hold", gap)
+            continue
         for key in run.keys(scope, name):
             size = len(run.zones.get(key, []))
             if size != value and key not in run.open_zones:
@@ -455,9 +502,14 @@ def table_env(env: dict[str, Any], table: Table, index: int, players: int) -> di
     return {**env, "table": table.name, "table_index": index, "table_players": players}
 
 
-def simulate(game: Game, variant: Variant, players: int, seed: str, inventory: tuple[Instance, ...] | None = None) -> Run:
+def simulate(game: Game, variant: Variant, players: int, seed: str | random.Random,
+             inventory: tuple[Instance, ...] | None = None, *, quiet: bool = False,
+             cache: dict[tuple[Any, ...], bool] | None = None) -> Run:
+    """One setup. ``seed`` may be a Random to continue (Monte Carlo replays share one stream)."""
     inventory = inventory if inventory is not None else build_inventory(game)
-    run = Run(game, variant, players, random.Random(seed), inventory)
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    run = Run(game, variant, players, rng, inventory, quiet=quiet, cache=cache if cache is not None else {},
+              origins=Origins(enabled=not quiet))
     run.zones[BOX] = [i.id for i in inventory]
     env: dict[str, Any] = {"players": players, "table_players": players, "table": "", "table_index": 0}
     let_values(dict(variant.let), env)
@@ -476,10 +528,12 @@ def simulate(game: Game, variant: Variant, players: int, seed: str, inventory: t
         scope = Scope(table.name, size, table.zones)
         t_env = table_env(env, table, index, size)
         run_steps(run, table.steps, scope, t_env)
-        check_expectations(run, table.expect, scope, t_env)
-        _check_exactly(run, scope, t_env)
+        if not quiet:
+            check_expectations(run, table.expect, scope, t_env)
+            _check_exactly(run, scope, t_env)
     if variant.tables and len(run.table_sizes) == len(variant.tables) and seated != players:
         run.findings.append(Finding("tables", f"the tables seat {seated} players, not {players}", need=players, have=seated))
-    check_expectations(run, variant.expect, top, env)
-    _check_exactly(run, top, env)
+    if not quiet:
+        check_expectations(run, variant.expect, top, env)
+        _check_exactly(run, top, env)
     return run

@@ -1,7 +1,6 @@
-"""Deal statistics: exact probabilities (multivariate hypergeometric) and a seeded Monte Carlo check.
+"""Deal statistics: exact probabilities (multivariate hypergeometric) and the Wilson interval of a Monte Carlo check.
 
-A deal sends each position of a shuffled pool to a player or to another pile;
-an event asks whether the number of marked pieces in players' hands lies in
+An event asks whether the number of marked pieces in players' hands lies in
 [low, high] for any / every / the first player. Exact values come from counting
 with whole numbers: the K marked pieces are a uniform K-subset of the D positions.
 """
@@ -9,7 +8,6 @@ with whole numbers: the K marked pieces are a uniform K-subset of the D position
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -39,37 +37,6 @@ def exact_probability(hand_sizes: Sequence[int], pool: int, marked: int, low: in
     favourable = sum(w * math.comb(others, marked - used) for used, w in ways.items() if 0 <= marked - used <= others)
     fraction = Fraction(favourable, math.comb(pool, marked))
     return fraction if want_inside else 1 - fraction
-
-
-def monte_carlo(owner: Sequence[int], players: int, marked_flags: Sequence[bool], low: int, high: int | None,
-                who: str, trials: int, rng: random.Random) -> int:
-    """Hits in ``trials`` shuffled deals; positions are dealt as ``owner`` says (player index or -1)."""
-    pool = len(owner)
-    marked = sum(marked_flags)
-    complement = marked > pool // 2
-    sample_size = pool - marked if complement else marked
-    hand_sizes = [0] * players
-    for o in owner:
-        if o >= 0:
-            hand_sizes[o] += 1
-    positions = range(pool)
-    hits = 0
-    for _ in range(trials):
-        counts = [0] * players
-        for p in rng.sample(positions, sample_size):
-            o = owner[p]
-            if o >= 0:
-                counts[o] += 1
-        if complement:
-            counts = [hand_sizes[i] - counts[i] for i in range(players)]
-        if who == "first":
-            ok = _inside(counts[0], low, high)
-        elif who == "every":
-            ok = all(_inside(c, low, high) for c in counts)
-        else:
-            ok = any(_inside(c, low, high) for c in counts)
-        hits += ok
-    return hits
 
 
 def wilson(hits: int, trials: int, z: float = Z_999) -> tuple[float, float]:

@@ -1,6 +1,6 @@
 """The bill-of-materials page at the front of the combined PDF, and its JSON twin with sheet counts.
 
-Piece counts come from :func:`punchboard.bom.bill_of_materials` (the model);
+Piece counts come from :func:`punchboard.spec.bom.bill_of_materials` (the model);
 sheet counts depend on paper and back mode, so only a build knows them: the
 build passes the pages it made for each component.
 """

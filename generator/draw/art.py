@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
 
+from .colours import resolved
 from .geometry import Rect
+from .replay import replayed
 
 
 @dataclass(frozen=True)
@@ -70,9 +72,9 @@ class Pen:
         colour = ink.fill if fill == "" else fill
         c = self.canvas
         if colour:
-            c.setFillColor(colour)
+            c.setFillColor(resolved(colour))
         if ink.stroke:
-            c.setStrokeColor(ink.stroke)
+            c.setStrokeColor(resolved(ink.stroke))
             c.setLineWidth(ink.stroke_width)
             c.setLineJoin(1)
         mode = FILL_EVEN_ODD if even_odd else 1
@@ -334,10 +336,10 @@ def draw_frame(canvas: Canvas, box: Rect, ink: Ink, rivet_size: float | None = N
     path = canvas.beginPath()
     path.roundRect(box.x, box.y, box.width, box.height, band)
     path.roundRect(box.x + band, box.y + band, box.width - 2 * band, box.height - 2 * band, band * 0.6)
-    canvas.setFillColor(ink.fill or "#b8893a")
+    canvas.setFillColor(resolved(ink.fill or "#b8893a"))
     canvas.drawPath(path, fill=1, stroke=0, fillMode=FILL_EVEN_ODD)
     if ink.stroke:
-        canvas.setStrokeColor(ink.stroke)
+        canvas.setStrokeColor(resolved(ink.stroke))
         canvas.setLineWidth(0.4)
         canvas.roundRect(box.x + band, box.y + band, box.width - 2 * band, box.height - 2 * band, band * 0.6, stroke=1, fill=0)
     r = (rivet_size or band * 0.62) / 2
@@ -358,13 +360,16 @@ def draw_frame(canvas: Canvas, box: Rect, ink: Ink, rivet_size: float | None = N
 
 
 def draw_icon(canvas: Canvas, name: str, box: Rect, ink: Ink) -> bool:
-    """Draw icon ``name`` into ``box``; False if there is no such icon."""
+    """Draw icon ``name`` into ``box``; False if there is no such icon.
+
+    An icon recurring in the same box with the same ink (every card's frame, a
+    deck's gears) is computed once per canvas and its operators replayed."""
     if name == "frame":
-        draw_frame(canvas, box, ink)
+        replayed(canvas, (name, box, ink), lambda: draw_frame(canvas, box, ink))
         return True
     icon = ICONS.get(name)
     if icon is None:
         return False
     cx, cy = box.center
-    icon(Pen(canvas, cx, cy, min(box.width, box.height) / 2), ink)
+    replayed(canvas, (name, box, ink), lambda: icon(Pen(canvas, cx, cy, min(box.width, box.height) / 2), ink))
     return True

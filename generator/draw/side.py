@@ -1,14 +1,14 @@
 """Draw one side of a piece — a layout bound to the piece's fields — into a rectangle.
 
 This is the function every printed kind uses (cards, tokens, tiles, boards):
-:func:`draw_side` paints a :class:`~punchboard.model.Layout` at trim size with
+:func:`draw_side` paints a :class:`~punchboard.spec.model.Layout` at trim size with
 its bleed, clipped to the area the imposition allows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +24,10 @@ from punchboard.spec.model import Element, Layout
 
 from . import fonts, svg, text
 from .art import Ink, draw_icon
+from .colours import resolved
 from .geometry import Rect
 from .images import draw_image
+from .reads import reuse_key
 
 Warn = Callable[[str], None]
 ClipShape = Callable[[Any], None]  # adds a closed outline to a reportlab path
@@ -122,7 +124,10 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
     A side clipped to a rectangle is drawn once per document as a form XObject
     and placed wherever an identical side recurs (a deck's six 7s, its common
     back): the PDF holds each distinct face once, which makes it smaller and
-    the build faster, and the page looks exactly the same.
+    the build faster, and the page looks exactly the same. Sides are the same
+    when the fields the layout reads agree (:mod:`.reads`): a back that reads no
+    field is drawn once per deck. Warnings a side gave when drawn are given
+    again, naming each piece that shows it.
     """
     if not isinstance(frame.clip, Rect):
         _draw_side_now(canvas, layout, fields, frame, ctx)
@@ -130,15 +135,29 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
     trim, clip = frame.trim, frame.clip
     local_clip = Rect(clip.x - trim.x, clip.y - trim.y, clip.width, clip.height)
     key = (
-        layout.name, id(layout), tuple(sorted((k, repr(v)) for k, v in fields.items())),
+        layout.name, id(layout), reuse_key(layout, fields),
         round(trim.width, 4), round(trim.height, 4), round(frame.bleed_x, 4), round(frame.bleed_y, 4),
         tuple(round(v, 4) for v in (local_clip.x, local_clip.y, local_clip.width, local_clip.height)),
         frame.rotation, frame.mirror_x, frame.mirror_y, ctx.proof,
     )
     forms: dict[tuple[Any, ...], str] = canvas.__dict__.setdefault("_punchboard_forms", {})
+    said: dict[str, tuple[str, list[str]]] = canvas.__dict__.setdefault("_punchboard_form_warnings", {})
     name = forms.get(key)
-    if name is None:
+    if name is not None:
+        first, messages = said[name]
+        for message in messages:  # the side warns again for this piece, by this piece's name
+            ctx.warn(ctx.where + message[len(first):] if first and message.startswith(first) else message)
+    else:
         name = forms[key] = f"PBSide{len(forms)}"
+        heard: list[str] = []
+        said[name] = (ctx.where, heard)
+        report = ctx.warn
+
+        def warn(message: str) -> None:
+            heard.append(message)
+            report(message)
+
+        ctx = replace(ctx, warn=warn)
         local = SideFrame(Rect(0, 0, trim.width, trim.height), frame.bleed_x, frame.bleed_y, local_clip,
                           frame.rotation, frame.mirror_x, frame.mirror_y)
         # The clip lies within the bleed rectangle, which a 180° turn about the trim centre maps onto itself.
@@ -203,9 +222,9 @@ def _paint_setup(canvas: Canvas, props: Mapping[str, Any], palette: Mapping[str,
     fill = colour(props.get("fill"), palette)
     stroke = colour(props.get("stroke"), palette)
     if fill:
-        canvas.setFillColor(fill)
+        canvas.setFillColor(resolved(fill))
     if stroke:
-        canvas.setStrokeColor(stroke)
+        canvas.setStrokeColor(resolved(stroke))
         canvas.setLineWidth(props.get("stroke_width", 0.5))
         dash = props.get("dash")
         canvas.setDash(list(dash) if dash else [])
@@ -249,7 +268,7 @@ def _draw_element(
         x1, y1 = _point(box, props.get("x1"), props.get("y1"))
         x2, y2 = _point(box, props.get("x2"), props.get("y2"))
         if not stroke:
-            canvas.setStrokeColor(colour(props.get("color"), palette) or "#000000")
+            canvas.setStrokeColor(resolved(colour(props.get("color"), palette) or "#000000"))
             canvas.setLineWidth(props.get("stroke_width", 0.5))
         canvas.line(x1, y1, x2, y2)
     elif kind == "polygon":
@@ -296,8 +315,8 @@ def _draw_text(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str
             f"{ctx.where}: text of '{element.id}' does not fit its {rect.width / 72 * 25.4:.1f} × "
             f"{rect.height / 72 * 25.4:.1f} mm box even at {fitted.size:g}pt [{element.source}]"
         )
-    ink = colour(props.get("color", "#000000"), palette) or "#000000"
-    text.draw(canvas, fitted, base, rect, ink, props.get("align", "left"), props.get("valign", "top"))
+    ink = resolved(colour(props.get("color", "#000000"), palette) or "#000000")
+    text.draw(canvas, fitted, base, rect, ink, props.get("align", "left"), props.get("valign", "top"))  # type: ignore[arg-type]
 
 
 def find_image(src: str, layout: Layout, folders: tuple[Path, ...]) -> Path | None:

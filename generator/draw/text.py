@@ -1,6 +1,6 @@
 """Text that fits its box: inline markup, wrapping, shrink-to-fit, drawing.
 
-Markup: ``**bold**``, ``*italic*``, ``:icon:`` (any name from :mod:`generator.art`),
+Markup: ``**bold**``, ``*italic*``, ``:icon:`` (any name from :mod:`punchboard.generator.draw.art`),
 and line breaks. Text shrinks in half-point steps from ``size`` down to
 ``min_size``; when it still does not fit, :func:`fit` says so and the caller
 warns, naming game, component and card.

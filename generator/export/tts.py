@@ -5,7 +5,7 @@ face sheets of at most 10 × 7 slots and 4096 px a side (RGB PNG); the last
 slot of every sheet holds the hidden-card face (the common back, or a "?" card
 when backs differ). Components whose cards have different backs get back
 sheets laid out like the face sheets (``UniqueBack``). Card images are
-rasterised from the PDF drawing (see :mod:`generator.raster`) at trim size.
+rasterised from the PDF drawing (see :mod:`punchboard.generator.export.images`) at trim size.
 
 Boards and sheets become ``Custom_Tile`` boxes with front and back images;
 tokens and tiles become one object per piece in a ``Bag`` per component:

@@ -2,8 +2,8 @@
 gutterfold, separate, and print-shop pages.
 
 A kind turns its pieces into :class:`Item` objects (how to paint the front and,
-if any, the back into a :class:`~generator.render.SideFrame`) and a
-:class:`~generator.imposition.Sheet`; :func:`paginate` returns the pages.
+if any, the back into a :class:`~punchboard.generator.draw.side.SideFrame`) and a
+:class:`~punchboard.generator.impose.grid.Sheet`; :func:`paginate` returns the pages.
 
 Duplex geometry (PRINTING.md): with a long-edge flip the back of the piece at
 (row, col) lands at (row, cols−1−col) — every back frame is the front frame

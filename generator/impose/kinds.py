@@ -1,7 +1,7 @@
 """Which renderer prints which component kind.
 
-A renderer takes the shared :class:`~generator.context.BuildContext`, the game,
-the component and the build options, and returns its :class:`~generator.document.Page` list.
+A renderer takes the shared :class:`~punchboard.generator.impose.context.BuildContext`, the game,
+the component and the build options, and returns its :class:`~punchboard.generator.document.pages.Page` list.
 Kinds missing here are reported as not yet printable and skipped.
 """
 

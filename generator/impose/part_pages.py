@@ -1,4 +1,4 @@
-"""Pages of the kinds board, tiles and sheet, as :class:`~generator.document.Page` objects."""
+"""Pages of the kinds board, tiles and sheet, as :class:`~punchboard.generator.document.pages.Page` objects."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ DUPLEX = ("duplex-long", "duplex-short")
 
 
 class PartsContext(Protocol):
-    """What these pages need of the build: gen's :class:`~generator.context.BuildContext` fits."""
+    """What these pages need of the build: gen's :class:`~punchboard.generator.impose.context.BuildContext` fits."""
 
     game: Game
     paper: Paper

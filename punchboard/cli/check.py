@@ -12,6 +12,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     for game in load_targets(args.targets, limits_of(args)):
         pieces = sum(c.count for c in game.components)
         print(f"{game.id}: ok ({len(game.components)} components, {pieces} pieces)")
+        for warning in game.warnings:
+            print(f"warning: {warning}")
     return EXIT_OK
 
 

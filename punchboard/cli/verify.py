@@ -36,7 +36,7 @@ def _trials(text: str) -> int:
 
 
 def run_verify(games: list[Game], args: argparse.Namespace) -> int:
-    trials = getattr(args, "trials", 20000)
+    trials = getattr(args, "trials", 2000)
     seed = getattr(args, "seed", 1)
     if trials < 0:
         raise UsageError(f"--trials: expected a whole number, 0 or more, got {trials}")
@@ -78,7 +78,7 @@ def register(sub: Any) -> None:
     p.add_argument("targets", nargs="*", metavar="TARGET", help=TARGET_HELP)
     p.add_argument("--variant", help="only this variant")
     p.add_argument("--players", type=_players, help="only this player count")
-    p.add_argument("--trials", type=_trials, default=20000, help=f"Monte Carlo deals per event, at most {MAX_TRIALS} (default: 20000)")
+    p.add_argument("--trials", type=_trials, default=2000, help=f"Monte Carlo re-runs of the whole setup per variant and player count, at most {MAX_TRIALS} (default: 2000)")
     p.add_argument("--seed", type=non_negative_int, default=1, help="random seed for Monte Carlo (default: 1)")
     p.add_argument("--json", action="store_true", help="print results as JSON")
     p.add_argument("--out", default="output", help="where verify.md and the matrix picture go (default: output)")

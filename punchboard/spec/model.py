@@ -166,6 +166,7 @@ class Game:
     setup: Path | None = None
     notes: str = ""
     files: tuple[Path, ...] = ()
+    warnings: tuple[str, ...] = ()  # "file:line:col: …" the loader accepts but `check` reports (setup gaps)
 
     def component(self, component_id: str) -> Component:
         for component in self.components:

@@ -1,4 +1,4 @@
-"""setup.yaml → validated :class:`~punchboard.setup_model.Setup`. All setup input checking happens here."""
+"""setup.yaml → validated :class:`~punchboard.spec.setup_model.Setup`. All setup input checking happens here."""
 
 from __future__ import annotations
 
@@ -77,6 +77,9 @@ class _Builder:
         self.players = players
         self.problems: list[Problem] = []
         self.let_names: set[str] = set()
+        self.gaps: list[str] = []
+        self.covered: tuple[int, ...] = ()  # the player counts of the variant being read
+        self.variant_id = ""
 
     def source(self, path: PathKey) -> str:
         line, col = self.doc.where(path)
@@ -122,7 +125,18 @@ class _Builder:
             if isinstance(value, str):
                 self.expression(path + ("by_players", key), value, condition=False)
             table[int(key)] = tuple(value) if isinstance(value, list) else value
-        return Count(by_players=frozen_map(table), open=raw.get("open", ""), source=source)
+        reasons = {int(k): v for k, v in (raw.get("open") or {}).items()}
+        for key in sorted(set(reasons) & set(table)):
+            self.error(path + ("open", str(key)), f"open names {key} players, but the table gives a value for {key}; "
+                                                  "open: explains only the counts the table leaves out")
+        missing = [n for n in self.covered if n not in table and n not in reasons]
+        if missing:
+            listed = ", ".join(str(n) for n in missing)
+            example = ", ".join(f'{n}: "why the rulebook gives no number"' for n in missing[:2])
+            self.gaps.append(f"{source}: count table has no entry for {listed} player{'s' if missing != [1] else ''}, "
+                             f"which variant '{self.variant_id}' covers; the verifier reports it as left open. "
+                             f"Give the number, or say why under open: {{{example}}}")
+        return Count(by_players=frozen_map(table), open=frozen_map(reasons), source=source)
 
     # ------------------------------------------------------------ zones
 
@@ -183,6 +197,8 @@ class _Builder:
             options["to"] = body["to"]
         if kind == "take":
             options.update(count=self.count(at + ("count",), body.get("count")), pick=body.get("pick", "first"))
+        elif kind == "remove":
+            options.update(count=self.count(at + ("count",), body.get("count")), face=body.get("face", ""))
         elif kind == "deal":
             if body.get("evenly") and "count" in body:
                 self.error(at, "deal takes either count (each) or evenly: true, not both")
@@ -265,6 +281,7 @@ class _Builder:
         if outside:
             self.error(path + ("players",), f"player count {outside[0]} is outside the game's {low}–{high} players (game.yaml)")
         self.let_names = set()
+        self.covered, self.variant_id = players, raw["id"]
         let: dict[str, Any] = {}
         for name, value in raw.get("let", {}).items():
             if name in COUNT_VARIABLES:
@@ -348,4 +365,4 @@ def load_setup(path: Path, components: Sequence[Component], players: tuple[int, 
             variants.append(variant)
     if builder.problems:
         raise SpecError(builder.problems)
-    return Setup(path=path, variants=tuple(variants), notes=doc.data.get("notes", ""))
+    return Setup(path=path, variants=tuple(variants), notes=doc.data.get("notes", ""), gaps=tuple(builder.gaps))

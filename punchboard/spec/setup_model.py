@@ -1,6 +1,6 @@
 """The validated setup of a game: variants, steps, expectations, supply and deal events.
 
-Loaded from ``setup.yaml`` by :mod:`punchboard.setup_loader`; simulated by the
+Loaded from ``setup.yaml`` by :mod:`punchboard.spec.setup_loader`; simulated by the
 verifier. Counts stay unevaluated here (:class:`Count`) because they depend on
 the player count being checked.
 """
@@ -26,7 +26,7 @@ class Count:
 
     value: int | str | tuple[Any, ...] | None = None  # a tuple only for let: lists
     by_players: Mapping[int, Any] | None = None
-    open: str = ""
+    open: Mapping[int, str] = field(default_factory=frozen_map)  # player count → why the rulebook leaves it open
     source: str = ""
 
     def describe(self) -> str:
@@ -71,6 +71,7 @@ class Step:
     keep: Count | None = None
     seats: str = ""
     by: str | None = None
+    face: str = ""  # remove: 'up' or 'down' ('' when not said)
 
     @property
     def per_player(self) -> bool:
@@ -149,6 +150,7 @@ class Setup:
     path: Path
     variants: tuple[Variant, ...]
     notes: str = ""
+    gaps: tuple[str, ...] = ()  # "file:line:col: message" for count tables that miss covered player counts
 
     def variant(self, variant_id: str) -> Variant:
         for variant in self.variants:

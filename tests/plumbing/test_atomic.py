@@ -1,7 +1,7 @@
 """Atomic outputs: a build killed halfway leaves every output complete — the old one or the new one.
 
 The kill is injected, not timed: ``PUNCHBOARD_TEST_KILL_AT_WRITE=N`` makes the build
-SIGKILL itself halfway through writing its N-th file (see ``punchboard.atomicio``).
+SIGKILL itself halfway through writing its N-th file (see ``punchboard.plumbing.atomicio``).
 """
 
 from __future__ import annotations

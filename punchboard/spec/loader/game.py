@@ -114,6 +114,7 @@ def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS) -> Game:
     files.insert(0, game_path)
     seen = {component.id for component in components}
     setup = None
+    warnings: tuple[str, ...] = ()
     if "setup" in data:
         setup = folder / data["setup"]
         if not is_inside(setup, folder):
@@ -122,7 +123,7 @@ def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS) -> Game:
             out.add(doc.problem(("setup",), f"setup file '{data['setup']}' not found in {display_path(folder)}"))
         elif not out.problems:
             try:
-                load_setup(setup, components, (data["players"]["min"], data["players"]["max"]))
+                warnings = load_setup(setup, components, (data["players"]["min"], data["players"]["max"])).gaps
             except SpecError as err:
                 out.extend(err.problems)
     box: list[BoxLine] = []
@@ -174,4 +175,5 @@ def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS) -> Game:
         setup=setup,
         notes=data.get("notes", ""),
         files=tuple(files),
+        warnings=warnings,
     )
