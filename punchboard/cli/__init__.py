@@ -54,7 +54,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return func(args)
     except SpecError as err:
         for problem in err.problems:
-            print(problem, file=sys.stderr)
+            if problem.file.startswith("--"):  # a flag's value found wrong only once the game is loaded
+                print(f"punchboard {args.verb}: {problem.file}: {problem.message}", file=sys.stderr)
+            else:
+                print(problem, file=sys.stderr)
         return EXIT_INPUT
     except UsageError as err:
         print(f"punchboard {args.verb}: {err}", file=sys.stderr)

@@ -127,6 +127,10 @@ def describe(error: ValidationError, doc: Document, base: PathKey) -> list[Probl
                 path, f"{label} must be {_expected_types(error.validator_value)}, got {_show(value)}"
             )
         ]
+    if kind in ("minimum", "maximum") and not _is_number(None, value):
+        return []  # the type error says it better (nan, .inf, 2.5 where a whole number belongs)
+    if kind in ("minimum", "maximum") and error.schema.get("type") == "integer" and not _is_integer(None, value):
+        return []
     if kind == "minimum":
         limit = error.validator_value
         if limit == 1 and error.schema.get("type") == "integer":

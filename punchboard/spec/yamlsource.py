@@ -221,8 +221,13 @@ def parse_yaml(text: str, path: Path, *, max_nodes: int = MAX_NODES) -> Document
         if exc.problem and exc.context and started and (started.line, started.column) != (line - 1, col - 1):
             what += f" ({exc.context} at line {started.line + 1}, column {started.column + 1})"
         raise SpecError([Problem(doc.name, line, col, f"YAML syntax error: {what}")]) from None
+    except yaml.reader.ReaderError as exc:  # a control character: located by its position in the text
+        before = text[: exc.position]
+        line, col = before.count("\n") + 1, exc.position - (before.rfind("\n") + 1) + 1
+        code = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
+        raise SpecError([Problem(doc.name, line, col, f"YAML error: control character U+{code:04X} is not allowed in YAML; expected printable text")]) from None
     except yaml.YAMLError as exc:
-        raise SpecError([Problem(doc.name, 1, 1, f"YAML error: {exc}")]) from None
+        raise SpecError([Problem(doc.name, 1, 1, f"YAML error: {str(exc).splitlines()[0]}")]) from None
     except RecursionError:
         raise _too_deep(text, doc.name) from None
     if node is None:
