@@ -55,19 +55,28 @@ def test_two_concurrent_builds_into_one_folder_never_mix_paper_sizes(tmp_path: P
 def test_a_second_build_waits_for_the_first_and_says_so(tmp_path: Path):
     game = write_game(tmp_path / "game")
     out = tmp_path / "out"
+    out.mkdir()
+    # Another writer holds the lock until told to let go (its stdin closes).
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT);"
-         " fcntl.flock(fd, fcntl.LOCK_EX); print('locked', flush=True); time.sleep(float(sys.argv[2]))",
-         str(out / ".punchboard.lock"), "3"] if out.mkdir() is None else [],
-        stdout=subprocess.PIPE, text=True,
+        [sys.executable, "-c", "import fcntl, os, sys; fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT);"
+         " fcntl.flock(fd, fcntl.LOCK_EX); print('locked', flush=True); sys.stdin.read()",
+         str(out / ".punchboard.lock")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
     )
-    assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
-    build = _build(str(game), "--out", str(out))
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+        build = _build(str(game), "--out", str(out))
+        assert build.stderr is not None
+        first = build.stderr.readline()  # blocks until the build says something, or ends
+        assert not (out / "mini").exists(), "the build wrote while another held the folder"
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(timeout=60)
     code = build.wait(timeout=300)
-    stdout, stderr = build.communicate()
-    assert holder.wait(timeout=60) == 0
-    assert code == 0, stderr
-    assert stderr.startswith(f"waiting: another punchboard is writing into {out}"), stderr
+    _stdout, rest = build.communicate()
+    assert first == f"waiting: another punchboard is writing into {out}; this one starts when it ends\n", first + rest
+    assert code == 0, rest
     assert (out / "mini" / "mini-print-and-play.pdf").is_file()
 
 
