@@ -30,6 +30,7 @@ from punchboard.spec.model import Component, Game
 
 from .cache import BuildCache, CachedComponent, build_digest, component_fingerprint
 from .options import BuildOptions
+from .reprint import finish_print, plan_print
 
 DUPLEX = ("duplex-long", "duplex-short")
 
@@ -43,6 +44,7 @@ class GameReport:
     reused: tuple[str, ...]
     combined_written: bool
     warnings: tuple[str, ...]
+    notes: tuple[str, ...] = ()  # the print recorded, the reprint written (generator/reprint.py)
 
 
 def build_games(games: list[Game], out_dir: Path, options: BuildOptions) -> int:
@@ -59,7 +61,8 @@ def build_games(games: list[Game], out_dir: Path, options: BuildOptions) -> int:
 def summary(report: GameReport, out_dir: Path) -> str:
     drawn = ", ".join(report.rendered) if report.rendered else "nothing"
     reused = f"; reused {len(report.reused)} unchanged" if report.reused else ""
-    return f"{report.game}: rendered {drawn}{reused} → {out_dir / report.game}"
+    notes = "".join(f"\n{report.game}: {note}" for note in report.notes)
+    return f"{report.game}: rendered {drawn}{reused} → {out_dir / report.game}{notes}"
 
 
 def _blank_reverses(roles: Sequence[str], options: BuildOptions) -> bool:
@@ -109,8 +112,10 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
 def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     paper = load_paper(options.paper)
     style = load_style()
-    ctx = BuildContext(game, paper, options, style)
     folder = out_dir / game.id
+    plan = plan_print(game, folder, options, paper, style)  # --stamp needs the print number before drawing
+    options = plan.options if plan is not None else options
+    ctx = BuildContext(game, paper, options, style)
     for leftover in folder.glob(".*.part"):  # from a build that was killed mid-write
         leftover.unlink(missing_ok=True)
     cache = BuildCache.load(folder)
@@ -144,7 +149,9 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
         cache.combined = combined_key
         combined_written = True
     cache.save()
-    return GameReport(game.id, tuple(rendered), tuple(reused), combined_written, tuple(dict.fromkeys(warnings)))
+    notes = finish_print(plan, ctx)
+    warnings.extend(ctx.warnings)
+    return GameReport(game.id, tuple(rendered), tuple(reused), combined_written, tuple(dict.fromkeys(warnings)), tuple(notes))
 
 
 def _write_combined(ctx: BuildContext, game: Game, entries: dict[str, CachedComponent], folder: Path, combined: Path) -> None:

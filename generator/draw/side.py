@@ -28,6 +28,7 @@ from .colours import resolved
 from .geometry import Rect
 from .images import draw_image
 from .reads import reuse_key
+from .stamp import draw_stamp
 
 Warn = Callable[[str], None]
 ClipShape = Callable[[Any], None]  # adds a closed outline to a reportlab path
@@ -69,6 +70,7 @@ class SideContext:
     where: str = ""
     proof: bool = False
     proof_colours: tuple[str, str, float] = ("#e0007a", "#0088cc", 0.4)
+    stamp: str = ""  # a print stamp such as "P3" (draw/stamp.py), drawn over the layout
 
 
 def colour(name: Any, palette: Mapping[str, str]) -> str | None:
@@ -138,7 +140,7 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
         layout.name, id(layout), reuse_key(layout, fields),
         round(trim.width, 4), round(trim.height, 4), round(frame.bleed_x, 4), round(frame.bleed_y, 4),
         tuple(round(v, 4) for v in (local_clip.x, local_clip.y, local_clip.width, local_clip.height)),
-        frame.rotation, frame.mirror_x, frame.mirror_y, ctx.proof,
+        frame.rotation, frame.mirror_x, frame.mirror_y, ctx.proof, ctx.stamp,
     )
     forms: dict[tuple[Any, ...], str] = canvas.__dict__.setdefault("_punchboard_forms", {})
     said: dict[str, tuple[str, list[str]]] = canvas.__dict__.setdefault("_punchboard_form_warnings", {})
@@ -206,6 +208,8 @@ def _draw_side_now(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], fr
     for element in layout.elements:
         if _visible(element, fields, ctx):
             _draw_element(canvas, element, layout, fields, frame, palette, ctx)
+    if ctx.stamp:
+        draw_stamp(canvas, ctx.stamp, frame.trim, layout.safe)
     if ctx.proof:
         trim_colour, safe_colour, width = ctx.proof_colours
         canvas.setLineWidth(width)

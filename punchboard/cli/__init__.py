@@ -9,16 +9,17 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from punchboard import __version__
 from punchboard.plumbing.errors import SpecError, UsageError
 
-from . import bom, build, check, export, verify, watch
+from . import bom, build, check, export, init, verify, watch
 from . import list as list_verb
 from .common import EXIT_FAIL, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, CliParser
 from .crash import report_crash
 
 __all__ = ["EXIT_FAIL", "EXIT_INPUT", "EXIT_INTERNAL", "EXIT_OK", "build_parser", "main"]
 
-VERBS = (list_verb, check, build, watch, verify, bom, export)
+VERBS = (init, list_verb, check, build, watch, verify, bom, export)
 
 EXIT_CODES = """\
 exit codes:
@@ -36,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"punchboard {__version__}")
     sub = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
     for verb in VERBS:
         verb.register(sub)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +13,7 @@ from punchboard.generator.options import BACK_MODES, BuildOptions
 from punchboard.plumbing.outlock import output_lock
 from punchboard.plumbing.paths import LAYOUTS
 
-from .common import TARGET_HELP, add_limit_flags, limits_of, load_targets
+from .common import EXIT_INPUT, TARGET_HELP, add_limit_flags, limits_of, load_targets
 
 MAX_DUPLEX_OFFSET = 50.0  # mm; a printer that misregisters by more than 5 cm needs fixing, not correcting
 
@@ -35,6 +37,12 @@ def _paper(text: str) -> str:
     return text
 
 
+def _print_number(text: str) -> str:
+    if text == "last" or (text.isdigit() and len(text) <= 9 and int(text) > 0):
+        return text if text == "last" else str(int(text))
+    raise argparse.ArgumentTypeError(f"expected 'last' or a print number such as 3, got '{text[:40]}'")
+
+
 def build_options(args: argparse.Namespace) -> BuildOptions:
     return BuildOptions(
         paper=args.paper,
@@ -45,16 +53,23 @@ def build_options(args: argparse.Namespace) -> BuildOptions:
         packing=args.packing,
         force=args.force,
         quiet=args.quiet,
+        changed_since=args.changed_since,
+        stamp=args.stamp,
     )
 
 
 def cmd_build(args: argparse.Namespace) -> int:
     from punchboard.generator.build import build_games
+    from punchboard.generator.prints import PrintError
 
     games = load_targets(args.targets, limits_of(args))
     out = Path(args.out)
-    with output_lock(out):
-        return build_games(games, out, build_options(args))
+    try:
+        with output_lock(out):
+            return build_games(games, out, replace(build_options(args), record_print=True))
+    except PrintError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_INPUT
 
 
 def add_build_flags(p: argparse.ArgumentParser) -> None:
@@ -67,11 +82,13 @@ def add_build_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--packing", default="spaced", choices=("spaced", "touching"), help="cards spaced with their own bleed, or touching on shared cut lines")
     p.add_argument("--force", action="store_true", help="rebuild everything, ignoring the cache")
     p.add_argument("--quiet", action="store_true", help="no progress output")
+    p.add_argument("--changed-since", type=_print_number, metavar="PRINT", help="also write <game>-reprint.pdf: only the pieces drawn differently since print PRINT ('last' or a number from OUT/<game>/prints/), after a swap list")
+    p.add_argument("--stamp", action="store_true", help="print the print number (P3) small in a corner of every piece, to tell prints apart once cut")
     add_limit_flags(p)
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("build", help="write print-ready PDFs", description="Lay out every printed component as PDFs under OUT/<game_id>/. Only components whose inputs changed since the last build into OUT are drawn again.")
+    p = sub.add_parser("build", help="write print-ready PDFs", description="Lay out every printed component as PDFs under OUT/<game_id>/. Only components whose inputs changed since the last build into OUT are drawn again. Each build records what it drew as a numbered print in OUT/<game_id>/prints/.")
     p.add_argument("targets", nargs="*", metavar="TARGET", help=TARGET_HELP)
     add_build_flags(p)
     p.set_defaults(func=cmd_build)

@@ -1,0 +1,348 @@
+"""Prints: what each build drew, piece by piece, remembered as numbered records.
+
+A piece's fingerprint is a digest of its drawing, not of its YAML: each side is
+drawn alone into a one-page PDF (trim at the origin, with the component's
+bleed, no stamp, no proof guides) and the PDF bytes are hashed. That covers the
+content stream, the fonts embedded for the glyphs it shows and the images it
+places (named by their content), so an edit that draws the same thing — a
+comment, a reordered key, a field no layout shows — changes nothing.
+
+Records live beside the outputs as ``OUT/<game>/prints/0001.json`` …, each with
+its number, a UTC date, the render options and every piece's face and back
+fingerprint. Drawing every side again costs time, so fingerprints are memoised
+in ``prints/.drawn.json`` under the same input key the build cache uses: a
+component whose inputs did not change is not drawn again for its fingerprint.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from io import BytesIO
+from pathlib import Path
+
+from punchboard.generator.draw.geometry import Rect
+from punchboard.generator.draw.reads import fields_read
+from punchboard.generator.draw.side import SideContext, SideFrame, draw_side, find_image
+from punchboard.generator.impose.context import BuildContext
+from punchboard.generator.impose.part_pages import bleed_for as part_bleed_for
+from punchboard.generator.impose.sheets import panels
+from punchboard.generator.impose.tiles import piece_size
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
+
+from punchboard.plumbing.atomicio import write_text
+from punchboard.spec.binding import bind
+from punchboard.spec.model import Component, Piece, Side
+
+from .cache import RENDER_OPTIONS, build_digest
+
+PRINTS_DIR = "prints"
+MEMO_FILE = ".drawn.json"
+MEMO_VERSION = 1
+_RECORD = re.compile(r"^(\d{4,})\.json$")
+_CARD_KINDS = ("deck", "banknotes", "tokens")
+
+
+class PrintError(Exception):
+    """A print asked for that does not exist (the CLI reports it and exits 2)."""
+
+
+@dataclass(frozen=True)
+class PiecePrint:
+    """One physical piece as printed: where it sits in the game and the digests of its two sides."""
+
+    component: str
+    name: str
+    entry: int
+    index: int
+    copy: int
+    face: str
+    back: str  # "" when the piece has no back
+
+
+@dataclass(frozen=True)
+class PrintRecord:
+    number: int
+    date: str
+    options: dict[str, object]
+    pieces: tuple[PiecePrint, ...]
+
+    def to_json(self) -> str:
+        data = {
+            "number": self.number,
+            "date": self.date,
+            "options": self.options,
+            "pieces": _grouped(self.pieces),
+        }
+        return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+def _grouped(pieces: Sequence[PiecePrint]) -> list[dict[str, object]]:
+    """Consecutive copies of one entry drawn alike share a row with a count."""
+    rows: list[dict[str, object]] = []
+    for piece in pieces:
+        last = rows[-1] if rows else None
+        if (
+            last is not None
+            and (last["component"], last["name"], last["entry"], last["copy"], last["face"], last["back"])
+            == (piece.component, piece.name, piece.entry, piece.copy, piece.face, piece.back)
+            and last["index"] + last["count"] == piece.index  # type: ignore[operator]
+        ):
+            last["count"] += 1  # type: ignore[operator]
+            continue
+        rows.append({
+            "component": piece.component, "name": piece.name, "entry": piece.entry, "index": piece.index,
+            "copy": piece.copy, "count": 1, "face": piece.face, "back": piece.back,
+        })
+    return rows
+
+
+def _expanded(rows: Iterable[dict[str, object]]) -> tuple[PiecePrint, ...]:
+    pieces = []
+    for row in rows:
+        for k in range(int(row.get("count", 1))):  # type: ignore[call-overload]
+            pieces.append(PiecePrint(
+                str(row["component"]), str(row.get("name", "")), int(row.get("entry", 0)),  # type: ignore[call-overload]
+                int(row["index"]) + k, int(row.get("copy", 0)), str(row["face"]), str(row.get("back", "")),  # type: ignore[call-overload]
+            ))
+    return tuple(pieces)
+
+
+# ---------------------------------------------------------------- the record on disk
+
+
+def prints_folder(folder: Path) -> Path:
+    return folder / PRINTS_DIR
+
+
+def numbers(folder: Path) -> list[int]:
+    """The print numbers recorded for the game whose outputs are in ``folder``, ascending."""
+    found = []
+    directory = prints_folder(folder)
+    if directory.is_dir():
+        for path in directory.iterdir():
+            match = _RECORD.match(path.name)
+            if match:
+                found.append(int(match.group(1)))
+    return sorted(found)
+
+
+def load(folder: Path, number: int) -> PrintRecord:
+    path = prints_folder(folder) / f"{number:04d}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return PrintRecord(int(data["number"]), str(data["date"]), dict(data.get("options", {})), _expanded(data["pieces"]))
+    except (OSError, ValueError, TypeError, KeyError) as exc:
+        raise PrintError(f"{path}: cannot read print {number} ({exc})") from None
+
+
+def resolve(folder: Path, game_id: str, wanted: str) -> PrintRecord:
+    """The print ``wanted`` names: ``last`` or a number."""
+    known = numbers(folder)
+    where = prints_folder(folder)
+    if not known:
+        raise PrintError(
+            f"--changed-since {wanted}: no print of {game_id} is recorded in {where} yet; "
+            f"run `punchboard build` once without --changed-since to record print 1"
+        )
+    if wanted == "last":
+        return load(folder, known[-1])
+    number = int(wanted)
+    if number not in known:
+        listed = ", ".join(str(n) for n in known)
+        raise PrintError(f"--changed-since {wanted}: {game_id} has no print {number} in {where}; recorded prints: {listed}")
+    return load(folder, number)
+
+
+def save(folder: Path, record: PrintRecord) -> Path:
+    path = prints_folder(folder) / f"{record.number:04d}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_text(path, record.to_json())
+    return path
+
+
+def new_record(number: int, options: dict[str, object], pieces: tuple[PiecePrint, ...]) -> PrintRecord:
+    date = datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return PrintRecord(number, date, options, pieces)
+
+
+def render_options(ctx: BuildContext) -> dict[str, object]:
+    values = asdict(ctx.options)
+    return {name: values[name] for name in RENDER_OPTIONS if name in values and name != "stamp_label"}
+
+
+# ---------------------------------------------------------------- fingerprints
+
+
+def _rect_clip(rect: Rect):  # type: ignore[no-untyped-def]
+    def add(path: object, *_frame: object) -> None:
+        path.rect(rect.x, rect.y, rect.width, rect.height)  # type: ignore[attr-defined]
+
+    return add
+
+
+Panel = tuple[Side, Rect, Rect, int]  # side, trim, clip, rotation in the piece's own frame
+
+
+class _Files:
+    """Digests of files by path, each file read once per build."""
+
+    def __init__(self) -> None:
+        self.known: dict[Path, str] = {}
+
+    def digest(self, path: Path) -> str:
+        found = self.known.get(path)
+        if found is None:
+            try:
+                found = hashlib.sha256(path.read_bytes()).hexdigest()
+            except OSError:
+                found = "<missing>"
+            self.known[path] = found
+        return found
+
+
+def _drawing_digest(ctx: BuildContext, piece: Piece, bleed: float, parts: Sequence[Panel], files: _Files) -> str:
+    """Draw ``parts`` alone on a fresh canvas and hash what was drawn.
+
+    The digest covers the page's drawing operators (text as shown, shapes,
+    colours, clips, images by their content-derived names) and, for every font
+    the drawing uses, the font file itself. A fresh canvas per side keeps font
+    numbering and subset encoding independent of anything drawn before.
+    """
+    canvas = Canvas(BytesIO(), invariant=1, pageCompression=0, initialFontName="Vera")
+    context = SideContext(ctx.game.palette, (ctx.game.folder,))
+    for side, trim, clip, rotation in parts:
+        layout = ctx.game.layouts[side.layout]
+        frame = SideFrame(trim, bleed, bleed, _rect_clip(clip), rotation)
+        draw_side(canvas, layout, {**piece.fields, **side.fields}, frame, context)
+    sha = hashlib.sha256("\n".join(canvas._code).encode("utf-8"))
+    for name, internal in sorted(canvas._doc.fontMapping.items()):
+        font = pdfmetrics.getFont(name)
+        source = getattr(getattr(font, "face", None), "filename", None)
+        sha.update(f"\n{internal}={name}:{files.digest(Path(source)) if source else ''}".encode())
+    return sha.hexdigest()
+
+
+def display_names(component: Component) -> dict[int, str]:
+    """How a designer tells the pieces apart, by piece index: the ``name``, with the first other
+    field value added when several entries share it ("1 · Steam"); without a name the first two
+    field values ("Steam 3"); else the entry number."""
+    entries: dict[str, set[int]] = {}
+    for piece in component.pieces:
+        entries.setdefault(piece.name, set()).add(piece.entry)
+    labels = {}
+    for piece in component.pieces:
+        values = [str(piece.fields[f]) for f in component.fields if piece.fields.get(f) not in (None, "")]
+        if piece.name:
+            others = [v for v in values if v != piece.name]
+            shared = len(entries[piece.name]) > 1 and others
+            labels[piece.index] = f"{piece.name} · {others[0]}" if shared else piece.name
+        else:
+            labels[piece.index] = " ".join(values[:2]) if values else f"#{piece.entry + 1}"
+    return labels
+
+
+def side_bleed(ctx: BuildContext, component: Component) -> float:
+    return ctx.bleed_for(component) if component.kind in _CARD_KINDS else part_bleed_for(ctx, component)
+
+
+def _size(component: Component, piece: Piece) -> tuple[float, float]:
+    if component.kind == "tiles" and component.cell is not None:
+        return piece_size(piece.cells, component.cell)
+    assert component.size is not None
+    return component.size.width, component.size.height
+
+
+def _side_parts(component: Component, piece: Piece, width: float, height: float, bleed: float) -> tuple[list[Panel], list[Panel]]:
+    whole = Rect(0, 0, width, height)
+    grown = whole.inset(-bleed)
+    faces: list[Panel] = []
+    if component.kind == "sheet" and piece.face is not None:
+        faces = [(p.side, p.trim, p.clip, p.rotation) for p in panels(component, piece, width, height, bleed)]
+    elif piece.face is not None:
+        faces = [(piece.face, whole, grown, 0)]
+    backs: list[Panel] = [(piece.back, whole, grown, 0)] if piece.back is not None else []
+    return faces, backs
+
+
+def _inputs_key(ctx: BuildContext, shared: str, piece: Piece, size: tuple[float, float], bleed: float,
+                parts: Sequence[Panel], files: _Files) -> str:
+    """Everything a side's drawing is made from (a memo key only: the fingerprint is the drawing)."""
+    sha = hashlib.sha256(shared.encode())
+    sha.update(repr((size, bleed)).encode())
+    for side, trim, clip, rotation in parts:
+        layout = ctx.game.layouts[side.layout]
+        fields = {**piece.fields, **side.fields}
+        read = fields_read(layout)  # drawing reads a piece's fields only through these
+        shown = fields if read is None else {k: v for k, v in fields.items() if k in read}
+        sha.update(repr((side.layout, sorted(shown.items(), key=repr), trim, clip, rotation)).encode())
+        for path in (*layout.chain, *sorted(layout.fonts.values())):
+            sha.update(files.digest(path).encode())
+        for element in layout.elements:
+            if element.type == "image" and "src" in element.props:
+                found = find_image(bind(element.props["src"], fields).strip(), layout, (ctx.game.folder,))
+                sha.update(files.digest(found).encode() if found is not None else b"<none>")
+    return sha.hexdigest()
+
+
+def _load_memo(path: Path) -> dict[str, str]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("version") == MEMO_VERSION:
+            return {str(k): str(v) for k, v in data["sides"].items()}
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        pass
+    return {}
+
+
+@dataclass
+class Fingerprints:
+    """Every printed piece's drawing digests, and the memo to keep for the next build."""
+
+    pieces: tuple[PiecePrint, ...]
+    memo: dict[str, str]
+    memo_changed: bool
+
+    def save_memo(self, folder: Path) -> None:
+        """Written after the build's outputs, so a build killed early leaves its outputs' order of writes alone."""
+        if self.memo_changed:
+            path = prints_folder(folder) / MEMO_FILE
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_text(path, json.dumps({"version": MEMO_VERSION, "sides": self.memo}, sort_keys=True) + "\n")
+
+
+def fingerprint_game(ctx: BuildContext, components: Sequence[Component], folder: Path, force: bool = False) -> Fingerprints:
+    """Every printed piece's (face, back) drawing digests.
+
+    A side whose inputs are the same as a side fingerprinted before (in this
+    build or an earlier one into the same folder) is not drawn again.
+    """
+    for leftover in prints_folder(folder).glob(".*.part"):  # from a build that was killed mid-write
+        leftover.unlink(missing_ok=True)
+    memo = {} if force else _load_memo(prints_folder(folder) / MEMO_FILE)
+    shared = build_digest(ctx.game, ctx.options)
+    files = _Files()
+    used: dict[str, str] = {}
+    pieces: list[PiecePrint] = []
+    for component in components:
+        bleed = side_bleed(ctx, component)
+        names = display_names(component)
+        for piece in component.pieces:
+            width, height = _size(component, piece)
+            digests = []
+            for parts in _side_parts(component, piece, width, height, bleed):
+                if not parts:
+                    digests.append("")
+                    continue
+                key = _inputs_key(ctx, shared, piece, (width, height), bleed, parts, files)
+                digest = used.get(key) or memo.get(key) or _drawing_digest(ctx, piece, bleed, parts, files)
+                used[key] = digest
+                digests.append(digest)
+            pieces.append(PiecePrint(component.id, names[piece.index], piece.entry, piece.index, piece.copy,
+                                     digests[0], digests[1]))
+    return Fingerprints(tuple(pieces), used, used != memo)
