@@ -1,122 +1,88 @@
-"""Build benchmarks: full build, one-card rebuild, image-deck imposition against cartuli, peak memory.
+"""Build benchmarks — the rows of issue 16's table, each against its reference in the same run.
 
-Every figure is compared with a reference measured in the same run on the same
-machine, and reported as a ratio, because these machines are shared and noisy.
+* rebuilds (one-card tweak from the CLI, unchanged, the same tweak inside ``watch``)
+  against ``python -c "import reportlab.pdfgen.canvas"``;
+* an 84-card deck of 300-dpi PNGs, 9-up with crop marks, against ``straight_copy.py``;
+* a generated 10,000-card text deck (CPU per card and peak memory against their budgets);
+* the ``tts`` export's peak memory at 1,000 and 10,000 cards.
+
+``BENCH_REPEATS`` (default 5) sets the runs per pair; ``BENCH_QUICK=1`` uses 1,000
+cards instead of 10,000 for the large deck (for iterating, not for the README).
 """
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
-import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-from punchboard.plumbing.paths import ROOT
+from bench.decks import text_deck
+from bench.measure import REPEATS, ROOT, Series, execute, paired, punchboard, reference_import, row
 
 WORK = ROOT / "bench" / ".work"
-CARTULI_VENV = WORK / "cartuli-venv"
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+BIG_DECK = 1000 if QUICK else 10_000
 CARDS = 84
-
-_MEASURE = """
-import resource, sys, time
-start = time.perf_counter()
-from punchboard.cli import main
-code = main(sys.argv[1:])
-print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
-sys.exit(code)
-"""
-
-CARTULI_JOB = """
-import sys, time
-from pathlib import Path
-from cartuli import Card, CardImage, Sheet, Size, inch, LETTER, sheet_pdf_output
-art, out = Path(sys.argv[1]), Path(sys.argv[2])
-size = Size(2.5 * inch, 3.5 * inch)
-cards = [Card(CardImage(p, size=size, bleed=0.125 * inch)) for p in sorted(art.glob("*.png"))]
-sheet_pdf_output(Sheet(cards, size=LETTER), out)
-"""
+REF = "× python + import reportlab"
 
 
-def _wall(command: list[str], cwd: Path = ROOT) -> float:
-    start = time.perf_counter()
-    subprocess.run(command, cwd=cwd, check=True, capture_output=True)
-    return time.perf_counter() - start
-
-
-def _median(command: list[str], runs: int = 5) -> float:
-    return statistics.median(_wall(command) for _ in range(runs))
-
-
-def _punchboard(*args: str) -> tuple[float, float, int]:
-    """(wall seconds, seconds inside the process, peak RSS in MB) of one CLI run."""
-    start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", _MEASURE, *args], cwd=ROOT, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    if done.returncode != 0:
-        raise RuntimeError(done.stderr)
-    inside, rss_kb = done.stderr.strip().splitlines()[-1].split()
-    return wall, float(inside), int(rss_kb) // 1024
-
-
-def _baseline() -> tuple[float, float]:
-    bare = _median([sys.executable, "-c", "pass"])
-    with_reportlab = _median([sys.executable, "-c", "import reportlab.pdfgen.canvas"])
-    return bare, with_reportlab
-
-
-def _full_build(out: Path) -> dict[str, object]:
-    wall, _, rss = _punchboard("build", "--force", "--quiet", "--out", str(out))
-    return {"benchmark": "full build, all 5 games (--force)", "result": f"{wall:.2f} s, peak {rss} MB",
-            "ratio": f"{rss / 300:.2f} × the 300 MB memory budget", "target": "peak < 300 MB"}
-
-
-def _one_card_rebuild(out: Path, baseline: float) -> list[dict[str, object]]:
+def _steam_court_copy() -> tuple[Path, Path, str]:
     game = WORK / "steam_court_copy"
     shutil.rmtree(game, ignore_errors=True)
-    shutil.copytree(ROOT / "components" / "steam_court", game)
-    _punchboard("build", str(game), "--quiet", "--out", str(out))
+    from punchboard.plumbing.paths import COMPONENTS
+
+    shutil.copytree(COMPONENTS / "steam_court", game)
     characters = game / "characters.yaml"
-    original = characters.read_text()
-    walls, insides = [], []
-    for round_ in range(3):
-        characters.write_text(original.replace("presides", f"presides{'!' * (round_ + 1)}", 1).replace(
-            "Give one undesirable card to any player.", f"Give one undesirable card to any player{'!' * (round_ + 1)}"))
-        wall, inside, _ = _punchboard("build", str(game), "--quiet", "--out", str(out))
-        walls.append(wall)
-        insides.append(inside)
-    noop, _, _ = _punchboard("build", str(game), "--quiet", "--out", str(out))
-    tweak = statistics.median(walls)
-    in_process = _watch_style_rebuild(game, characters, original, out)
-    return [
-        {"benchmark": "rebuild after a one-card tweak (Steam Court character card, CLI)", "result": f"{tweak:.2f} s",
-         "ratio": f"{tweak / baseline:.1f} × (python + import reportlab)", "target": "≤ 1.5 ×"},
-        {"benchmark": "the same tweak rebuilt by `punchboard watch` (in-process)", "result": f"{in_process:.2f} s",
-         "ratio": f"{in_process / baseline:.1f} × (python + import reportlab)", "target": "≤ 1.5 ×"},
-        {"benchmark": "unchanged rebuild (CLI, nothing drawn)", "result": f"{noop:.2f} s",
-         "ratio": f"{noop / baseline:.1f} × (python + import reportlab)", "target": ""},
-    ]
+    return game, characters, characters.read_text(encoding="utf-8")
 
 
-def _watch_style_rebuild(game: Path, characters: Path, original: str, out: Path) -> float:
-    """What watch mode does after a save: reload the game and rebuild, in a warm process."""
+def _tweak(characters: Path, original: str, mark: str) -> None:
+    characters.write_text(original.replace(
+        "Give one undesirable card to any player.", f"Give one undesirable card to any player{mark}", 1), encoding="utf-8")
+
+
+def _rebuilds(out: Path) -> list[dict[str, str]]:
+    game, characters, original = _steam_court_copy()
+    execute(punchboard("build", str(game), "--quiet", "--out", str(out)))
+    count = iter(range(1, 1000))
+
+    def tweak_cli() -> float:
+        _tweak(characters, original, "!" * next(count))
+        return execute(punchboard("build", str(game), "--quiet", "--out", str(out))).wall
+
+    tweak, ref_tweak = paired(tweak_cli, reference_import)
+
+    def unchanged_cli() -> float:
+        return execute(punchboard("build", str(game), "--quiet", "--out", str(out))).wall
+
+    noop, ref_noop = paired(unchanged_cli, reference_import)
+
     from punchboard.generator.build import build_game
     from punchboard.generator.options import BuildOptions
 
     from punchboard.spec.loader import load_game
 
     options = BuildOptions(quiet=True)
-    build_game(load_game(game), out, options)
-    times = []
-    for round_ in range(3):
-        characters.write_text(original.replace(
-            "Give one undesirable card to any player.", f"Give one undesirable card to any player{'?' * (round_ + 1)}"))
+    build_game(load_game(game), out, options)  # a warm process, as watch is after its first build
+
+    def tweak_in_watch() -> float:
+        _tweak(characters, original, "?" * next(count))
         start = time.perf_counter()
-        build_game(load_game(game), out, options)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        build_game(load_game(game), out, options)  # what watch does after a save
+        return time.perf_counter() - start
+
+    warm, ref_warm = paired(tweak_in_watch, reference_import)
+    return [
+        row("reference: python -c 'import reportlab.pdfgen.canvas'", ref_tweak.spread(), "1 ×", ""),
+        row("one-card tweak, CLI rebuild (Steam Court character card)", tweak.spread(),
+            f"{tweak.median / ref_tweak.median:.2f} {REF}", "≤ 1.5 ×"),
+        row("unchanged rebuild, CLI", noop.spread(), f"{noop.median / ref_noop.median:.2f} {REF}", "≤ 1.2 ×"),
+        row("same tweak inside `watch` (warm process)", warm.spread(),
+            f"{warm.median / ref_warm.median:.2f} {REF}", "≤ 0.5 ×"),
+    ]
 
 
 def _art(folder: Path) -> None:
@@ -138,7 +104,7 @@ def _art(folder: Path) -> None:
         image.save(folder / f"card{index:02d}.png")
 
 
-def _image_game(folder: Path) -> Path:
+def image_game(folder: Path) -> Path:
     _art(folder / "art")
     (folder / "layouts").mkdir(exist_ok=True)
     (folder / "layouts" / "art_card.yaml").write_text(
@@ -152,52 +118,43 @@ def _image_game(folder: Path) -> Path:
     return folder
 
 
-def _cartuli_python() -> Path | None:
-    python = CARTULI_VENV / "bin" / "python"
-    if not python.exists():
-        subprocess.run([sys.executable, "-m", "venv", str(CARTULI_VENV)], check=True, capture_output=True)
-        install = subprocess.run([str(python), "-m", "pip", "install", "--quiet", "cartuli"], capture_output=True)
-        if install.returncode != 0:
-            return None
-    return python
+def _image_deck(out: Path) -> list[dict[str, str]]:
+    game = image_game(WORK / "art_deck")
+    script = ROOT / "bench" / "straight_copy.py"
+    ours, theirs = paired(
+        lambda: execute(punchboard("build", str(game), "--force", "--quiet", "--backs", "none", "--out", str(out))).wall,
+        lambda: execute([sys.executable, str(script), str(game / "art"), str(WORK / "straight.pdf")]).wall,
+    )
+    return [row(f"image deck: {CARDS} × 300-dpi PNG, 9-up with marks (build --force)", ours.spread(),
+                f"{ours.median / theirs.median:.2f} × straight-copy script ({theirs.median:.2f} s)", "≤ 1.5 ×")]
 
 
-def _against_cartuli(out: Path) -> list[dict[str, object]]:
-    game = _image_game(WORK / "art_deck")
-    python = _cartuli_python()
-    if python is None:
-        return [{"benchmark": "84-card PNG deck vs cartuli", "result": "cartuli could not be installed", "ratio": "", "target": ""}]
-    job = WORK / "cartuli_job.py"
-    job.write_text(CARTULI_JOB)
-    ours, theirs = [], []
-    for _ in range(3):
-        ours.append(_punchboard("build", str(game), "--force", "--quiet", "--backs", "none", "--out", str(out))[0])
-        theirs.append(_wall([str(python), str(job), str(game / "art"), str(WORK / "cartuli.pdf")]))
-    our_size = (out / "art_deck" / "deck.pdf").stat().st_size
-    their_size = (WORK / "cartuli.pdf").stat().st_size
-    mine, other = statistics.median(ours), statistics.median(theirs)
+def _big_deck(out: Path) -> list[dict[str, str]]:
+    game = text_deck(WORK, BIG_DECK)
+    runs = [execute(punchboard("build", str(game), "--force", "--quiet", "--out", str(out))) for _ in range(REPEATS)]
+    per_card = Series([r.cpu / BIG_DECK * 1000 for r in runs])
+    peak = Series([r.peak_mb for r in runs])
     return [
-        {"benchmark": "impose 84 × 300-dpi PNG poker deck on Letter with crop marks: time", "result": f"{mine:.2f} s vs cartuli {other:.2f} s",
-         "ratio": f"{mine / other:.2f} × cartuli", "target": "≤ 0.2 ×"},
-        {"benchmark": "same job: PDF size (same 300-dpi images)", "result": f"{our_size / 1e6:.2f} MB vs cartuli {their_size / 1e6:.2f} MB",
-         "ratio": f"{our_size / their_size:.2f} × cartuli", "target": "≤ 1 ×"},
+        row(f"{BIG_DECK:,}-card text deck, build: CPU per card", per_card.spread("ms", 2),
+            f"{per_card.median / 3:.2f} × the 3 ms budget", "≤ 3 ms per card"),
+        row(f"{BIG_DECK:,}-card text deck, build: peak memory", peak.spread("MB", 0),
+            f"{peak.median / 300:.2f} × the 300 MB budget", "< 300 MB"),
     ]
 
 
-def run() -> list[dict[str, object]]:
-    WORK.mkdir(parents=True, exist_ok=True)
-    out = WORK / "out"
-    shutil.rmtree(out, ignore_errors=True)
-    bare, baseline = _baseline()
-    rows: list[dict[str, object]] = [
-        {"benchmark": "reference: python start-up; + import reportlab.pdfgen.canvas", "result": f"{bare:.3f} s; {baseline:.3f} s", "ratio": "1 ×", "target": ""},
-        _full_build(out),
-    ]
-    rows += _one_card_rebuild(out, baseline)
-    rows += _against_cartuli(out)
+def _tts(out: Path) -> list[dict[str, str]]:
+    rows = []
+    for cards in (1000, BIG_DECK) if BIG_DECK != 1000 else (1000,):
+        game = text_deck(WORK, cards)
+        peaks = Series([execute(punchboard("tts", str(game), "--out", str(out))).peak_mb for _ in range(REPEATS)])
+        rows.append(row(f"`tts` export, {cards:,} cards: peak memory", peaks.spread("MB", 0),
+                        f"{peaks.median / 300:.2f} × the 300 MB budget", "< 300 MB at 10,000 cards"))
     return rows
 
 
-if __name__ == "__main__":
-    for row in run():
-        print(row)
+def run() -> list[dict[str, str]]:
+    WORK.mkdir(parents=True, exist_ok=True)
+    out = WORK / "out"
+    shutil.rmtree(out, ignore_errors=True)
+    return _rebuilds(out) + _image_deck(out) + _big_deck(out) + _tts(out)
+

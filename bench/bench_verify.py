@@ -1,57 +1,19 @@
-"""Verifier speed: static verification of every bundled game, and Monte Carlo deals per second
-against a plain ``random.shuffle`` loop measured in the same run."""
+"""Verifier speed: ``punchboard verify`` of Steam Court (every player count, 20,000 trials per
+event) from the CLI, against the issue's 1 s target, and static verification of every bundled game."""
 
 from __future__ import annotations
 
-import random
-import time
+from bench.measure import REPEATS, Series, execute, punchboard, row
 
-from punchboard.verifier.engine import verify_game
-from punchboard.verifier.stats import monte_carlo
-
-from punchboard.plumbing.paths import bundled_games
-from punchboard.spec.loader import load_game
-
-DEALS = 200_000
+TRIALS = 20_000
 
 
-def _static() -> list[dict[str, object]]:
-    rows: list[dict[str, object]] = []
-    for folder in bundled_games():
-        game = load_game(folder)
-        start = time.perf_counter()
-        results = verify_game(game, trials=0)
-        seconds = time.perf_counter() - start
-        rows.append({"name": f"verify {game.id} (static, {len(results)} results)", "seconds": round(seconds, 4)})
-    return rows
-
-
-def _deals() -> list[dict[str, object]]:
-    players, hands = 4, 5
-    each = 84 // hands
-    owner = [p % hands if p < each * hands and p % hands < players else -1 for p in range(84)]
-    flags = [True] * 3 + [False] * 81
-    start = time.perf_counter()
-    monte_carlo(owner, players, flags, 3, None, "any", DEALS, random.Random("bench"))
-    ours = DEALS / (time.perf_counter() - start)
-    deck = list(range(84))
-    rng = random.Random("bench")
-    start = time.perf_counter()
-    for _ in range(DEALS):
-        rng.shuffle(deck)
-        _ = [deck[i::hands] for i in range(players)]
-    plain = DEALS / (time.perf_counter() - start)
+def run() -> list[dict[str, str]]:
+    verify = punchboard("verify", "steam_court", "--trials", str(TRIALS), "--out", "bench/.work/verify")
+    monte_carlo = Series([execute(verify).wall for _ in range(REPEATS)])
+    static = Series([execute(punchboard("verify", "--trials", "0", "--out", "bench/.work/verify")).wall for _ in range(REPEATS)])
     return [
-        {"name": "Monte Carlo deals/s (coup event, 4 players)", "per_second": round(ours)},
-        {"name": "plain random.shuffle deals/s (same deck)", "per_second": round(plain)},
-        {"name": "Monte Carlo speed-up over random.shuffle", "ratio": round(ours / plain, 2)},
+        row(f"`verify` Steam Court (every count, {TRIALS:,} trials per event)", monte_carlo.spread(),
+            f"{monte_carlo.median:.2f} × the 1 s target", "≤ 1 s"),
+        row("`verify` all bundled games, static (--trials 0)", static.spread(), "", ""),
     ]
-
-
-def run() -> list[dict[str, object]]:
-    return _static() + _deals()
-
-
-if __name__ == "__main__":
-    for row in run():
-        print(row)

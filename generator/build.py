@@ -14,14 +14,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from punchboard.generator.document.assemble import Part, assemble
-from punchboard.generator.document.bom_page import bom_page, bom_with_sheets
-from punchboard.generator.document.calibration import calibration_pages
-from punchboard.generator.document.cover import ContentsLine, blank_page, cover_page
-from punchboard.generator.document.pages import render
-from punchboard.generator.impose.context import BuildContext
-from punchboard.generator.impose.kinds import KINDS
 from punchboard.generator.impose.style import load_style
 
 from punchboard.plumbing.atomicio import write_bytes
@@ -30,7 +24,9 @@ from punchboard.spec.model import Component, Game
 
 from .cache import BuildCache, CachedComponent, build_digest, component_fingerprint
 from .options import BuildOptions
-from .reprint import finish_print, plan_print
+
+if TYPE_CHECKING:  # the renderers (and reportlab) load only when something must be drawn
+    from punchboard.generator.impose.context import BuildContext
 
 DUPLEX = ("duplex-long", "duplex-short")
 
@@ -97,7 +93,16 @@ class _Tick:
             self.progress.update(self.task, advance=1, description=what)  # type: ignore[attr-defined]
 
 
+def _kinds() -> frozenset[str]:
+    from punchboard.generator.impose.kinds import KINDS
+
+    return frozenset(KINDS)
+
+
 def _render_component(ctx: BuildContext, game: Game, component: Component, folder: Path, fingerprint: str) -> CachedComponent | None:
+    from punchboard.generator.document.pages import render
+    from punchboard.generator.impose.kinds import KINDS
+
     renderer = KINDS[component.kind]
     before = len(ctx.warnings)
     pages = renderer(ctx, game, component, ctx.options)
@@ -113,9 +118,21 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     paper = load_paper(options.paper)
     style = load_style()
     folder = out_dir / game.id
-    plan = plan_print(game, folder, options, paper, style)  # --stamp needs the print number before drawing
+    plan = None
+    if options.record_print or options.changed_since or options.stamp:  # plan_print's own test; it loads the renderers
+        from .reprint import plan_print
+
+        plan = plan_print(game, folder, options, paper, style)  # --stamp needs the print number before drawing
     options = plan.options if plan is not None else options
-    ctx = BuildContext(game, paper, options, style)
+    made: list[BuildContext] = []
+
+    def context() -> BuildContext:
+        if not made:
+            from punchboard.generator.impose.context import BuildContext
+
+            made.append(BuildContext(game, paper, options, style))
+        return made[0]
+
     for leftover in folder.glob(".*.part"):  # from a build that was killed mid-write
         leftover.unlink(missing_ok=True)
     cache = BuildCache.load(folder)
@@ -124,14 +141,17 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     reused: list[str] = []
     warnings: list[str] = []
     entries: dict[str, CachedComponent] = {}
-    printable = [c for c in game.printed if c.kind in KINDS]
+    fingerprints = {c.id: component_fingerprint(game, c, shared) for c in game.printed}
+    fresh = {} if options.force else {c.id: cache.fresh(c.id, fingerprints[c.id]) for c in game.printed}
+    # a component reused from the cache was printable when drawn; only the others need the renderers
+    printable = [c for c in game.printed if fresh.get(c.id) is not None or c.kind in _kinds()]
     with _progress(len(printable), f"{game.id}", options.quiet) as tick:
         for component in printable:
-            fingerprint = component_fingerprint(game, component, shared)
-            entry = None if options.force else cache.fresh(component.id, fingerprint)
+            fingerprint = fingerprints[component.id]
+            entry = fresh.get(component.id)
             if entry is None:
                 tick(f"{game.id}: {component.id}")
-                entry = _render_component(ctx, game, component, folder, fingerprint)
+                entry = _render_component(context(), game, component, folder, fingerprint)
                 if entry is None:
                     continue
                 rendered.append(component.id)
@@ -145,16 +165,27 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     combined_key = shared + "".join(f"{key}:{entries[key].fingerprint}" for key in entries)
     combined_written = False
     if options.force or rendered or cache.combined != combined_key or not combined.is_file():
-        _write_combined(ctx, game, entries, folder, combined)
+        _write_combined(context(), game, entries, folder, combined)
         cache.combined = combined_key
         combined_written = True
     cache.save()
-    notes = finish_print(plan, ctx)
-    warnings.extend(ctx.warnings)
+    notes: list[str] = []
+    if plan is not None:
+        from .reprint import finish_print
+
+        notes = finish_print(plan, context())
+    if made:
+        warnings.extend(made[0].warnings)
     return GameReport(game.id, tuple(rendered), tuple(reused), combined_written, tuple(dict.fromkeys(warnings)), tuple(notes))
 
 
 def _write_combined(ctx: BuildContext, game: Game, entries: dict[str, CachedComponent], folder: Path, combined: Path) -> None:
+    from punchboard.generator.document.assemble import Part, assemble
+    from punchboard.generator.document.bom_page import bom_page, bom_with_sheets
+    from punchboard.generator.document.calibration import calibration_pages
+    from punchboard.generator.document.cover import ContentsLine, blank_page, cover_page
+    from punchboard.generator.document.pages import render
+
     options, paper, style = ctx.options, ctx.paper, ctx.style
     roles = {key: entry.roles for key, entry in entries.items()}
     bom = bom_with_sheets(game, roles, options)

@@ -15,12 +15,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from punchboard.generator.draw.side import find_image
-
 from punchboard.plumbing.atomicio import write_text
 from punchboard.plumbing.paths import LAYOUTS, PACKAGE
 from punchboard.spec.binding import bind
-from punchboard.spec.model import Component, Game
+from punchboard.spec.images import ImageRefused
+from punchboard.spec.images import find_image as resolve_image
+from punchboard.spec.model import Component, Game, Layout
 
 from .options import BuildOptions
 
@@ -69,6 +69,14 @@ def build_digest(game: Game, options: BuildOptions) -> str:
     return hashlib.sha256(json.dumps(shared, sort_keys=True).encode()).hexdigest()
 
 
+def _find_image(src: str, layout: Layout, folders: tuple[Path, ...]) -> Path | None:
+    """The image the renderer will draw (its search order: draw.side.find_image), without importing it."""
+    try:
+        return resolve_image(src, (*folders, *(p.parent for p in layout.chain)))
+    except ImageRefused:
+        return None
+
+
 def component_inputs(game: Game, component: Component) -> list[Path]:
     """Every file the component's pages are drawn from."""
     files: list[Path] = list(component.inputs)
@@ -83,10 +91,10 @@ def component_inputs(game: Game, component: Component) -> list[Path]:
                     continue
                 fields = {**piece.fields, **side.fields}
                 for src in sources:
-                    found = find_image(bind(src, fields).strip(), layout, (game.folder,))
+                    found = _find_image(bind(src, fields).strip(), layout, (game.folder,))
                     if found is not None:
                         files.append(found)
-    return sorted(set(files))
+    return sorted({path.resolve() for path in files})  # resolved: 'game' and '/abs/game' are one game
 
 
 def component_fingerprint(game: Game, component: Component, shared: str) -> str:
@@ -111,16 +119,18 @@ class BuildCache:
     path: Path
     components: dict[str, CachedComponent] = field(default_factory=dict)
     combined: str = ""
+    saved: str = ""  # the file's text as loaded: an unchanged cache is not written (nor synced) again
 
     @classmethod
     def load(cls, folder: Path) -> BuildCache:
         path = folder / CACHE_FILE
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
+            data = json.loads(text)
             if data.get("version") != CACHE_VERSION:
                 return cls(path)
             components = {key: CachedComponent(**value) for key, value in data["components"].items()}
-            return cls(path, components, data.get("combined", ""))
+            return cls(path, components, data.get("combined", ""), text)
         except (OSError, ValueError, TypeError, KeyError):
             return cls(path)
 
@@ -138,4 +148,7 @@ class BuildCache:
             "components": {key: asdict(value) for key, value in sorted(self.components.items())},
             "combined": self.combined,
         }
-        write_text(self.path, json.dumps(data, indent=1, sort_keys=True) + "\n")
+        text = json.dumps(data, indent=1, sort_keys=True) + "\n"
+        if text != self.saved or not self.path.is_file():
+            write_text(self.path, text)
+            self.saved = text

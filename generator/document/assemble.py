@@ -13,9 +13,6 @@ from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
 
-from pypdf import PdfReader, PdfWriter
-from pypdf.generic import NameObject
-
 
 @dataclass(frozen=True)
 class Part:
@@ -26,6 +23,9 @@ class Part:
 
 
 def assemble(parts: Sequence[Part], blank_page: bytes, title: str, subject: str) -> bytes:
+    from pypdf import PdfReader, PdfWriter  # only when a combined PDF is written: pypdf takes 0.1 s to import
+    from pypdf.generic import NameObject
+
     writer = PdfWriter()
     blank = PdfReader(BytesIO(blank_page)).pages[0]
     for part in parts:

@@ -8,8 +8,9 @@ v upwards. Layouts use them as ``type: icon, icon: NAME``; see ``ICONS``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
 
@@ -359,11 +360,23 @@ def draw_frame(canvas: Canvas, box: Rect, ink: Ink, rivet_size: float | None = N
             _rivet(Pen(canvas, x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, r), rivet_ink)
 
 
-def draw_icon(canvas: Canvas, name: str, box: Rect, ink: Ink) -> bool:
+def draw_icon(canvas: Canvas, name: str, box: Rect, ink: Ink, own: Mapping[str, Path] | None = None) -> bool:
     """Draw icon ``name`` into ``box``; False if there is no such icon.
 
+    ``own`` are the game's own icons (name → SVG/PNG file): drawn in their own colours
+    into the largest centred square, and preferred over a built-in icon of the same name.
     An icon recurring in the same box with the same ink (every card's frame, a
     deck's gears) is computed once per canvas and its operators replayed."""
+    if own and name in own:
+        from .pictures import draw_picture  # pictures → svg/images; art stays importable on its own
+
+        side = min(box.width, box.height)
+        cx, cy = box.center
+        try:
+            draw_picture(canvas, own[name], Rect(cx - side / 2, cy - side / 2, side, side))
+        except ValueError:
+            return False
+        return True
     if name == "frame":
         replayed(canvas, (name, box, ink), lambda: draw_frame(canvas, box, ink))
         return True

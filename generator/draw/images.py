@@ -30,6 +30,9 @@ from reportlab.pdfbase.pdfdoc import (
 )
 from reportlab.pdfgen.canvas import Canvas
 
+from .geometry import Rect
+from .placement import CENTRE, place_picture
+
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _COLOURS = {0: ("DeviceGray", 1), 2: ("DeviceRGB", 3)}
 
@@ -101,8 +104,16 @@ def read_png(path: Path) -> tuple[int, int, str, int, bytes] | None:
     return width, height, colour[0], colour[1], stream
 
 
-def draw_image(canvas: Canvas, path: Path, x: float, y: float, width: float, height: float, *, preserve_aspect: bool) -> None:
-    """Draw a PNG or JPG into the box, centred when the aspect ratio is preserved."""
+def draw_image(
+    canvas: Canvas, path: Path, x: float, y: float, width: float, height: float, *,
+    preserve_aspect: bool, fit: str | None = None, focus: tuple[float, float] | None = None,
+) -> None:
+    """Draw a PNG or JPG into the box, centred when the aspect ratio is preserved.
+
+    ``fit='cover'`` scales the picture to fill the box and clips what overflows; ``focus``
+    (fractions from the left and top) picks the part kept in view, or where a contained
+    picture sits.
+    """
     data = path.read_bytes()
     name = _digester(data + b"auto")
     document = canvas._doc
@@ -128,8 +139,18 @@ def draw_image(canvas: Canvas, path: Path, x: float, y: float, width: float, hei
             else:
                 image.smask = PDFObjectReference(mask_name)
             del image._smask
-    x, y, width, height, _ = aspectRatioFix(preserve_aspect, "c", x, y, width, height, image.width, image.height)
+    box = Rect(x, y, width, height)
+    if fit == "cover" or (focus is not None and preserve_aspect):
+        spot = place_picture(box, image.width, image.height, fit or "contain", focus or CENTRE)
+        x, y, width, height, clip = spot.x, spot.y, spot.width, spot.height, spot.clip
+    else:
+        x, y, width, height, _ = aspectRatioFix(preserve_aspect, "c", x, y, width, height, image.width, image.height)
+        clip = False
     canvas.saveState()
+    if clip:
+        outline = canvas.beginPath()
+        outline.rect(box.x, box.y, box.width, box.height)
+        canvas.clipPath(outline, stroke=0, fill=0)
     canvas.translate(x, y)
     canvas.scale(width, height)
     canvas._code.append(f"/{registered} Do")

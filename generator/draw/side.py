@@ -17,7 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.plumbing.units import Dim
 from punchboard.spec import expressions
-from punchboard.spec.binding import bind
+from punchboard.spec.binding import bind, bound_props
 from punchboard.spec.images import ImageRefused
 from punchboard.spec.images import find_image as resolve_image
 from punchboard.spec.model import Element, Layout
@@ -26,7 +26,7 @@ from . import fonts, svg, text
 from .art import Ink, draw_icon
 from .colours import resolved
 from .geometry import Rect
-from .images import draw_image
+from .pictures import draw_picture
 from .reads import reuse_key
 from .stamp import draw_stamp
 
@@ -71,6 +71,7 @@ class SideContext:
     proof: bool = False
     proof_colours: tuple[str, str, float] = ("#e0007a", "#0088cc", 0.4)
     stamp: str = ""  # a print stamp such as "P3" (draw/stamp.py), drawn over the layout
+    icons: Mapping[str, Path] = field(default_factory=dict)  # the game's own icons (icons: in game.yaml)
 
 
 def colour(name: Any, palette: Mapping[str, str]) -> str | None:
@@ -166,26 +167,31 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
         bounds = local.bleed_rect
         canvas.beginForm(name, bounds.x, bounds.y, bounds.right, bounds.top)
         _draw_side_now(canvas, layout, fields, local, ctx)
+        shadings = dict(canvas._shadingUsed)  # gradients (SVG) the form uses; endForm forgets them
         canvas.endForm()
-        _keep_transparency(canvas, name)
+        _keep_transparency(canvas, name, shadings)
     canvas.saveState()
     canvas.translate(trim.x, trim.y)
     canvas.doForm(name)
     canvas.restoreState()
 
 
-def _keep_transparency(canvas: Canvas, name: str) -> None:
+def _keep_transparency(canvas: Canvas, name: str, shadings: Mapping[str, str] | None = None) -> None:
     """reportlab records a form's transparency states (opacity) but does not write them
-    into the form's resources; without them viewers draw the form fully opaque."""
+    into the form's resources; without them viewers draw the form fully opaque.
+    Shadings (SVG gradients) are left out the same way; without them viewers paint black."""
     form = canvas._doc.idToObject[canvas._doc.getXObjectName(name)]
-    if not getattr(form, "ExtGState", None):
+    if not getattr(form, "ExtGState", None) and not shadings:
         return
     resources = PDFResourceDictionary()
     resources.basicFonts()
     resources.allProcs()
     if form.XObjects:
         resources.XObject = form.XObjects
-    resources.ExtGState = form.ExtGState
+    if getattr(form, "ExtGState", None):
+        resources.ExtGState = form.ExtGState
+    if shadings:
+        resources.setShading(shadings)
     form.Resources = resources
 
 
@@ -248,7 +254,9 @@ def _draw_element(
     palette: Mapping[str, str],
     ctx: SideContext,
 ) -> None:
-    props = element.props
+    props = bound_props(element.props, fields)  # field-bound colours, fonts and sizes take the piece's values
+    if props is not element.props:
+        element = replace(element, props=props)
     box = box_of(element, frame, layout)
     kind = element.type
     rect = place(element, box) if kind not in ("line", "polygon") else box
@@ -295,7 +303,7 @@ def _draw_element(
             colour(props.get("accent"), palette),
             int(props.get("teeth", 12)),
         )
-        if name and not draw_icon(canvas, name, rect, ink):
+        if name and not draw_icon(canvas, name, rect, ink, ctx.icons):
             ctx.warn(f"{ctx.where}: unknown icon '{name}' in element '{element.id}' [{element.source}]")
     elif kind == "image":
         _draw_image(canvas, element, rect, fields, layout, ctx)
@@ -313,14 +321,14 @@ def _draw_text(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str
     base = fonts.resolve(props.get("font"))
     size = float(props.get("size", DEFAULT_TEXT_SIZE))
     min_size = float(props.get("min_size", size))
-    fitted = text.fit(content, base, size, min_size, rect, float(props.get("leading", 1.2)))
+    fitted = text.fit(content, base, size, min_size, rect, float(props.get("leading", 1.2)), ctx.icons)
     if not fitted.fits:
         ctx.warn(
             f"{ctx.where}: text of '{element.id}' does not fit its {rect.width / 72 * 25.4:.1f} × "
             f"{rect.height / 72 * 25.4:.1f} mm box even at {fitted.size:g}pt [{element.source}]"
         )
     ink = resolved(colour(props.get("color", "#000000"), palette) or "#000000")
-    text.draw(canvas, fitted, base, rect, ink, props.get("align", "left"), props.get("valign", "top"))  # type: ignore[arg-type]
+    text.draw(canvas, fitted, base, rect, ink, props.get("align", "left"), props.get("valign", "top"), ctx.icons)  # type: ignore[arg-type]
 
 
 def find_image(src: str, layout: Layout, folders: tuple[Path, ...]) -> Path | None:
@@ -340,11 +348,11 @@ def _draw_image(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[st
         ctx.warn(f"{ctx.where}: image '{src}' of element '{element.id}' not found [{element.source}]")
         return
     fit = element.props.get("fit", "contain")
-    if path.suffix.lower() == ".svg":
-        try:
-            svg.draw_svg(canvas, path, rect, stretch=fit == "stretch")
-        except svg.SvgError as exc:
-            ctx.warn(f"{ctx.where}: image '{src}': {exc} [{element.source}]")
+    try:
+        notes = draw_picture(canvas, path, rect, fit, element.props.get("focus"))
+    except svg.SvgError as exc:
+        ctx.warn(f"{ctx.where}: image '{src}' not drawn: {exc} [{element.source}]")
         return
-    draw_image(canvas, path, rect.x, rect.y, rect.width, rect.height, preserve_aspect=fit != "stretch")
+    for note in notes:
+        ctx.warn(f"{ctx.where}: image '{src}' is not drawn faithfully: {note} [{element.source}]")
 

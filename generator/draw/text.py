@@ -9,7 +9,9 @@ warns, naming game, component and card.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
@@ -21,7 +23,8 @@ from .geometry import Rect
 ICON_SCALE = 1.05  # an inline icon is a square this many font sizes wide
 # Stand-ins for characters a font lacks (Vera has no arrows), so no empty boxes get printed.
 SUBSTITUTES = {"→": "->", "←": "<-", "↔": "<->", "−": "-", "≤": "<=", "≥": ">=", "×": "x", "…": "...", "✓": "v"}
-_TOKEN = re.compile(r"\*\*|\*|:([a-z_]+):|\n|[ \t]+|[^*:\n \t]+|:")
+_TOKEN = re.compile(r"\*\*|\*|:([a-z_][a-z0-9_]*):|\n|[ \t]+|[^*:\n \t]+|:")
+Icons = Mapping[str, Path]  # the game's own icons: name → SVG/PNG file
 
 
 @dataclass(frozen=True)
@@ -36,7 +39,7 @@ Word = tuple[Fragment, ...]
 Paragraph = tuple[Word, ...]
 
 
-def parse(text: str) -> tuple[Paragraph, ...]:
+def parse(text: str, own: Icons | None = None) -> tuple[Paragraph, ...]:
     paragraphs: list[Paragraph] = []
     words: list[Word] = []
     word: list[Fragment] = []
@@ -59,7 +62,7 @@ def parse(text: str) -> tuple[Paragraph, ...]:
             words = []
         elif token.isspace():
             end_word()
-        elif match.group(1) and match.group(1) in ICONS:
+        elif match.group(1) and (match.group(1) in ICONS or (own and match.group(1) in own)):
             word.append(Fragment("", bold, italic, icon=match.group(1)))
         else:
             word.append(Fragment(token, bold, italic))
@@ -123,8 +126,8 @@ def block_height(n_lines: int, base: str, size: float, leading: float) -> float:
     return (n_lines - 1) * size * leading + fonts.ascent(base, size) + fonts.descent(base, size)
 
 
-def fit(text: str, base: str, size: float, min_size: float, box: Rect, leading: float = 1.2) -> Fitted:
-    paragraphs = parse(printable(text, base))
+def fit(text: str, base: str, size: float, min_size: float, box: Rect, leading: float = 1.2, own: Icons | None = None) -> Fitted:
+    paragraphs = parse(printable(text, base), own)
     current = size
     floor = min(min_size, size)
     while True:
@@ -136,7 +139,9 @@ def fit(text: str, base: str, size: float, min_size: float, box: Rect, leading: 
         current = max(floor, current - 0.5)
 
 
-def draw(canvas: Canvas, fitted: Fitted, base: str, box: Rect, colour: str, align: str = "left", valign: str = "top") -> None:
+def draw(
+    canvas: Canvas, fitted: Fitted, base: str, box: Rect, colour: str, align: str = "left", valign: str = "top", own: Icons | None = None
+) -> None:
     size = fitted.size
     height = block_height(len(fitted.lines), base, size, fitted.line_height / size)
     if valign == "middle":
@@ -161,16 +166,16 @@ def draw(canvas: Canvas, fitted: Fitted, base: str, box: Rect, colour: str, alig
             if align == "justify" and len(line) > 1 and index not in fitted.paragraph_ends:
                 gap = space + (box.width - natural) / (len(line) - 1)
         for word, w in zip(line, widths, strict=True):
-            _draw_word(canvas, word, base, size, x, baseline, colour)
+            _draw_word(canvas, word, base, size, x, baseline, colour, own)
             x += w + gap
         baseline -= fitted.line_height
 
 
-def _draw_word(canvas: Canvas, word: Word, base: str, size: float, x: float, baseline: float, colour: str) -> None:
+def _draw_word(canvas: Canvas, word: Word, base: str, size: float, x: float, baseline: float, colour: str, own: Icons | None = None) -> None:
     for fragment in word:
         if fragment.icon:
             side = size * ICON_SCALE
-            draw_icon(canvas, fragment.icon, Rect(x, baseline - size * 0.18, side, side), Ink(colour, accent=None))
+            draw_icon(canvas, fragment.icon, Rect(x, baseline - size * 0.18, side, side), Ink(colour, accent=None), own)
             canvas.setFillColor(colour)
             x += side
         else:

@@ -23,6 +23,7 @@ import pypdfium2.raw as pdfium_c
 from PIL import Image
 from punchboard.generator.document.pages import Page, render
 from punchboard.generator.draw.geometry import Rect
+from punchboard.generator.draw.reads import fields_read
 from punchboard.generator.draw.side import SideFrame
 from punchboard.generator.impose.backs import Painter
 from punchboard.generator.impose.context import BuildContext
@@ -54,11 +55,19 @@ class PieceSides:
     alpha: bool  # shaped piece: transparent outside its outline
 
 
-def side_key(piece: Piece, side: Side | None) -> tuple[object, ...] | None:
-    """What decides how a side looks: its layout and the fields it is drawn with."""
+def side_key(piece: Piece, side: Side | None, game: Game | None = None) -> tuple[object, ...] | None:
+    """What decides how a side looks: its layout and the fields it is drawn with.
+
+    Given the game, only the fields the side's layout reads count, so a common back
+    drawn for cards with different names is one side.
+    """
     if side is None:
         return None
     fields = {**piece.fields, **side.fields}
+    layout = game.layouts.get(side.layout) if game is not None else None
+    read = fields_read(layout) if layout is not None else None
+    if read is not None:
+        fields = {k: v for k, v in fields.items() if k in read}
     return (side.layout, tuple(sorted((k, repr(v)) for k, v in fields.items())))
 
 
@@ -203,31 +212,28 @@ def export_images(game: Game, out_dir: Path, dpi: float = DEFAULT_DPI, bleed: fl
     for component in image_components(game):
         folder = out_dir / game.id / "images" / component.id
         sides = piece_sides(ctx, component)
+        # With --unique, fronts and backs are counted apart: a deck of 40 faces and one common back
+        # gives 40 front images and one back image standing for 40 cards.
         counts: dict[tuple[object, ...], int] = {}
-        for entry in sides:
-            key = piece_key(entry.piece)
-            counts[key] = counts.get(key, 0) + 1
-        jobs: list[tuple[Page, str, PieceSides]] = []
-        seen: set[tuple[object, ...]] = set()
+        jobs: list[tuple[Page, str, PieceSides, tuple[object, ...]]] = []
         for position, entry in enumerate(sides, start=1):
-            key = piece_key(entry.piece)
-            if unique and key in seen:
-                continue
-            seen.add(key)
             stem = piece_stem(entry.piece, position)
-            jobs.append((entry.front, f"{stem}-front.png", entry))
-            if entry.back is not None:
-                jobs.append((entry.back, f"{stem}-back.png", entry))
+            for side_name, page, side in (("front", entry.front, entry.piece.face), ("back", entry.back, entry.piece.back)):
+                if page is None:
+                    continue
+                key = (side_name, side_key(entry.piece, side, game), entry.piece.cells) if unique else (position, side_name)
+                counts[key] = counts.get(key, 0) + 1
+                if counts[key] == 1:
+                    jobs.append((page, f"{stem}-{side_name}.png", entry, key))
         if not jobs:
             continue
-        pages = [page for page, _, _ in jobs]
+        pages = [page for page, _, _, _ in jobs]
         sizes = [pixel_size(page.width, page.height, dpi) for page in pages]
         alpha = component.kind in SHAPED_KINDS
-        for image, (_, name, entry) in zip(render_pages(pages, sizes, alpha, game.title), jobs, strict=True):
+        for image, (_, name, entry, key) in zip(render_pages(pages, sizes, alpha, game.title), jobs, strict=True):
             path = folder / name
             write_bytes(path, png_bytes(image, dpi))
-            count = counts[piece_key(entry.piece)] if unique else 1
-            written.append(ExportedImage(path, entry.piece, name.rsplit("-", 1)[1].removesuffix(".png"), count))
+            written.append(ExportedImage(path, entry.piece, name.rsplit("-", 1)[1].removesuffix(".png"), counts[key]))
     if written:
         write_bytes(out_dir / game.id / "images" / "manifest.json", manifest(game, written, out_dir / game.id / "images", dpi, bleed))
     return written

@@ -18,13 +18,14 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 from punchboard.generator.document.pages import Page
+from punchboard.generator.draw.reads import reuse_key
 from punchboard.generator.impose.context import BuildContext
 from reportlab.pdfgen.canvas import Canvas
 
@@ -142,7 +143,21 @@ class DeckSheets:
     files: list[Path]
 
 
+def _back_key(ctx: BuildContext, design: Design) -> tuple[object, ...]:
+    """What decides how a design's back looks (equal keys draw equal pixels)."""
+    piece, side = design.sides.piece, design.sides.piece.back
+    if design.sides.back is None or side is None:
+        return ("?",)
+    return (side.layout, reuse_key(ctx.game.layouts[side.layout], {**piece.fields, **side.fields}))
+
+
+def _chunk_images(pages: Sequence[Page], size: tuple[int, int], title: str) -> Iterator[Image.Image]:
+    """One sheet's worth of card images, rendered through a PDF of just those cards."""
+    return render_pages(pages, [size] * len(pages), alpha=False, title=title)
+
+
 def deck_sheets(ctx: BuildContext, component: Component, folder: Path, urls: Urls) -> DeckSheets:
+    """Face sheets (and back sheets when backs differ), one sheet in memory at a time."""
     assert component.size is not None  # decks and banknotes have a size
     width, height = component.size.width, component.size.height
     designs = distinct(piece_sides(ctx, component))
@@ -151,35 +166,48 @@ def deck_sheets(ctx: BuildContext, component: Component, folder: Path, urls: Url
     card_w = min(g.card_width for g in grids)
     card_h = min(g.card_height for g in grids)
     grids = [Grid(g.cols, g.rows, card_w, card_h) for g in grids]
-    # One PDF for every card image: the fronts, the backs ("?" where a card has none), the "?" card.
+    size, title = (card_w, card_h), ctx.game.title
     question_page = question_card(width, height, component.name)
-    pages = [d.sides.front for d in designs] + [d.sides.back or question_page for d in designs] + [question_page]
-    images = list(render_pages(pages, [(card_w, card_h)] * len(pages), alpha=False, title=ctx.game.title))
-    fronts, backs, question = images[: len(designs)], images[len(designs) : -1], images[-1]
-    # Backs are compared as pixels: a back layout usually ignores most of the card's fields.
-    unique_back = len({image.tobytes() for image in backs}) > 1
-    single_back = None if unique_back else backs[0]
+    question = next(_chunk_images([question_page], size, title))
+
+    def back_pages(chunk: Sequence[Design]) -> list[Page]:
+        return [d.sides.back or question_page for d in chunk]
+
+    # Backs are compared as pixels (a back layout usually ignores most of the card's fields);
+    # backs drawn from the same layout and the same fields they read are equal without looking.
+    if len({_back_key(ctx, d) for d in designs}) == 1:
+        unique_back = False
+        single_back: Image.Image | None = next(_chunk_images(back_pages(designs[:1]), size, title))
+    else:
+        digests: set[bytes] = set()
+        single_back = None
+        for chunk in chunks:
+            for image in _chunk_images(back_pages(chunk), size, title):
+                digests.add(hashlib.sha256(image.tobytes()).digest())
+                single_back = single_back or image
+        unique_back = len(digests) > 1
     hidden = question if unique_back else single_back
     assert hidden is not None
-
     files: list[Path] = []
     custom_deck: dict[str, dict[str, Any]] = {}
     card_ids: dict[tuple[object, ...], int] = {}
     back_file = None
-    if single_back is not None:
+    if not unique_back:
+        assert single_back is not None
         back_file = folder / f"{component.id}-back.png"
         write_bytes(back_file, png_bytes(single_back))
         files.append(back_file)
-    start = 0
     for number, (chunk, grid) in enumerate(zip(chunks, grids, strict=True), start=1):
-        face_sheet = _sheet(grid, fronts[start : start + len(chunk)], hidden)
+        face_sheet = _sheet(grid, _chunk_images([d.sides.front for d in chunk], size, title), hidden)
         face_file = folder / f"{component.id}-faces-{number}.png"
         write_bytes(face_file, png_bytes(face_sheet))
+        del face_sheet
         files.append(face_file)
         if unique_back:
-            back_sheet = _sheet(grid, backs[start : start + len(chunk)], question)
+            back_sheet = _sheet(grid, _chunk_images(back_pages(chunk), size, title), question)
             sheet_back_file = folder / f"{component.id}-backs-{number}.png"
             write_bytes(sheet_back_file, png_bytes(back_sheet))
+            del back_sheet
             files.append(sheet_back_file)
         else:
             assert back_file is not None
@@ -191,13 +219,12 @@ def deck_sheets(ctx: BuildContext, component: Component, folder: Path, urls: Url
         }
         for slot, design in enumerate(chunk):
             card_ids[piece_key(design.sides.piece)] = number * 100 + slot
-        start += len(chunk)
     return DeckSheets(custom_deck, card_ids, files)
 
 
-def _sheet(grid: Grid, cards: Sequence[Image.Image], hidden: Image.Image) -> Image.Image:
+def _sheet(grid: Grid, cards: Iterable[Image.Image], hidden: Image.Image) -> Image.Image:
     sheet = Image.new("RGB", grid.size, "white")
-    for slot, card in enumerate(cards):
+    for slot, card in enumerate(cards):  # pasted as they are rendered: one card image alive at a time
         sheet.paste(card, ((slot % grid.cols) * grid.card_width, (slot // grid.cols) * grid.card_height))
     last = grid.slots - 1
     sheet.paste(hidden, ((last % grid.cols) * grid.card_width, (last // grid.cols) * grid.card_height))

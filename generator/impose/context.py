@@ -35,7 +35,8 @@ class BuildContext:
     def side_context(self, where: str) -> SideContext:
         s = self.style
         return SideContext(self.game.palette, (self.game.folder,), self.warn, where, self.options.proof,
-                           (s.proof_trim, s.proof_safe, s.proof_stroke), stamp=self.options.stamp_label)
+                           (s.proof_trim, s.proof_safe, s.proof_stroke), stamp=self.options.stamp_label,
+                           icons=self.game.icons)
 
     def where(self, component: Component, piece: Piece, noun: str = "card") -> str:
         label = f"'{piece.name}'" if piece.name else f"#{piece.index + 1}"

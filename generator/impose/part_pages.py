@@ -40,7 +40,8 @@ def side_drawer(ctx: PartsContext, component: Component) -> DrawSide:
     def draw(canvas: Canvas, side: Side, piece: Piece, trim: Rect, bleed: float, clip: ClipShape | None, rotation: int) -> None:
         layout = ctx.game.layouts[side.layout]
         where = f"{ctx.game.id}/{component.id}/{piece.name or piece.index + 1}"
-        context = SideContext(ctx.game.palette, (ctx.game.folder,), ctx.warn, where, ctx.options.proof, stamp=ctx.options.stamp_label)
+        context = SideContext(ctx.game.palette, (ctx.game.folder,), ctx.warn, where, ctx.options.proof,
+                              stamp=ctx.options.stamp_label, icons=ctx.game.icons)
         shape = None if clip is None else (lambda path, *_frame: clip(path))
         draw_side(canvas, layout, {**piece.fields, **side.fields}, SideFrame(trim, bleed, bleed, shape, rotation), context)
 

@@ -6,12 +6,12 @@ import argparse
 import json
 from typing import Any
 
-from punchboard.spec.bom import bill_of_materials, format_bom
-
 from .common import EXIT_OK, add_limit_flags, limits_of, load_targets
 
 
 def cmd_bom(args: argparse.Namespace) -> int:
+    from punchboard.spec.bom import bill_of_materials, format_bom
+
     games = load_targets([args.target], limits_of(args))
     bom = bill_of_materials(games[0])
     if args.json:

@@ -6,13 +6,14 @@ import argparse
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from punchboard.plumbing.errors import SpecError, UsageError
 from punchboard.plumbing.limits import DEFAULT_LIMITS, FLAGS, LIMIT_HELP, Limits
 from punchboard.plumbing.paths import bundled_games, resolve_target
-from punchboard.spec.loader import load_game
-from punchboard.spec.model import Game
+
+if TYPE_CHECKING:  # the loader (and jsonschema, yaml) load when a verb reads a game, not when the parser is built
+    from punchboard.spec.model import Game
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 TARGET_HELP = "a bundled game id or a path to a game folder; none means every bundled game"
@@ -38,6 +39,8 @@ def target_folders(names: Sequence[str]) -> list[Path]:
 
 def load_targets(names: Sequence[str], limits: Limits = DEFAULT_LIMITS) -> list[Game]:
     """Load every target, collecting the problems of all of them before failing."""
+    from punchboard.spec.loader import load_game
+
     games, problems = [], []
     for folder in target_folders(names):
         try:

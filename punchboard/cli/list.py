@@ -7,12 +7,13 @@ from typing import Any
 
 from punchboard.plumbing.errors import SpecError
 from punchboard.plumbing.paths import bundled_games
-from punchboard.spec.loader import load_game
 
 from .common import EXIT_OK
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from punchboard.spec.loader import load_game
+
     rows = []
     for folder in bundled_games():
         try:

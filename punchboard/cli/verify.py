@@ -5,15 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from punchboard.plumbing import atomicio
 from punchboard.plumbing.errors import UsageError
 from punchboard.plumbing.outlock import output_lock
-from punchboard.spec.model import Game
-from punchboard.verifier import report
-from punchboard.verifier.engine import verify_game
-from punchboard.verifier.findings import Result
+
+if TYPE_CHECKING:  # the verifier loads when verify runs, not when the parser is built
+    from punchboard.spec.model import Game
+    from punchboard.verifier.findings import Result
 
 from .common import TARGET_HELP, add_limit_flags, limits_of, load_targets, non_negative_int, positive_int
 
@@ -36,6 +36,9 @@ def _trials(text: str) -> int:
 
 
 def run_verify(games: list[Game], args: argparse.Namespace) -> int:
+    from punchboard.verifier import report
+    from punchboard.verifier.engine import verify_game
+
     trials = getattr(args, "trials", 2000)
     seed = getattr(args, "seed", 1)
     if trials < 0:

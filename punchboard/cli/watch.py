@@ -11,7 +11,6 @@ from punchboard.plumbing.errors import SpecError
 from punchboard.plumbing.outlock import output_lock
 from punchboard.plumbing.paths import LAYOUTS
 from punchboard.plumbing.watch import watch
-from punchboard.spec.loader import load_game
 
 from .build import add_build_flags, build_options
 from .common import EXIT_OK, limits_of, positive_int, positive_seconds, target_folders
@@ -20,6 +19,7 @@ from .common import EXIT_OK, limits_of, positive_int, positive_seconds, target_f
 def cmd_watch(args: argparse.Namespace) -> int:
     """Rebuild on every save; bad input is reported and watching goes on. Ctrl-C or SIGTERM stops it (exit 0)."""
     from punchboard.generator.build import build_game, summary
+    from punchboard.spec.loader import load_game
 
     folders = target_folders(args.targets)
     options = replace(build_options(args), quiet=True)

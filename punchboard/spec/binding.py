@@ -6,7 +6,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from punchboard.plumbing.units import UnitError, parse_length
+
 FIELD_REF = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+# Properties a layout may bind to a card field besides text, src and icon: the designer's own look.
+BOUND_COLOUR_PROPS = ("fill", "stroke", "color", "accent")
+BOUND_LENGTH_PROPS = ("stroke_width", "radius", "size", "min_size")
+BOUND_PROPS = (*BOUND_COLOUR_PROPS, "font", *BOUND_LENGTH_PROPS)
 
 
 def bind(template: Any, fields: Mapping[str, Any]) -> str:
@@ -23,3 +29,31 @@ def bind(template: Any, fields: Mapping[str, Any]) -> str:
         return str(got)
 
     return FIELD_REF.sub(value, str(template))
+
+
+def is_bound(value: Any) -> bool:
+    return isinstance(value, str) and FIELD_REF.search(value) is not None
+
+
+def bound_props(props: Mapping[str, Any], fields: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``props`` with field-bound colours, fonts and lengths replaced by the piece's values.
+
+    The loader has checked every value; an unset field leaves the property at its default.
+    """
+    bound = [key for key in BOUND_PROPS if is_bound(props.get(key))]
+    if not bound:
+        return props
+    result = dict(props)
+    for key in bound:
+        value = bind(props[key], fields).strip()
+        del result[key]
+        if not value:
+            continue
+        if key in BOUND_LENGTH_PROPS:
+            try:
+                result[key] = parse_length(value)
+            except UnitError:
+                continue
+        else:
+            result[key] = value
+    return result

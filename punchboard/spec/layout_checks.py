@@ -13,13 +13,13 @@ from punchboard.plumbing.errors import Problem
 from punchboard.plumbing.limits import Limits
 
 from . import schema_check
-from .binding import FIELD_REF, bind
+from .binding import BOUND_PROPS, FIELD_REF, bind, is_bound
 from .images import ImageRefused, check_image, find_image
 from .model import Component, Element, Layout, Side
 
 Mark = Callable[[Element, str], str]  # file:LINE:COL of one property of an element
 BUILTIN_FONTS = ("Vera", "Vera-Bold", "Vera-Italic", "Vera-BoldItalic")
-TEMPLATED_PROPS = ("text", "src", "icon")
+TEMPLATED_PROPS = ("text", "src", "icon", *BOUND_PROPS)
 
 
 def at(mark: str, message: str) -> Problem:
@@ -32,7 +32,7 @@ def check_fonts(layout: Layout, mark: Mark) -> list[Problem]:
     problems = []
     for element in layout.elements:
         font = element.props.get("font")
-        if font is None or font in known:
+        if font is None or font in known or is_bound(font):
             continue
         hint = schema_check.suggest(str(font), known)
         problems.append(

@@ -36,6 +36,7 @@ class Side:
 
     layout: str
     fields: Mapping[str, Scalar] = field(default_factory=frozen_map)
+    marks: Mapping[str, str] = field(default_factory=frozen_map, compare=False)  # field → file:LINE:COL of its value
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class Piece:
     face: Side | None
     back: Side | None
     cells: tuple[tuple[int, int], ...] = ((0, 0),)
+    marks: Mapping[str, str] = field(default_factory=frozen_map, compare=False)  # field → file:LINE:COL of its value
 
     @property
     def name(self) -> str:
@@ -166,6 +168,7 @@ class Game:
     setup: Path | None = None
     notes: str = ""
     files: tuple[Path, ...] = ()
+    icons: Mapping[str, Path] = field(default_factory=frozen_map)  # the designer's own inline icons: name → SVG/PNG file
     warnings: tuple[str, ...] = ()  # "file:line:col: …" the loader accepts but `check` reports (setup gaps)
 
     def component(self, component_id: str) -> Component:

@@ -6,15 +6,17 @@ import difflib
 import json
 import math
 from functools import cache
-from typing import Any
-
-from jsonschema import Draft202012Validator, validators
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from punchboard.plumbing.errors import Problem
 from punchboard.plumbing.paths import SCHEMAS
 
+from . import validated
 from .yamlsource import Document, PathKey
+
+if TYPE_CHECKING:  # jsonschema is imported only when a document is actually validated
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 TYPE_WORDS = {
     "string": "text",
@@ -45,14 +47,20 @@ def _is_number(checker: Any, value: Any) -> bool:
     return isinstance(value, int) or math.isfinite(value)
 
 
-StrictValidator = validators.extend(
-    Draft202012Validator,
-    type_checker=Draft202012Validator.TYPE_CHECKER.redefine_many({"integer": _is_integer, "number": _is_number}),
-)
+@cache
+def _strict_validator() -> Any:
+    """Draft 2020-12 with whole numbers that are ints and numbers that are finite (jsonschema loads lazily)."""
+    from jsonschema import Draft202012Validator, validators
+
+    return validators.extend(
+        Draft202012Validator,
+        type_checker=Draft202012Validator.TYPE_CHECKER.redefine_many({"integer": _is_integer, "number": _is_number}),
+    )
 
 
 @cache
-def validator(name: str, definition: str | None = None) -> Any:
+def validator(name: str, definition: str | None = None) -> Draft202012Validator:
+    StrictValidator = _strict_validator()  # noqa: N806 - a class
     root = schema(name)
     if definition is None:
         return StrictValidator(root)
@@ -160,10 +168,17 @@ def describe(error: ValidationError, doc: Document, base: PathKey) -> list[Probl
 
 
 def check(doc: Document, name: str, definition: str | None = None, *, data: Any = None, base: PathKey = ()) -> list[Problem]:
+    """Problems of ``data`` (default: the whole document) against a schema; a verdict of "no
+    problems" is remembered for exactly this data, schema and code (:mod:`.validated`)."""
     instance = doc.data if data is None else data
+    entry = validated.key(doc.path, instance, "schema", name, definition, base)
+    if validated.known_valid(entry):
+        return []
     problems: list[Problem] = []
     for error in validator(name, definition).iter_errors(instance):
         if error.validator in ("if", "allOf"):
             continue
         problems.extend(describe(error, doc, base))
+    if not problems:
+        validated.remember_valid(entry)
     return problems

@@ -6,11 +6,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from jsonschema.exceptions import best_match
-
 from punchboard.plumbing.errors import Problem, SpecError
 
-from . import expressions, schema_check
+from . import expressions, schema_check, validated
 from .model import Component, frozen_map
 from .setup_model import (
     BOX,
@@ -34,6 +32,11 @@ PIECE_NAMES = ("name", "component", "copy")
 
 def _schema_problems(doc: Document) -> list[Problem]:
     """Schema errors, with each step checked against its own kind so messages stay specific."""
+    entry = validated.key(doc.path, doc.data, "setup")
+    if validated.known_valid(entry):
+        return []
+    from jsonschema.exceptions import best_match
+
     problems: list[Problem] = []
     for error in schema_check.validator("setup").iter_errors(doc.data):
         path = tuple(error.absolute_path)
@@ -43,6 +46,8 @@ def _schema_problems(doc: Document) -> list[Problem]:
             problems.extend(schema_check.describe(best_match(error.context), doc, ()))
         elif error.validator not in ("if", "allOf"):
             problems.extend(schema_check.describe(error, doc, ()))
+    if not problems:
+        validated.remember_valid(entry)
     return problems
 
 
@@ -56,6 +61,8 @@ def _step_problems(doc: Document, path: PathKey, step: Any) -> list[Problem]:
         hint = schema_check.suggest(unknown[0], list(STEP_KINDS)) if unknown else ""
         extra = f"; unknown key '{unknown[0]}'{hint}" if unknown else ""
         return [doc.problem(path, f"a step needs exactly one kind ({', '.join(STEP_KINDS)}), found {found}{extra}")]
+    from jsonschema.exceptions import best_match
+
     sub = schema_check.validator("setup", f"step_{kinds[0]}")
     problems: list[Problem] = []
     for error in sub.iter_errors(step):

@@ -123,3 +123,11 @@ def test_watch_rebuilds_on_save_and_survives_bad_input(belpunk: Path, tmp_path: 
     finally:
         proc.kill()
     assert "Traceback" not in "".join(lines)
+
+
+def test_the_same_game_written_relative_or_absolute_is_not_redrawn(belpunk: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    _build(belpunk, out)
+    result = run_cli("build", belpunk.name, "--out", str(out), cwd=belpunk.parent)
+    assert result.returncode == 0, result.stderr
+    assert "rendered nothing" in result.stdout, result.stdout

@@ -25,6 +25,11 @@ from .sizes import parse_size
 from .spreadsheets import csv_entries
 
 
+def _mark(doc: Document, path: PathKey) -> str:
+    line, col = doc.where(path)
+    return f"{doc.name}:{line}:{col}"
+
+
 class ComponentLoader:
     def __init__(self, game_folder: Path, layouts: LayoutLoader, presets: dict[str, Size], out: Collector):
         self.folder = game_folder
@@ -49,7 +54,9 @@ class ComponentLoader:
         self.check_layout(doc, path + ("layout",) if "layout" in spec else path, layout)
         fields = dict(inherited.fields) if inherited else {}
         fields.update(spec.get("fields", {}))
-        return Side(layout, frozen_map(fields))
+        marks = dict(inherited.marks) if inherited else {}
+        marks.update({key: _mark(doc, path + ("fields", key)) for key in spec.get("fields", {})})
+        return Side(layout, frozen_map(fields), frozen_map(marks))
 
     def check_layout(self, doc: Document, path: PathKey, name: str) -> None:
         if self.layouts.find(name) is None:
@@ -111,7 +118,7 @@ class ComponentLoader:
             self.out.add(doc.problem((list_key,) if list_key in data else ("csv",), f"{list_key} is empty{also}; expected at least one entry"))
         copies = data.get("copies", 1)
         pieces: list[Piece] = []
-        templates: list[tuple[int, dict[str, Any], Side | None, Side | None, tuple[tuple[int, int], ...]]] = []
+        templates: list[tuple[int, dict[str, Any], Side | None, Side | None, tuple[tuple[int, int], ...], Any]] = []
         total = 0
         for entry, edoc, epath in entries:
             for key in entry:
@@ -135,6 +142,10 @@ class ComponentLoader:
             cells = self._cells(edoc, epath, entry.get("cells"), kind)
             base = {k: v for k, v in defaults.items()}
             base.update({k: v for k, v in entry.items() if k not in ENTRY_KEYS or k == "name"})
+            marks = {k: _mark(doc, ("defaults", k)) for k in defaults}
+            marks.update({k: _mark(edoc, epath + (k,)) for k in entry if k not in ENTRY_KEYS or k == "name"})
+            if "range" in entry:
+                marks[entry["range"]["field"]] = _mark(edoc, epath + ("range",))
             values: list[dict[str, Any]] = [base]
             steps = range(1)
             if "range" in entry:
@@ -164,15 +175,15 @@ class ComponentLoader:
             if "range" in entry:
                 values = [{"name": str(v), **base, rng["field"]: v} for v in steps]
             for fields_of in values:
-                templates.append((count, fields_of, entry_face, entry_back, cells))
+                templates.append((count, fields_of, entry_face, entry_back, cells, frozen_map(marks)))
         if len(self.out.problems) > errors_before:
             return None
         index = 0
         for copy in range(copies):
-            for entry_index, (count, fields_of, entry_face, entry_back, cells) in enumerate(templates):
+            for entry_index, (count, fields_of, entry_face, entry_back, cells, marks) in enumerate(templates):
                 frozen = frozen_map(fields_of)
                 for _ in range(count):
-                    pieces.append(Piece(data["id"], index, copy, entry_index, frozen, entry_face, entry_back, cells))
+                    pieces.append(Piece(data["id"], index, copy, entry_index, frozen, entry_face, entry_back, cells, marks))
                     index += 1
         if kind in ("deck", "banknotes", "tokens", "board", "sheet") and size is None:
             self.out.add(doc.problem((), f"missing required key 'size' for a {kind}"))

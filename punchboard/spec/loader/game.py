@@ -8,8 +8,8 @@ from typing import Any
 from punchboard.plumbing.errors import Problem, SpecError, display_path
 from punchboard.plumbing.limits import DEFAULT_LIMITS, Limits
 from punchboard.plumbing.paths import GAME_FILE, LAYOUTS, is_inside
-from punchboard.spec import expressions, layout_checks, schema_check
-from punchboard.spec.binding import FIELD_REF
+from punchboard.spec import expressions, layout_checks, look_checks, schema_check
+from punchboard.spec.binding import FIELD_REF, is_bound
 from punchboard.spec.model import (
     BoxLine,
     Component,
@@ -22,6 +22,7 @@ from punchboard.spec.yamlsource import Document
 
 from .common import HEX_COLOUR, Collector, load_document
 from .components import ComponentLoader
+from .icons import load_icons
 from .layouts import LayoutLoader
 from .sizes import load_size_presets
 
@@ -35,8 +36,8 @@ def _check_colours(game_palette: dict[str, str], layout: Layout, mark: layout_ch
     for element in layout.elements:
         for key in ("fill", "stroke", "color", "accent"):
             colour = element.props.get(key)
-            if colour is None or colour == "none":
-                continue
+            if colour is None or colour == "none" or is_bound(colour):
+                continue  # a field-bound colour is checked per piece (look_checks)
             if isinstance(colour, str) and (HEX_COLOUR.match(colour) or colour in palette):
                 continue
             known = sorted(palette)
@@ -159,6 +160,13 @@ def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS) -> Game:
         out.extend(images.literal(layout))
     for component in components:
         out.extend(layout_checks.check_bindings(component, used, images, layouts.mark, shared))
+    icons = load_icons(doc, folder, out)
+    look = look_checks.LookChecker(palette, data.get("icons", {}), layouts.mark)  # declared names, even if a file is bad
+    for layout in used.values():
+        look.literal_icons(layout)
+    for component in components:
+        look_checks.check_component(look, component, used, palette)
+    out.extend(look.problems)
     out.raise_if_any()
     return Game(
         id=data["id"],
@@ -175,5 +183,6 @@ def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS) -> Game:
         setup=setup,
         notes=data.get("notes", ""),
         files=tuple(files),
+        icons=frozen_map(icons),
         warnings=warnings,
     )

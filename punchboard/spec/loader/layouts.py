@@ -8,6 +8,7 @@ from typing import Any
 from punchboard.plumbing.paths import LAYOUTS, is_inside
 from punchboard.plumbing.units import UnitError, parse_dim, parse_length
 from punchboard.spec import expressions, schema_check
+from punchboard.spec.binding import is_bound
 from punchboard.spec.fonts import FontRefused, check_font
 from punchboard.spec.model import (
     Element,
@@ -189,7 +190,11 @@ class LayoutLoader:
         for key, value in raw.items():
             path = where + (key,)
             try:
-                if key in DIM_PROPS:
+                if key in LENGTH_PROPS and is_bound(value):
+                    props[key] = value  # a card field gives the length; look_checks checks each piece's value
+                elif key == "focus":
+                    props[key] = _focus(value)
+                elif key in DIM_PROPS:
                     props[key] = parse_dim(value)
                 elif key in LENGTH_PROPS:
                     props[key] = parse_length(value)
@@ -210,3 +215,19 @@ class LayoutLoader:
             except expressions.ExpressionError as exc:
                 self.out.add(doc.problem(path, f"when: {exc}"))
         return props
+
+
+def _focus(value: Any) -> tuple[float, float]:
+    """``[x%, y%]``: the point of a picture kept in view, as fractions from its left and top edges."""
+    result = []
+    for part in value:
+        text = str(part).strip()
+        number = text[:-1] if text.endswith("%") else text
+        try:
+            fraction = float(number) / 100
+        except ValueError:
+            raise UnitError(f"expected a percentage such as 30%, got {part!r}") from None
+        if not 0 <= fraction <= 1:
+            raise UnitError(f"expected a percentage from 0% to 100%, got {part!r}")
+        result.append(fraction)
+    return result[0], result[1]

@@ -123,12 +123,26 @@ def test_output_is_byte_identical_across_runs(tmp_path: Path) -> None:
 
 def test_unique_writes_one_image_per_distinct_piece_and_counts_them(tmp_path: Path) -> None:
     folder = images(make_game(tmp_path), tmp_path / "out", "--dpi", "40", "--unique")
+    # the common back is one image standing for all three cards, not one identical back per card
     assert sorted(p.name for p in (folder / "deck").iterdir()) == [
-        "001-brass-owl-back.png", "001-brass-owl-front.png", "003-cog-spring-back.png", "003-cog-spring-front.png",
+        "001-brass-owl-back.png", "001-brass-owl-front.png", "003-cog-spring-front.png",
     ]
     manifest = json.loads((folder / "manifest.json").read_text())
     fronts = {row["file"]: row["count"] for row in manifest["images"] if row["side"] == "front"}
     assert fronts == {"deck/001-brass-owl-front.png": 2, "deck/003-cog-spring-front.png": 1, "tokens/001-front.png": 3}
+    backs = {row["file"]: row["count"] for row in manifest["images"] if row["side"] == "back"}
+    assert backs == {"deck/001-brass-owl-back.png": 3}
+
+
+def test_unique_keeps_backs_apart_when_the_back_shows_a_field(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    (game / "layouts" / "back.yaml").write_text(BACK + '  - {id: tag, type: text, x: 10%, y: 40%, width: 80%, height: 20%, text: "{label}"}\n')
+    folder = images(game, tmp_path / "out", "--dpi", "40", "--unique")
+    manifest = json.loads((folder / "manifest.json").read_text())
+    backs = {row["file"]: row["count"] for row in manifest["images"] if row["side"] == "back"}
+    assert backs == {"deck/001-brass-owl-back.png": 2, "deck/003-cog-spring-back.png": 1}
+    first, second = (Image.open(folder / name) for name in backs)
+    assert first.tobytes() != second.tobytes()
 
 
 def test_bad_bleed_and_unknown_game_exit_2(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -1,0 +1,33 @@
+"""Copy the last benchmark table (bench/.work/results.md) into README.md between its markers.
+
+``python -m bench.readme`` — the README's figures are never typed by hand.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from bench.__main__ import RESULTS
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+START, END = "<!-- bench:start -->", "<!-- bench:end -->"
+
+
+def main() -> int:
+    if not RESULTS.is_file():
+        print(f"no {RESULTS}: run `make bench` first", file=sys.stderr)
+        return 2
+    text = README.read_text(encoding="utf-8")
+    if START not in text or END not in text:
+        print(f"README.md has no {START} … {END} markers", file=sys.stderr)
+        return 2
+    head, rest = text.split(START, 1)
+    _, tail = rest.split(END, 1)
+    README.write_text(f"{head}{START}\n{RESULTS.read_text(encoding='utf-8')}{END}{tail}", encoding="utf-8")
+    print(f"README.md: benchmark table updated from {RESULTS}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,158 @@
+"""Checks of a designer's own look, per piece: field-bound colours, fonts and sizes, and icon names.
+
+A layout may bind any colour, font or size property to a card field
+(``fill: "{colour}"``); the value each piece gives must then be a colour, a
+font or a length. Icons named inline in text (``:mana:``) or by an icon
+element must be built in or declared under ``icons:`` in game.yaml. A bad
+value points at the card entry or CSV cell that holds it; a bad literal at the
+layout's property.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from punchboard.plumbing.errors import Problem
+from punchboard.plumbing.units import UnitError, parse_length
+
+from . import expressions, schema_check
+from .binding import BOUND_COLOUR_PROPS, BOUND_LENGTH_PROPS, FIELD_REF, bind
+from .icons import BUILTIN_ICONS, ELEMENT_ONLY_ICONS, INLINE_ICON
+from .layout_checks import BUILTIN_FONTS
+from .model import Component, Element, Layout
+
+Mark = Callable[[Element, str], str]
+HEX_DIGITS = set("0123456789abcdefABCDEF")
+
+
+def is_colour(value: str, palette: Mapping[str, str]) -> bool:
+    if value in palette or value == "none":
+        return True
+    return value.startswith("#") and len(value) in (4, 7, 9) and set(value[1:]) <= HEX_DIGITS
+
+
+def _shown(element: Element, fields: Mapping[str, object]) -> bool:
+    condition = element.props.get("when")
+    if not condition:
+        return True
+    try:
+        return bool(expressions.evaluate(condition, fields, lenient=True))
+    except (expressions.ExpressionError, TypeError, ValueError):
+        return True  # the renderer warns about the condition; check the values anyway
+
+
+def _at(mark: str, message: str) -> Problem:
+    file, line, col = mark.rsplit(":", 2)
+    return Problem(file, int(line), int(col), message)
+
+
+class LookChecker:
+    """Collects each distinct problem once (a deck's 40 cards share one bad CSV cell only once)."""
+
+    def __init__(self, palette: Mapping[str, str], icons: Mapping[str, object], mark: Mark):
+        self.palette = palette
+        self.icons = set(BUILTIN_ICONS) | set(icons)
+        self.mark = mark
+        self.problems: list[Problem] = []
+        self.seen: set[tuple[str, str]] = set()
+
+    def add(self, mark: str, message: str) -> None:
+        if (mark, message) not in self.seen:
+            self.seen.add((mark, message))
+            self.problems.append(_at(mark, message))
+
+    def culprit(self, element: Element, prop: str, template: str, marks: Mapping[str, str], fields: Mapping[str, object], bad: str = "") -> str:
+        """Where a bad bound value comes from: the field holding ``bad`` (or the first bound field), else the layout."""
+        names = FIELD_REF.findall(template)
+        for name in names:
+            if name in marks and (not bad or bad in str(fields.get(name, ""))):
+                return marks[name]
+        for name in names:
+            if name in marks:
+                return marks[name]
+        return self.mark(element, prop)
+
+    def icon_names(self) -> str:
+        return ", ".join(sorted(self.icons))
+
+    def check_side(self, layout: Layout, fields: Mapping[str, object], marks: Mapping[str, str], palette: Mapping[str, str], fonts: list[str]) -> None:
+        for element in layout.elements:
+            props = element.props
+            if not _shown(element, fields):
+                continue
+            for prop, template in props.items():
+                if not isinstance(template, str):
+                    continue
+                bound = FIELD_REF.search(template) is not None
+                if prop == "text":
+                    self._inline_icons(element, template, bind(template, fields), marks, fields)
+                if not bound:
+                    continue
+                value = bind(template, fields).strip()
+                where = f"element '{element.id}' ({prop}: \"{template}\", {self.mark(element, prop)})"
+                if not value:
+                    continue  # unset: the property keeps its default
+                if prop in BOUND_COLOUR_PROPS and not is_colour(value, palette):
+                    hint = schema_check.suggest(value, sorted(palette))
+                    self.add(self.culprit(element, prop, template, marks, fields),
+                             f"{value!r} is not a colour{hint}, for {where}; expected #rrggbb or a palette name "
+                             f"({', '.join(sorted(palette)) or 'none defined'})")
+                elif prop == "font" and value not in fonts:
+                    hint = schema_check.suggest(value, fonts)
+                    self.add(self.culprit(element, prop, template, marks, fields),
+                             f"unknown font {value!r}{hint}, for {where}; expected one of {', '.join(fonts)}")
+                elif prop in BOUND_LENGTH_PROPS:
+                    try:
+                        parse_length(value)
+                    except UnitError as exc:
+                        self.add(self.culprit(element, prop, template, marks, fields), f"{value!r} is not a length ({exc}), for {where}")
+                elif prop == "icon" and element.type == "icon" and value.lower() not in self.icons | ELEMENT_ONLY_ICONS:
+                    hint = schema_check.suggest(value.lower(), sorted(self.icons))
+                    self.add(self.culprit(element, prop, template, marks, fields),
+                             f"unknown icon {value!r}{hint}, for {where}; expected one of {self.icon_names()} "
+                             "or an icon declared under icons: in game.yaml")
+
+    def _inline_icons(self, element: Element, template: str, text: str, marks: Mapping[str, str], fields: Mapping[str, object]) -> None:
+        for name in INLINE_ICON.findall(text):
+            if name in self.icons:
+                continue
+            hint = schema_check.suggest(name, sorted(self.icons))
+            literal = f":{name}:" in FIELD_REF.sub("", template)
+            mark = self.mark(element, "text") if literal else self.culprit(element, "text", template, marks, fields, f":{name}:")
+            self.add(mark, f"unknown icon ':{name}:'{hint} in the text of element '{element.id}'; expected one of "
+                           f"{self.icon_names()} or an icon declared under icons: in game.yaml")
+
+    def literal_icons(self, layout: Layout) -> None:
+        """Icon elements naming an icon outright (no field)."""
+        for element in layout.elements:
+            name = element.props.get("icon")
+            if element.type != "icon" or not isinstance(name, str) or FIELD_REF.search(name):
+                continue
+            if name.strip().lower() not in self.icons | ELEMENT_ONLY_ICONS:
+                hint = schema_check.suggest(name.strip().lower(), sorted(self.icons))
+                self.add(self.mark(element, "icon"), f"unknown icon {name!r}{hint}; expected one of {self.icon_names()} "
+                                                     "or an icon declared under icons: in game.yaml")
+
+
+def check_component(checker: LookChecker, component: Component, layouts: Mapping[str, Layout], game_palette: Mapping[str, str]) -> None:
+    done: set[tuple[str, tuple[tuple[str, str], ...]]] = set()
+    for piece in component.pieces:
+        sides = [piece.face, piece.back]
+        for side in sides:
+            layout = layouts.get(side.layout) if side is not None else None
+            if side is None or layout is None:
+                continue
+            fields = {**piece.fields, **side.fields}
+            key = (side.layout, tuple(sorted((k, repr(v)) for k, v in fields.items())))
+            if key in done:
+                continue
+            done.add(key)
+            palette = {**game_palette, **layout.palette}
+            fonts = sorted(set(BUILTIN_FONTS) | set(layout.fonts))
+            checker.check_side(layout, fields, {**piece.marks, **side.marks}, palette, fonts)
+    if component.outside is not None:
+        layout = layouts.get(component.outside.layout)
+        if layout is not None:
+            palette = {**game_palette, **layout.palette}
+            fonts = sorted(set(BUILTIN_FONTS) | set(layout.fonts))
+            checker.check_side(layout, dict(component.outside.fields), dict(component.outside.marks), palette, fonts)

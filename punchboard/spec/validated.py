@@ -1,0 +1,105 @@
+"""Remembered schema verdicts: a document validated once is not validated again while unchanged.
+
+Validating a game's YAML with jsonschema costs a third of a second (and the
+import of jsonschema itself) on every command. A successful check is recorded
+as an empty file in the user's cache folder, named by a SHA-256 over exactly
+what decided the verdict: the document's resolved path, the validated data
+(a canonical, type-tagged serialisation — ``1``, ``1.0``, ``"1"`` and ``true``
+all differ), the schema and definition checked against, punchboard's version
+the source of the loader (``punchboard/spec``, ``punchboard/plumbing``) and
+every schema file, and the installed jsonschema's version. Only "no problems" is remembered: a document
+with problems is always checked again, so its messages are always current.
+
+The folder is ``$PUNCHBOARD_CACHE_DIR``, else ``$XDG_CACHE_HOME/punchboard``,
+else ``~/.cache/punchboard``; if it cannot be written, nothing is remembered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from punchboard.plumbing.paths import PACKAGE, SCHEMAS
+
+CACHE_ENV = "PUNCHBOARD_CACHE_DIR"
+SUBFOLDER = "validated"
+
+
+def folder() -> Path:
+    explicit = os.environ.get(CACHE_ENV)
+    if explicit:
+        return Path(explicit) / SUBFOLDER
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "punchboard" / SUBFOLDER
+
+
+@cache
+def _code() -> str:
+    """punchboard's version, the loader's sources (spec, plumbing), the schemas, and jsonschema's version."""
+    sha = hashlib.sha256()
+    for name in ("punchboard", "jsonschema"):
+        try:
+            sha.update(f"{name}={metadata.version(name)};".encode())
+        except metadata.PackageNotFoundError:
+            sha.update(f"{name}=?;".encode())
+    for path in sorted([*(PACKAGE / "spec").rglob("*.py"), *(PACKAGE / "plumbing").glob("*.py"), *SCHEMAS.glob("*.json")]):
+        sha.update(str(path.relative_to(PACKAGE)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return sha.hexdigest()
+
+
+def _canonical(value: Any, out: list[str]) -> None:
+    if isinstance(value, str):
+        out.append(f"s{len(value)}:{value}")
+    elif isinstance(value, bool):
+        out.append("T" if value else "F")
+    elif value is None:
+        out.append("N")
+    elif isinstance(value, int):
+        out.append(f"i{value};")
+    elif isinstance(value, float):
+        out.append(f"f{value!r};")
+    elif isinstance(value, list | tuple):
+        out.append(f"[{len(value)}")
+        for item in value:
+            _canonical(item, out)
+        out.append("]")
+    elif isinstance(value, dict):
+        items = []
+        for key, item in value.items():  # each key's text is prefix-free, so sorting keeps pairs apart
+            parts: list[str] = []
+            _canonical(key, parts)
+            _canonical(item, parts)
+            items.append("".join(parts))
+        out.append(f"{{{len(items)}")
+        out.extend(sorted(items))
+        out.append("}")
+    else:  # dates, bytes: their type and repr
+        text = f"{type(value).__module__}.{type(value).__qualname__}:{value!r}"
+        out.append(f"o{len(text)}:{text}")
+
+
+def key(path: Path, data: Any, *context: object) -> str:
+    """The name a successful check of ``data`` (read from ``path``) against ``context`` is remembered by."""
+    parts: list[str] = []
+    _canonical(data, parts)
+    sha = hashlib.sha256(_code().encode())
+    sha.update(repr((str(path.resolve()), context)).encode())
+    sha.update("".join(parts).encode())
+    return sha.hexdigest()
+
+
+def known_valid(entry: str) -> bool:
+    return (folder() / entry[:2] / entry).is_file()
+
+
+def remember_valid(entry: str) -> None:
+    target = folder() / entry[:2] / entry
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.touch()
+    except OSError:
+        pass
