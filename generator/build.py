@@ -51,6 +51,10 @@ def build_games(games: list[Game], out_dir: Path, options: BuildOptions) -> int:
             print(f"warning: {message}", file=sys.stderr)
         if not options.quiet:
             print(summary(report, out_dir))
+        if options.verbose:
+            for verb, ids in (("drew", report.rendered), ("reused", report.reused)):
+                for component in ids:
+                    print(f"  {verb} {out_dir / game.id / component}.pdf")
     return 0
 
 
@@ -69,9 +73,10 @@ def _blank_reverses(roles: Sequence[str], options: BuildOptions) -> bool:
 
 @contextmanager
 def _progress(total: int, label: str, quiet: bool) -> Iterator[_Tick]:
-    """A progress bar on an interactive terminal; silent otherwise or with --quiet."""
+    """A progress bar on an interactive terminal, a plain line per component on stderr
+    otherwise; silent with --quiet."""
     if quiet or total < 2 or not sys.stderr.isatty():
-        yield _Tick(None, None)
+        yield _Tick(None, None, 0 if quiet or total < 2 else total)
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -84,11 +89,15 @@ def _progress(total: int, label: str, quiet: bool) -> Iterator[_Tick]:
 
 
 class _Tick:
-    def __init__(self, progress: object, task: object):
+    def __init__(self, progress: object, task: object, lines: int = 0):
         self.progress = progress
         self.task = task
+        self.lines, self.done = lines, 0  # lines: the total, when ticks are printed as plain lines
 
     def __call__(self, what: str) -> None:
+        if self.lines:
+            self.done += 1
+            print(f"[{self.done}/{self.lines}] {what}", file=sys.stderr, flush=True)
         if self.progress is not None:
             self.progress.update(self.task, advance=1, description=what)  # type: ignore[attr-defined]
 

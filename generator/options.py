@@ -18,6 +18,7 @@ class BuildOptions:
     packing: str = "spaced"  # spaced | touching
     force: bool = False
     quiet: bool = False
+    verbose: bool = False  # list every component drawn or reused
     record_print: bool = False  # remember what was drawn as a numbered print (generator/prints.py)
     changed_since: str | None = None  # "last" or a print number: also write <game>-reprint.pdf
     stamp: bool = False  # carry the print number on every piece

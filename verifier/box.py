@@ -15,7 +15,10 @@ def check_box(game: Game) -> list[Finding]:
         for component_id in line.components:
             component = game.component(component_id)
             if component.kind == "supply":
-                have += component.count
+                for item in component.supplies:
+                    env = {**item.fields, "name": item.name, "component": component.id, "copy": 0}
+                    if line.where is None or expressions.evaluate(line.where, env, lenient=True):
+                        have += item.count
                 continue
             for piece in component.pieces:
                 if line.per_copy and piece.copy != 0:

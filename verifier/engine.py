@@ -10,6 +10,7 @@ from .box import check_box
 from .events import event_stats
 from .findings import Finding, Result
 from .inventory import Instance, build_inventory
+from .numbers import check_numbers
 from .simulate import simulate
 from .supply import check_supply
 
@@ -28,6 +29,8 @@ def verify_game(game: Game, *, variant: str | None = None, players: int | None =
     if variant is not None and variant not in {v.id for v in setup.variants}:
         known = ", ".join(v.id for v in setup.variants)
         raise SpecError([Problem("--variant", 1, 1, f"{game.id} has no variant '{variant}'; expected one of {known}")])
+    if variant is None and players is None and setup.numbers:
+        results.append(Result(game.id, "rulebook numbers", None, check_numbers(game, setup.numbers)))
     inventory = inventory if inventory is not None else build_inventory(game)
     for spec in setup.variants:
         if variant is not None and spec.id != variant:

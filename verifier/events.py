@@ -17,6 +17,7 @@ from typing import Any
 from punchboard.spec.model import Game
 from punchboard.spec.setup_model import Event, Variant
 
+from .counts import blocked_by
 from .findings import EventStat, Finding
 from .inventory import Instance
 from .simulate import Run, Scope, simulate, table_env
@@ -81,6 +82,10 @@ def event_stats(game: Game, variant: Variant, players: int, run: Run, trials: in
     targets: list[_Target] = []
     for index, event in enumerate(variant.events):
         label = f'event "{event.name}"'
+        reason = blocked_by([event.where], run.env)
+        if reason is not None:
+            findings.append(Finding(label, f"not computed: left open by the rulebook: {reason}", "warn"))
+            continue
         if not any(run.matches(i.id, event.where, (), run.env) for i in inventory):
             findings.append(Finding(label, f"'{event.where}' matches no piece in the box: every hand counts 0 "
                                            "(a misspelt name or value?)", "warn"))

@@ -16,6 +16,8 @@ class Finding:
     component: str = ""
     need: int | None = None
     have: int | None = None
+    under: str = ""  # the root finding's step this one follows from ('' for a root)
+    unit: str = ""  # what need and have count when it is not pieces: "colour sets"
 
     @property
     def short_by(self) -> int | None:
@@ -26,7 +28,8 @@ class Finding:
     def text(self) -> str:
         parts = [self.step] if self.step else []
         if self.need is not None and self.have is not None:
-            numbers = f"need {self.need}, have {self.have}"
+            unit = f" {self.unit}" if self.unit else ""
+            numbers = f"need {self.need}{unit}, have {self.have}"
             if self.short_by:
                 numbers += f" (short by {self.short_by})"
             parts.append(numbers)
@@ -42,6 +45,8 @@ class Finding:
             "have": self.have,
             "severity": self.severity,
             "message": self.text(),
+            "under": self.under,
+            "unit": self.unit or "pieces",
         }
 
 

@@ -23,7 +23,7 @@ def build_inventory(game: Game) -> tuple[Instance, ...]:
         if component.kind == "supply":
             for item in component.supplies:
                 for copy in range(item.count):
-                    env = {"name": item.name, "component": component.id, "copy": copy}
+                    env = {**item.fields, "name": item.name, "component": component.id, "copy": copy}
                     instances.append(Instance(len(instances), component.id, item.name, env))
             continue
         for piece in component.pieces:

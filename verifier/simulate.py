@@ -21,6 +21,7 @@ from punchboard.spec.setup_model import BOX, REMOVED, Expectation, Step, Table, 
 from .counts import Open, blocked_by, let_values, whole
 from .findings import Finding
 from .inventory import Instance, build_inventory
+from .numbers import number_values
 from .origins import Origins
 
 
@@ -46,6 +47,7 @@ class Run:
     env: dict[str, Any] = field(default_factory=dict)
     table_sizes: dict[str, int] = field(default_factory=dict)
     origins: Origins = field(default_factory=Origins)
+    short: dict[str, str] = field(default_factory=dict)  # zone key → the root finding that left it short
     quiet: bool = False  # a Monte Carlo replay: no conservation, capacity or expectation checks
     cache: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # condition results, shared by replays
 
@@ -117,7 +119,9 @@ def _default_words(step: Step) -> str:
         amount = f"{step.count.describe()} of " if step.count else ""
         return f"take {amount}{what}{cond} to {step.to}"
     if step.kind == "remove":
-        return f"remove {what}{cond}"
+        amount = f"the top {step.count.describe()} of " if step.count else ""
+        face = f" face {step.face}" if step.face else ""
+        return f"remove {amount}{what}{cond}{face}"
     if step.kind == "shuffle":
         return f"shuffle {step.from_zone}"
     if step.kind == "deal":
@@ -138,13 +142,31 @@ def _default_words(step: Step) -> str:
 # ---------------------------------------------------------------- step kinds
 
 
+def root_of(run: Run, scope: Scope, zones: list[str]) -> str:
+    """The root finding that left one of these zones short, if any."""
+    for name in zones:
+        for key in [run.key(scope, name), *run.keys(scope, name)]:
+            if key in run.short:
+                return run.short[key]
+    return ""
+
+
 def _fail(run: Run, step: Step, scope: Scope, message: str, *, need: int | None = None, have: int | None = None,
-          component: str = "", severity: str = "fail") -> None:
-    run.findings.append(Finding(describe_step(step, scope), message, severity, component, need, have))
+          component: str = "", severity: str = "fail", unit: str = "") -> None:
+    label = describe_step(step, scope)
+    under = root_of(run, scope, _reads(step))
+    if under == label:
+        under = ""
+    run.findings.append(Finding(label, message, severity, component, need, have, under, unit))
+    if severity == "fail":
+        for name in _writes(step) + ([REMOVED] if step.kind == "remove" else []):
+            for key in [run.key(scope, name), *run.keys(scope, name)]:
+                run.short.setdefault(key, under or label)
 
 
-def _candidates(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> list[int]:
-    zone = run.pieces(scope, step.from_zone)
+def _candidates(run: Run, step: Step, scope: Scope, env: Mapping[str, Any], key: str | None = None) -> list[int]:
+    """The pieces a step may move: in its ``from`` zone (or one player's ``key`` of it) and matching it."""
+    zone = list(run.zones.get(key, [])) if key is not None else run.pieces(scope, step.from_zone)
     if step.where is None and not step.components:
         return zone
     selected = run.matching(step.where, step.components, env)
@@ -152,38 +174,58 @@ def _candidates(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> l
     return [i for i in zone if i in selected]
 
 
-def _take(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
-    found = _candidates(run, step, scope, env)
-    label = run.component_label(found, step)
-    if step.count is None:
-        if not found:
-            _fail(run, step, scope, "nothing matches", need=1, have=0, component=label)
-        chosen = found
+def _sources(run: Run, step: Step, scope: Scope) -> list[tuple[str, str | None, str]]:
+    """(who, the zone key to take from or None for the whole zone, where the pieces go) for each actor."""
+    to = REMOVED if step.kind == "remove" else run.key(scope, step.to)
+    if not step.each_player:
+        return [("", None, to)]
+    base = run.key(scope, step.from_zone)
+    players = run.per_player.get(base, scope.players)
+    targets = _hands(run, scope, step.to) if step.kind == "take" else [REMOVED] * players
+    return [(f"player {p}: ", f"{base}#{p}", targets[p - 1]) for p in range(1, players + 1)]
+
+
+def _move(run: Run, scope: Scope, step: Step, key: str | None, dest: str, chosen: list[int]) -> None:
+    if key is None:
+        run.take_out(scope, step.from_zone, chosen)
     else:
-        need = whole(step.count, env)
-        if len(found) < need:
-            _fail(run, step, scope, "", need=need, have=len(found), component=label)
-        if step.pick == "random":
-            run.origins.picked(found, describe_step(step, scope))
-            chosen = run.rng.sample(found, min(need, len(found)))
+        gone = set(chosen)
+        run.zones[key] = [i for i in run.zones.get(key, []) if i not in gone]
+    run.put(dest, chosen)
+
+
+def _take(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
+    for who, key, dest in _sources(run, step, scope):
+        found = _candidates(run, step, scope, env, key)
+        label = run.component_label(found, step)
+        if step.count is None:
+            if not found:
+                _fail(run, step, scope, f"{who}nothing matches", need=1, have=0, component=label)
+            chosen = found
         else:
-            chosen = found[:need]
-    run.take_out(scope, step.from_zone, chosen)
-    run.put(run.key(scope, step.to), chosen)
+            need = whole(step.count, env)
+            if len(found) < need:
+                _fail(run, step, scope, who.rstrip(": "), need=need, have=len(found), component=label)
+            if step.pick == "random":
+                run.origins.picked(found, describe_step(step, scope))
+                chosen = run.rng.sample(found, min(need, len(found)))
+            else:
+                chosen = found[:need]
+        _move(run, scope, step, key, dest, chosen)
 
 
 def _remove(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
-    found = _candidates(run, step, scope, env)
-    label = run.component_label(found, step)
-    if step.count is not None:
-        need = whole(step.count, env)
-        if len(found) < need:
-            _fail(run, step, scope, "", need=need, have=len(found), component=label)
-        found = found[:need]
-    elif not found:
-        _fail(run, step, scope, "nothing matches, nothing removed", severity="warn", component=label)
-    run.take_out(scope, step.from_zone, found)
-    run.put(REMOVED, found)
+    for who, key, dest in _sources(run, step, scope):
+        found = _candidates(run, step, scope, env, key)
+        label = run.component_label(found, step)
+        if step.count is not None:
+            need = whole(step.count, env)
+            if len(found) < need:
+                _fail(run, step, scope, who.rstrip(": "), need=need, have=len(found), component=label)
+            found = found[:need]
+        elif not found:
+            _fail(run, step, scope, f"{who}nothing matches, nothing removed", severity="warn", component=label)
+        _move(run, scope, step, key, dest, found)
 
 
 def _hands(run: Run, scope: Scope, base_name: str) -> list[str]:
@@ -231,6 +273,20 @@ def _give(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
     used_values: set[Any] = set()
     available = list(found)
     made_by = describe_step(step, scope)
+    sets_reported = False
+    if step.same and step.distinct:
+        sizes: dict[Any, int] = {}
+        for i in found:
+            value = run.inventory[i].env.get(step.same)
+            if value is not None:
+                sizes[value] = sizes.get(value, 0) + 1
+        sets = sum(1 for size in sizes.values() if size >= each)
+        if sets < len(hands):
+            # the designer's terms: colour sets, not pieces; the players left without one follow from it
+            _fail(run, step, scope, f"one {step.same} for each player, {each} pieces of it; the box has {sets} "
+                  f"{step.same}{'s' if sets != 1 else ''} with {each} or more", need=len(hands), have=sets,
+                  component=label, unit=f"{step.same} sets")
+            sets_reported = True
     if step.same:
         run.origins.chose_at_random_by_content(found, made_by)
     if step.match_field and step.match_zone:
@@ -256,6 +312,8 @@ def _give(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
                 value = run.rng.choice(fitting)
                 used_values.add(value)
                 chosen = groups[value][:each]
+            elif sets_reported:
+                chosen = []
             else:
                 biggest = max((len(m) for m in groups.values()), default=0)
                 _fail(run, step, scope, f"player {player}: no {step.same} left with {each} pieces"
@@ -454,12 +512,18 @@ def check_expectations(run: Run, expectations: tuple[Expectation, ...], scope: S
         if any(k in run.open_zones for k in keys):
             continue
         label = f"{where}expect {expect.zone}" + (f" ({expect.rule})" if expect.rule else "")
+        under = root_of(run, scope, [expect.zone])
+        reason = blocked_by([expect.has], env)
+        if reason is not None:
+            run.findings.append(Finding(label, f"left open by the rulebook: {reason}", "warn"))
+            continue
         sizes = [len(run.zones.get(k, [])) for k in keys]
         per_player = len(keys) > 1 or run.key(scope, expect.zone) in run.per_player
         names = [f"player {n + 1}'s {expect.zone}" if per_player else expect.zone for n in range(len(keys))]
         try:
             if expect.equal and len(set(sizes)) > 1:
-                run.findings.append(Finding(label, f"sizes differ: {', '.join(map(str, sizes))}", expect.severity))
+                run.findings.append(Finding(label, f"sizes differ: {', '.join(map(str, sizes))}", expect.severity,
+                                            under=under))
             for bound, test, word in ((expect.size, lambda s, b: s == b, "exactly"),
                                       (expect.min, lambda s, b: s >= b, "at least"),
                                       (expect.max, lambda s, b: s <= b, "at most")):
@@ -469,12 +533,12 @@ def check_expectations(run: Run, expectations: tuple[Expectation, ...], scope: S
                 for n, size in enumerate(sizes):
                     if not test(size, value):
                         run.findings.append(Finding(label, f"{names[n]} holds {size}, expected {word} {value}",
-                                                    expect.severity, need=value, have=size))
+                                                    expect.severity, need=value, have=size, under=under))
             if expect.has is not None:
                 for n, key in enumerate(keys):
                     if not any(run.matches(i, expect.has, (), env) for i in run.zones.get(key, [])):
                         run.findings.append(Finding(label, f"no piece in {names[n]} matches {expect.has}",
-                                                    expect.severity, need=1, have=0))
+                                                    expect.severity, need=1, have=0, under=under))
         except Open as gap:
             run.findings.append(Finding(label, f"left open by the rulebook: {gap}", "warn"))
 
@@ -492,7 +556,7 @@ def _check_exactly(run: Run, scope: Scope, env: Mapping[str, Any]) -> None:
             size = len(run.zones.get(key, []))
             if size != value and key not in run.open_zones:
                 run.findings.append(Finding(f"zone {key}", f"{limit.say or name} must hold exactly {value}, holds {size}",
-                                            need=value, have=size))
+                                            need=value, have=size, under=root_of(run, scope, [name])))
 
 
 # ---------------------------------------------------------------- a whole variant
@@ -512,6 +576,7 @@ def simulate(game: Game, variant: Variant, players: int, seed: str | random.Rand
               origins=Origins(enabled=not quiet))
     run.zones[BOX] = [i.id for i in inventory]
     env: dict[str, Any] = {"players": players, "table_players": players, "table": "", "table_index": 0}
+    env.update(number_values(variant.numbers))
     let_values(dict(variant.let), env)
     run.env = env
     top = Scope("", players, variant.zones)

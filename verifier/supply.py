@@ -9,7 +9,7 @@ from punchboard.spec.setup_model import Consumption
 
 from .counts import Open, blocked_by, whole
 from .findings import Finding
-from .simulate import Run, Scope, table_env
+from .simulate import Run, Scope, root_of, table_env
 
 
 def _one(run: Run, item: Consumption, scope: Scope, env: Mapping[str, Any]) -> Finding | None:
@@ -28,11 +28,12 @@ def _one(run: Run, item: Consumption, scope: Scope, env: Mapping[str, Any]) -> F
     components = ", ".join(sorted({run.inventory[i].component for i in pool}))
     factor = 1 if item.returned else rounds
     need = per_round * factor
+    under = root_of(run, scope, list(item.zones))
     if need > len(pool):
-        return Finding(label, f"fails: {per_round} a round × {factor}", "fail", components, need, len(pool))
+        return Finding(label, f"fails: {per_round} a round × {factor}", "fail", components, need, len(pool), under)
     if worst is not None and worst * factor > len(pool):
         return Finding(label, f"fails only in the worst case: {worst} a round × {factor}; typical need {need}",
-                       "warn", components, worst * factor, len(pool))
+                       "warn", components, worst * factor, len(pool), under)
     return None
 
 

@@ -13,7 +13,7 @@ from punchboard.generator.options import BACK_MODES, BuildOptions
 from punchboard.plumbing.outlock import output_lock
 from punchboard.plumbing.paths import LAYOUTS
 
-from .common import EXIT_INPUT, TARGET_HELP, add_limit_flags, limits_of, load_targets
+from .common import EXIT_INPUT, TARGET_HELP, add_common_flags, add_limit_flags, limits_of, load_targets
 
 MAX_DUPLEX_OFFSET = 50.0  # mm; a printer that misregisters by more than 5 cm needs fixing, not correcting
 
@@ -53,6 +53,7 @@ def build_options(args: argparse.Namespace) -> BuildOptions:
         packing=args.packing,
         force=args.force,
         quiet=args.quiet,
+        verbose=args.verbose,
         changed_since=args.changed_since,
         stamp=args.stamp,
     )
@@ -73,7 +74,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def add_build_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--out", default="output", help="output folder (default: output)")
+    add_common_flags(p, out="output folder")
     p.add_argument("--paper", default="letter", type=_paper, help="paper from layouts/paper/: letter, a4, a3, tabloid (default: letter)")
     p.add_argument("--backs", default="duplex-long", choices=BACK_MODES, help="how backs are printed (default: duplex-long)")
     p.add_argument("--duplex-offset", default=(0.0, 0.0), type=_duplex_offset, metavar="X,Y", help="shift back pages by X,Y mm to correct duplex misregistration")
@@ -81,7 +82,6 @@ def add_build_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--proof", action="store_true", help="draw trim and safe-zone guides")
     p.add_argument("--packing", default="spaced", choices=("spaced", "touching"), help="cards spaced with their own bleed, or touching on shared cut lines")
     p.add_argument("--force", action="store_true", help="rebuild everything, ignoring the cache")
-    p.add_argument("--quiet", action="store_true", help="no progress output")
     p.add_argument("--changed-since", type=_print_number, metavar="PRINT", help="also write <game>-reprint.pdf: only the pieces drawn differently since print PRINT ('last' or a number from OUT/<game>/prints/), after a swap list")
     p.add_argument("--stamp", action="store_true", help="print the print number (P3) small in a corner of every piece, to tell prints apart once cut")
     add_limit_flags(p)

@@ -1,12 +1,13 @@
-"""What every verb shares: exit codes, targets, limit flags."""
+"""What every verb shares: exit codes, targets, limit flags, --out/--quiet/--verbose and progress."""
 
 from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from punchboard.plumbing.errors import SpecError, UsageError
 from punchboard.plumbing.limits import DEFAULT_LIMITS, FLAGS, LIMIT_HELP, Limits
@@ -14,6 +15,8 @@ from punchboard.plumbing.paths import bundled_games, resolve_target
 
 if TYPE_CHECKING:  # the loader (and jsonschema, yaml) load when a verb reads a game, not when the parser is built
     from punchboard.spec.model import Game
+
+T = TypeVar("T")
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 TARGET_HELP = "a bundled game id or a path to a game folder; none means every bundled game"
@@ -107,3 +110,55 @@ class CliParser(argparse.ArgumentParser):
         if message.startswith("argument "):
             message = message[len("argument ") :]
         self.exit(EXIT_INPUT, f"{self.prog}: {message} (see '{self.prog} --help')\n")
+
+
+def add_common_flags(parser: argparse.ArgumentParser, out: str | None = None, out_default: str | None = "output") -> None:
+    """``--quiet`` and ``--verbose`` for every verb; ``--out DIR`` for a verb that writes files (``out``: its help)."""
+    if out is not None:
+        parser.add_argument("--out", default=out_default, metavar="DIR", help=f"{out} (default: {out_default})" if out_default else out)
+    loudness = parser.add_mutually_exclusive_group()
+    loudness.add_argument("-q", "--quiet", action="store_true", help="print nothing but problems and warnings")
+    loudness.add_argument("-v", "--verbose", action="store_true", help="say more: every file written and every step")
+
+
+class Voice:
+    """What a verb prints, as ``--quiet`` and ``--verbose`` ask: ``say`` normally, ``detail`` only when verbose."""
+
+    def __init__(self, args: argparse.Namespace):
+        self.quiet = bool(getattr(args, "quiet", False))
+        self.verbose = bool(getattr(args, "verbose", False))
+
+    def say(self, text: str) -> None:
+        if not self.quiet:
+            print(text, flush=True)
+
+    def detail(self, text: str) -> None:
+        if self.verbose:
+            print(text, flush=True)
+
+    def progress(self, items: Sequence[T], label: Callable[[T], str]) -> Iterator[T]:
+        """Each item in turn, with a progress bar on a terminal and plain lines on stderr otherwise."""
+        yield from progress(items, label, self.quiet)
+
+
+def progress(items: Sequence[T], label: Callable[[T], str], quiet: bool = False) -> Iterator[T]:
+    """Iterate ``items``: a transient rich progress bar when stderr is a terminal, a plain
+    ``[i/n] label`` line per item otherwise; nothing with ``quiet`` or for a single item."""
+    if quiet or len(items) < 2:
+        yield from items
+        return
+    if not sys.stderr.isatty():
+        for index, item in enumerate(items, 1):
+            print(f"[{index}/{len(items)}] {label(item)}", file=sys.stderr, flush=True)
+            yield item
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, transient=True, console=Console(stderr=True)) as bar:
+        task = bar.add_task("", total=len(items))
+        for item in items:
+            bar.update(task, description=label(item))
+            yield item
+            bar.advance(task)

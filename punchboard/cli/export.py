@@ -12,7 +12,7 @@ from typing import Any
 from punchboard.plumbing.outlock import output_lock
 from punchboard.plumbing.units import UnitError, parse_length
 
-from .common import TARGET_HELP, add_limit_flags, limits_of, load_targets
+from .common import TARGET_HELP, Voice, add_common_flags, add_limit_flags, limits_of, load_targets
 
 MAX_BLEED = 72.0  # points: 1in, far beyond any print service
 MAX_DPI = 1200  # a 1200-dpi board is already a ~20000 px wide bitmap
@@ -50,9 +50,12 @@ def cmd_images(args: argparse.Namespace) -> int:
 
 
 def _images(args: argparse.Namespace, export_images: Any) -> int:
-    for game in _games(args):
+    voice = Voice(args)
+    for game in voice.progress(_games(args), lambda g: f"images {g.id}"):
         images = export_images(game, Path(args.out), args.dpi, args.bleed, args.unique)
-        print(f"{game.id}: {len(images)} images in {Path(args.out) / game.id / 'images'}")
+        for image in images:
+            voice.detail(f"  {image.path}")
+        voice.say(f"{game.id}: {len(images)} images in {Path(args.out) / game.id / 'images'}")
     return 0
 
 
@@ -64,9 +67,12 @@ def cmd_tts(args: argparse.Namespace) -> int:
 
 
 def _tts(args: argparse.Namespace, export_tts: Any) -> int:
-    for game in _games(args):
+    voice = Voice(args)
+    for game in voice.progress(_games(args), lambda g: f"tts {g.id}"):
         files = export_tts(game, Path(args.out), args.base_url)
-        print(f"{game.id}: {files[-1]} ({len(files)} files)")
+        for file in files:
+            voice.detail(f"  {file}")
+        voice.say(f"{game.id}: {files[-1]} ({len(files)} files)")
     return 0
 
 
@@ -78,9 +84,12 @@ def cmd_preview(args: argparse.Namespace) -> int:
 
 
 def _previews(args: argparse.Namespace, export_previews: Any) -> int:
-    for game in _games(args):
+    voice = Voice(args)
+    for game in voice.progress(_games(args), lambda g: f"preview {g.id}"):
         sheets = export_previews(game, Path(args.out))
-        print(f"{game.id}: {len(sheets)} contact sheets in {Path(args.out) / game.id / 'preview'}")
+        for sheet in sheets:
+            voice.detail(f"  {sheet}")
+        voice.say(f"{game.id}: {len(sheets)} contact sheets in {Path(args.out) / game.id / 'preview'}")
     return 0
 
 
@@ -90,7 +99,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("images", help="a PNG per card face and back",
                        description="Write a PNG of every piece's face and back, with bleed, for print-on-demand services, under OUT/<game_id>/images/.")
     p.add_argument("targets", nargs="*", metavar="TARGET", help=target_help)
-    p.add_argument("--out", default="output", help="output folder (default: output)")
+    add_common_flags(p, out="output folder")
     p.add_argument("--dpi", type=_dpi, default=300.0, help="resolution (default: 300)")
     p.add_argument("--bleed", type=_bleed, default=9.0, metavar="LENGTH", help="bleed on every edge, e.g. 0.125in or 3mm (default: 0.125in)")
     p.add_argument("--unique", action="store_true", help="one image per distinct piece; manifest.json gives the counts")
@@ -100,7 +109,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("tts", help="Tabletop Simulator deck sheets and saved objects",
                        description="Write Tabletop Simulator deck sheets, tile and token images and saved-object JSON under OUT/<game_id>/tts/.")
     p.add_argument("targets", nargs="*", metavar="TARGET", help=target_help)
-    p.add_argument("--out", default="output", help="output folder (default: output)")
+    add_common_flags(p, out="output folder")
     p.add_argument("--base-url", metavar="URL", help="URL the tts folder's images will be hosted at (default: file:/// paths)")
     add_limit_flags(p)
     p.set_defaults(func=cmd_tts)
@@ -108,6 +117,6 @@ def register(sub: Any) -> None:
     p = sub.add_parser("preview", help="contact sheets of every distinct face",
                        description="Write a contact-sheet PNG per component, one thumbnail per distinct face, under OUT/<game_id>/preview/.")
     p.add_argument("targets", nargs="*", metavar="TARGET", help=target_help)
-    p.add_argument("--out", default="output", help="output folder (default: output)")
+    add_common_flags(p, out="output folder")
     add_limit_flags(p)
     p.set_defaults(func=cmd_preview)

@@ -12,7 +12,7 @@ from typing import Any
 from punchboard.plumbing.errors import Problem, SpecError
 from punchboard.plumbing.paths import SCHEMAS
 
-from .common import EXIT_OK
+from .common import EXIT_OK, Voice, add_common_flags
 
 TEMPLATE = "starter"
 
@@ -73,11 +73,11 @@ def write_starter(folder: Path) -> list[Path]:
 def cmd_init(args: argparse.Namespace) -> int:
     folder = Path(args.dir)
     written = write_starter(folder)
-    if not getattr(args, "quiet", False):
-        print(f"wrote a starter game in {folder} ({len(written)} files):")
-        for path in written:
-            print(f"  {path.relative_to(folder)}")
-        print(f"next: punchboard build {folder} && punchboard verify {folder}")
+    voice = Voice(args)
+    voice.say(f"wrote a starter game in {folder} ({len(written)} files)")
+    for path in written:
+        voice.detail(f"  {path}")
+    voice.say(f"next: punchboard build {folder} && punchboard verify {folder}")
     return EXIT_OK
 
 
@@ -89,7 +89,8 @@ def register(sub: Any) -> None:
         "a common back, tokens, a board and a setup for 2-4 players, with comments that teach the format. "
         "It builds and verifies as it is.",
     )
-    p.add_argument("dir", metavar="DIR", help="the folder to create (must not exist or be empty)")
+    p.add_argument("dir", metavar="DIR", help="the folder to write the game into (must not exist or be empty)")
+    add_common_flags(p)
     p.set_defaults(func=cmd_init)
 
 

@@ -15,7 +15,16 @@ if TYPE_CHECKING:  # the verifier loads when verify runs, not when the parser is
     from punchboard.spec.model import Game
     from punchboard.verifier.findings import Result
 
-from .common import TARGET_HELP, add_limit_flags, limits_of, load_targets, non_negative_int, positive_int
+from .common import (
+    TARGET_HELP,
+    add_common_flags,
+    add_limit_flags,
+    limits_of,
+    load_targets,
+    non_negative_int,
+    positive_int,
+    progress,
+)
 
 MAX_TRIALS = 10_000_000
 MAX_PLAYERS = 1000
@@ -48,23 +57,31 @@ def run_verify(games: list[Game], args: argparse.Namespace) -> int:
     out = Path(getattr(args, "out", "output"))
     everything: list[Result] = []
     tty = sys.stdout.isatty() and not args.json
-    for game in games:
+    quiet, verbose = getattr(args, "quiet", False), getattr(args, "verbose", False)
+    for game in progress(games, lambda g: f"verify {g.id}", quiet or args.json):
         results = verify_game(game, variant=args.variant, players=args.players, trials=trials, seed=seed)
         everything.extend(results)
         folder = out / game.id
         atomicio.write_text(folder / "verify.md", report.markdown(game.id, game.title, results, trials, seed))
-        atomicio.write_text(folder / "verify.svg", report.svg(game.id, results))
+        atomicio.write_text(folder / "verify.svg", report.svg(game.title, results))
+        atomicio.write_bytes(folder / "verify.png", report.png(game.title, results))
         if args.json:
+            continue
+        if quiet:  # only what is wrong
+            for line in report.findings_text(results):
+                print(f"{game.id}{line}")
             continue
         if tty:
             from rich.console import Console
 
             console = Console()
             console.print(report.rich_table(game.id, results))
-            print("\n".join(report.findings_text(results)))
+            print("\n".join(report.findings_text(results) + report.events_text(results)))
         else:
             print(report.plain_text(game.id, results))
-        print(f"  report: {folder / 'verify.md'}, matrix: {folder / 'verify.svg'}")
+        print(f"  report: {folder / 'verify.md'}, matrix: {folder / 'verify.svg'} and {folder / 'verify.png'}")
+        if verbose:
+            print(f"  {len(results)} checks, {sum(len(r.events) for r in results)} deal statistics, {trials} trials from seed {seed}")
     if args.json:
         sys.stdout.write(report.as_json(everything))
     return 1 if any(r.status == "fail" for r in everything) else 0
@@ -84,6 +101,6 @@ def register(sub: Any) -> None:
     p.add_argument("--trials", type=_trials, default=2000, help=f"Monte Carlo re-runs of the whole setup per variant and player count, at most {MAX_TRIALS} (default: 2000)")
     p.add_argument("--seed", type=non_negative_int, default=1, help="random seed for Monte Carlo (default: 1)")
     p.add_argument("--json", action="store_true", help="print results as JSON")
-    p.add_argument("--out", default="output", help="where verify.md and the matrix picture go (default: output)")
+    add_common_flags(p, out="where verify.md and the matrix picture go")
     add_limit_flags(p)
     p.set_defaults(func=cmd_verify)

@@ -50,7 +50,8 @@ def bill_of_materials(game: Game) -> dict[str, Any]:
                 "two_sided": component.has_backs,
             }
         )
-    supplies = [{"name": s.name, "count": s.count, "notes": s.notes} for s in game.supplies]
+    supplies = [{"name": s.name + (f" ({', '.join(str(v) for v in s.fields.values())})" if s.fields else ""),
+                 "count": s.count, "notes": s.notes} for s in game.supplies]
     return {
         "game": game.id,
         "title": game.title,
@@ -77,4 +78,22 @@ def format_bom(bom: dict[str, Any]) -> str:
     for supply in bom["supplies"]:
         notes = f" — {supply['notes']}" if supply["notes"] else ""
         lines.append(f"  {supply['count']:>4}  {supply['name']}{notes}")
+    return "\n".join(lines)
+
+
+def markdown_bom(bom: dict[str, Any]) -> str:
+    """The bill of materials as a Markdown page (``bom --out`` writes it as bom.md)."""
+    lines = [f"# {bom['title']}: bill of materials", "", "| count | component | kind | sides | breakdown |", "|---:|---|---|---|---|"]
+    for entry in bom["components"]:
+        copies = f" ({entry['copies']} × {entry['per_copy']})" if entry["copies"] > 1 else ""
+        breakdown = ", ".join(f"{b['label']}: {b['count']}" for b in entry["breakdown"]) if len(entry["breakdown"]) > 1 else ""
+        by = f"by {entry['by']}: {breakdown}" if breakdown else ""
+        sides = "two" if entry["two_sided"] else "one"
+        lines.append(f"| {entry['count']}{copies} | {entry['name']} | {entry['kind']} | {sides} | {by} |")
+    lines += ["", "## Bought supplies", ""]
+    if not bom["supplies"]:
+        lines.append("None.")
+    for supply in bom["supplies"]:
+        notes = f" — {supply['notes']}" if supply["notes"] else ""
+        lines.append(f"- {supply['count']} × {supply['name']}{notes}")
     return "\n".join(lines)

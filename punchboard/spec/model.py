@@ -69,6 +69,7 @@ class SupplyItem:
     name: str
     count: int
     notes: str = ""
+    fields: Mapping[str, Scalar] = field(default_factory=frozen_map)  # e.g. {colour: red} for plastic trains
 
 
 @dataclass(frozen=True)

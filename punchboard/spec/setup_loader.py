@@ -19,6 +19,7 @@ from .setup_model import (
     Count,
     Event,
     Expectation,
+    RuleNumber,
     Setup,
     Step,
     Table,
@@ -86,6 +87,8 @@ class _Builder:
         self.let_names: set[str] = set()
         self.gaps: list[str] = []
         self.covered: tuple[int, ...] = ()  # the player counts of the variant being read
+        self.number_names: set[str] = set()
+        self.numbers: tuple[RuleNumber, ...] = ()
         self.variant_id = ""
 
     def source(self, path: PathKey) -> str:
@@ -104,7 +107,7 @@ class _Builder:
         except expressions.ExpressionError as exc:
             self.error(path, f"{path[-1]}: {exc}")
             return None
-        known = set(COUNT_VARIABLES) | self.let_names
+        known = set(COUNT_VARIABLES) | self.let_names | self.number_names
         if condition:
             known |= self.fields
         unknown = sorted(used - known)
@@ -132,7 +135,14 @@ class _Builder:
             if isinstance(value, str):
                 self.expression(path + ("by_players", key), value, condition=False)
             table[int(key)] = tuple(value) if isinstance(value, list) else value
-        reasons = {int(k): v for k, v in (raw.get("open") or {}).items()}
+        raw_open = raw.get("open") or {}
+        if isinstance(raw_open, str):
+            missing = [n for n in self.covered if n not in table] or [min(self.covered, default=1)]
+            example = ", ".join(f"{n}: \"{raw_open}\"" for n in missing[:2])
+            self.error(path + ("open",), f"open: must name the player counts it explains, so that a count added later "
+                                         f"is not explained by it silently; write open: {{{example}}}")
+            raw_open = {}
+        reasons = {int(k): v for k, v in raw_open.items()}
         for key in sorted(set(reasons) & set(table)):
             self.error(path + ("open", str(key)), f"open names {key} players, but the table gives a value for {key}; "
                                                   "open: explains only the counts the table leaves out")
@@ -200,6 +210,20 @@ class _Builder:
         else:
             self.check_read(at + ("from",), source_zone, known)
             options["from_zone"] = source_zone
+        source_read = options.get("from_zone")
+        each_player = bool(body.get("each_player"))
+        if kind in ("take", "remove") and each_player and source_read not in per_player:
+            self.error(at + ("each_player",), f"each_player: true takes from a zone each player has, but "
+                                              f"'{source_read}' is one shared zone")
+        elif kind in ("take", "remove", "deal", "give", "place", "draw_keep") and source_read in per_player and not each_player:
+            if kind in ("take", "remove"):
+                how = (f"write each_player: true to {kind} from each player's own '{source_read}' "
+                       "(count is then per player" + (", into each player's own 'to')" if kind == "take" else ")"))
+            else:
+                how = f"take from each player's own '{source_read}' first (take: {{from: {source_read}, each_player: true, ...}})"
+            self.error(at + ("from",), f"'{source_read}' is a zone each player has: a {kind} from it would pool every "
+                                       f"player's pieces; {how}")
+        options["each_player"] = each_player
         if kind in ("take", "give", "deal", "draw_keep"):
             options["to"] = body["to"]
         if kind == "take":
@@ -243,12 +267,26 @@ class _Builder:
         if kind == "remove":
             writes.append(REMOVED)
         known.update(writes)
-        if kind in ("deal", "give", "draw_keep"):
+        if kind in ("deal", "give", "draw_keep") or (kind == "take" and each_player):
             per_player.add(body["to"])
         return Step(kind=kind, number=number, say=raw.get("say", ""), source=self.source(path), when=when,
                     components=components, where=where, **options)
 
     # ------------------------------------------------------------ the rest
+
+    def read_numbers(self, raw: list[dict[str, Any]]) -> None:
+        numbers = []
+        for index, spec in enumerate(raw):
+            at = ("numbers", index)
+            if spec["name"] in COUNT_VARIABLES:
+                self.error(at + ("name",), f"'{spec['name']}' is a built-in name; choose another")
+                continue
+            if spec["name"] in self.fields:
+                self.error(at + ("name",), f"'{spec['name']}' is a field of the components; choose another name")
+                continue
+            numbers.append(RuleNumber(spec["name"], spec["value"], spec["quote"], self.source(at), spec.get("where", "")))
+            self.number_names.add(spec["name"])
+        self.numbers = tuple(numbers)
 
     def zones(self, path: PathKey, raw: dict[str, Any]) -> dict[str, ZoneLimit]:
         return {
@@ -293,6 +331,10 @@ class _Builder:
         for name, value in raw.get("let", {}).items():
             if name in COUNT_VARIABLES:
                 self.error(path + ("let", name), f"let: '{name}' is a built-in name; choose another")
+                continue
+            if name in self.number_names:
+                self.error(path + ("let", name), f"let: '{name}' is a rulebook number (numbers:); "
+                                                 "state it there once, or choose another name")
                 continue
             let[name] = self.count(path + ("let", name), value)
             self.let_names.add(name)
@@ -347,7 +389,7 @@ class _Builder:
             rules=raw.get("rules", ""), notes=raw.get("notes", ""), let=frozen_map(let),
             zones=frozen_map(self.zones(path + ("zones",), raw.get("zones", {}))), tables=tuple(tables),
             expect=self.expectations(path + ("expect",), raw.get("expect", []), all_known),
-            supply=tuple(supply), events=tuple(events),
+            supply=tuple(supply), events=tuple(events), numbers=self.numbers,
         )
         return variant if len(self.problems) == before else None
 
@@ -361,6 +403,7 @@ def load_setup(path: Path, components: Sequence[Component], players: tuple[int, 
     if problems:
         raise SpecError(problems)
     builder = _Builder(doc, components, players)
+    builder.read_numbers(doc.data.get("numbers", []))
     variants = []
     seen: set[str] = set()
     for index, raw in enumerate(doc.data["variants"]):
@@ -372,4 +415,5 @@ def load_setup(path: Path, components: Sequence[Component], players: tuple[int, 
             variants.append(variant)
     if builder.problems:
         raise SpecError(builder.problems)
-    return Setup(path=path, variants=tuple(variants), notes=doc.data.get("notes", ""), gaps=tuple(builder.gaps))
+    return Setup(path=path, variants=tuple(variants), notes=doc.data.get("notes", ""), gaps=tuple(builder.gaps),
+                 numbers=builder.numbers)

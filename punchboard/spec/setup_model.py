@@ -72,10 +72,11 @@ class Step:
     seats: str = ""
     by: str | None = None
     face: str = ""  # remove: 'up' or 'down' ('' when not said)
+    each_player: bool = False  # take/remove: once per player, from that player's own zone
 
     @property
     def per_player(self) -> bool:
-        return self.kind in ("deal", "give", "draw_keep")
+        return self.kind in ("deal", "give", "draw_keep") or (self.kind == "take" and self.each_player)
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,18 @@ class Variant:
     expect: tuple[Expectation, ...] = ()
     supply: tuple[Consumption, ...] = ()
     events: tuple[Event, ...] = ()
+    numbers: tuple[RuleNumber, ...] = ()  # the setup file's rulebook numbers (shared by every variant)
+
+
+@dataclass(frozen=True)
+class RuleNumber:
+    """A number the rulebook states, with its words: `points_to_win: 35` from "The first player to get 35 points wins"."""
+
+    name: str
+    value: int
+    quote: str
+    source: str  # file:line:col in setup.yaml
+    where: str = ""
 
 
 @dataclass(frozen=True)
@@ -151,6 +164,7 @@ class Setup:
     variants: tuple[Variant, ...]
     notes: str = ""
     gaps: tuple[str, ...] = ()  # "file:line:col: message" for count tables that miss covered player counts
+    numbers: tuple[RuleNumber, ...] = ()
 
     def variant(self, variant_id: str) -> Variant:
         for variant in self.variants:

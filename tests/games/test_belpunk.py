@@ -114,13 +114,22 @@ def _verify(target: str, out: Path) -> tuple[int, list[dict]]:
 def test_verify_passes_the_box_and_every_player_count_of_the_standard_setup(tmp_path: Path):
     """The rulebook has one setup for 2–4 players; 52 cards cover 8/7/6-card hands plus the Machine's discards."""
     code, results = _verify("belpunk", tmp_path)
-    assert code == 0
+    assert code == 1  # only because the rulebook states two points-to-win figures (below)
     rows = {(r["variant"], r["players"]): r for r in results if r["game"] == "belpunk"}
     assert sorted(rows, key=str) == sorted(
-        [("box", None), ("standard", 2), ("standard", 3), ("standard", 4)], key=str
+        [("box", None), ("rulebook numbers", None), ("standard", 2), ("standard", 3), ("standard", 4)], key=str
     )
     for key, row in rows.items():
-        assert (row["status"], row["findings"]) == ("pass", []), key
+        if key != ("rulebook numbers", None):
+            assert (row["status"], row["findings"]) == ("pass", []), key
+    # "The first player to get 35 points wins" vs "... reached 25 or more points, the game ends": one finding
+    numbers = rows[("rulebook numbers", None)]
+    fails = [f["message"] for f in numbers["findings"] if f["severity"] == "fail"]
+    assert numbers["status"] == "fail" and len(fails) == 1
+    assert "points_to_win: stated with different values: 35" in fails[0] and "and 25" in fails[0]
+    # each quote is found in the rulebook text, with its line
+    infos = [f["message"] for f in numbers["findings"] if f["severity"] == "info"]
+    assert any("line 13" in m and "35" in m for m in infos) and any("line 92" in m for m in infos)
     for players in (2, 3, 4):
         events = rows[("standard", players)]["events"]
         assert len(events) == 2 and all(event["agrees"] for event in events)
@@ -137,6 +146,7 @@ def test_verify_catches_a_deck_that_does_not_match_the_rulebook(tmp_path: Path):
     status = {(r["variant"], r["players"]): r["status"] for r in results}
     assert status == {
         ("box", None): "fail",
+        ("rulebook numbers", None): "fail",
         ("standard", 2): "fail",
         ("standard", 3): "fail",
         ("standard", 4): "fail",

@@ -101,11 +101,17 @@ def test_every_step_kind(tmp_path: Path, capsys) -> None:  # type: ignore[no-unt
     # 3 players: 18 of 20 numbers dealt; players draw in turn from what is left (2, then 1, then 0)
     assert shortfalls(3)['step 6 "draw 3 keep 1"'] == [(3, 2), (3, 1), (3, 0)]
     assert 'step 1 "give each player 2 knights of one team"' not in shortfalls(3)
-    # 4 players: three teams for four players, and one scissors short of matching
+    # 4 players: three teams for four players, said in sets; the missing scissors and the empty team follow from it
     four = shortfalls(4)
-    assert four['step 1 "give each player 2 knights of one team"'] == [(2, 0)]
+    give = 'step 1 "give each player 2 knights of one team"'
+    assert four[give] == [(4, 3)]
     assert four['step 2 "and the scissors of that team"'] == [(4, 3)]
     assert four["expect team"] == [(1, 0)]
+    by_step = {f["step"]: f for f in results[("standard", 4)]["findings"]}
+    assert by_step[give]["message"].startswith(f"{give}: need 4 team sets, have 3 (short by 1)")
+    assert by_step[give]["under"] == ""
+    assert by_step['step 2 "and the scissors of that team"']["under"] == give
+    assert by_step["expect team"]["under"] == give
     assert code == 1
 
 

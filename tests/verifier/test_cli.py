@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
+
+from PIL import Image
 
 from punchboard.cli import main
 
@@ -14,7 +17,7 @@ def _verify(tmp_path: Path, capsys, *args: str) -> tuple[int, str]:  # type: ign
 
 
 def test_steam_court_has_a_verdict_for_every_variant_and_count(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    code, out = _verify(tmp_path, capsys, "steam_court", "--json", "--trials", "2000", "--seed", "7")
+    code, out = _verify(tmp_path, capsys, "steam_court", "--json", "--trials", "500", "--seed", "7")
     results = json.loads(out)
     assert code == 1
     cells = {(r["variant"], r["players"]): r for r in results}
@@ -28,7 +31,7 @@ def test_steam_court_has_a_verdict_for_every_variant_and_count(tmp_path: Path, c
     party8 = " ".join(f["message"] for f in cells[("party", 8)]["findings"])
     assert "Jester (5)" in party8 and "Inspector's seat (8)" in party8
     coup = cells[("standard", 4)]["events"][0]
-    assert coup["seed"].startswith("7:") and coup["trials"] == 2000
+    assert coup["seed"].startswith("7:") and coup["trials"] == 500
     assert coup["interval"][0] <= coup["exact"] <= coup["interval"][1]
 
 
@@ -37,10 +40,19 @@ def test_reports_are_written_and_deterministic(tmp_path: Path, capsys) -> None: 
     first = {p.name: p.read_bytes() for p in (tmp_path / "out" / "steam_court").iterdir()}
     code, out = _verify(tmp_path, capsys, "steam_court", "--trials", "300")
     second = {p.name: p.read_bytes() for p in (tmp_path / "out" / "steam_court").iterdir()}
-    assert code == 1 and first == second and set(first) == {"verify.md", "verify.svg"}
+    assert code == 1 and first == second and set(first) == {"verify.md", "verify.svg", "verify.png"}
     assert b"<svg" in first["verify.svg"] and b"#c0392b" in first["verify.svg"]
+    assert b"Steam Court: variant" in first["verify.svg"]  # titled with the game's title, not its id
     assert "FAIL seven, 7 players, step 4" in out
     assert "## party, 8 players: fail" in first["verify.md"].decode()
+    # the PNG is the same matrix: a red cell for the failing 'seven', green for passing cells
+    image = Image.open(io.BytesIO(first["verify.png"])).convert("RGB")
+    colours = {image.getpixel((x, y)) for x in range(0, image.width, 4) for y in range(0, image.height, 4)}
+    assert (0xC0, 0x39, 0x2B) in colours and (0x4C, 0x9A, 0x2A) in colours and image.width > 300
+    # the terminal summary lists every event per variant × count with its exact figure and Monte Carlo check
+    coup = [line for line in out.splitlines() if line.strip().startswith("coup: a player is dealt all 3 Masterstrokes")]
+    assert len(coup) == 5 + 1 + 1 + 2 * 4 + 5  # standard 2–6, seven, duo, party 8–10 and 12 × 2 tables, clock 2–6
+    assert any("standard 4" in line and "0.023509" in line and line.rstrip().endswith("yes") for line in coup)
 
 
 def test_filters_and_exit_codes(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -99,11 +99,11 @@ def test_a_random_removal_before_the_deal_is_part_of_the_probability(tmp_path: P
 
 def test_monte_carlo_reruns_the_whole_setup(tmp_path: Path) -> None:
     # Without the removal re-run in each trial, the Guard estimate would sit on the one leftover deck's value
-    # (5/20 or 6/20); re-running everything, 20000 trials land near 6/21 = 0.2857 for every seed.
+    # (5/20 or 6/20); re-running everything, 8000 trials land near 6/21 = 0.2857 for every seed.
     folder = write_game(tmp_path, REMOVE_THEN_DEAL)
     estimates = []
     for seed in ("1", "7", "11"):
-        _, results, _ = verify_json(tmp_path, folder, "--seed", seed, "--trials", "20000", "--players", "2")
+        _, results, _ = verify_json(tmp_path, folder, "--seed", seed, "--trials", "8000", "--players", "2")
         stat = events_by_cell(results)[(2, "player 1 is dealt a Guard")]
         estimates.append(stat["estimate"])
         assert abs(stat["estimate"] - 6 / 21) < 0.012
@@ -230,3 +230,44 @@ def test_an_event_that_matches_no_card_warns_of_a_likely_typo(tmp_path: Path) ->
     messages = [f["message"] for r in results for f in r["findings"]]
     assert any("player 1 is dealt the Princess" in m and "matches no piece" in m for m in messages), messages
     assert code == 0
+
+
+def test_open_explains_only_the_counts_it_names(tmp_path: Path) -> None:
+    # raising the maximum from 4 to 5: the reason given for 2 players must not be quoted for 5
+    setup = """\
+variants:
+  - id: standard
+    players: {min: 2, max: 5}
+    steps:
+      - take: {component: deck, to: deck}
+      - deal: {from: deck, to: hand, count: {by_players: {3: 2, 4: 2}, open: {2: "the 2-player rules are in an expansion"}}}
+"""
+    folder = write_game(tmp_path, setup)
+    code, results, _ = verify_json(tmp_path, folder, "--trials", "0")
+    by_count = {r["players"]: " ".join(f["message"] for f in r["findings"]) for r in results if r["players"]}
+    assert "left open by the rulebook: the 2-player rules are in an expansion" in by_count[2]
+    assert "no value for 5 players (the table covers 3, 4)" in by_count[5]
+    assert "expansion" not in by_count[5]
+    assert by_count[3] == "" and code == 0
+    check = run_cli("check", str(folder))
+    assert check.returncode == 0
+    warnings = [line for line in check.stdout.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1 and "no entry for 5 players" in warnings[0] and "setup.yaml:6:" in warnings[0]
+
+
+@pytest.mark.parametrize(("open_text", "message"), [
+    ('"no number for 2 players"', 'write open: {2: "no number for 2 players"}'),
+    ('{3: "why"}', "open names 3 players, but the table gives a value for 3"),
+])
+def test_open_must_name_missing_counts(tmp_path: Path, open_text: str, message: str) -> None:
+    setup = f"""\
+variants:
+  - id: standard
+    players: {{min: 2, max: 3}}
+    steps:
+      - take: {{component: deck, to: deck}}
+      - deal: {{from: deck, to: hand, count: {{by_players: {{3: 2}}, open: {open_text}}}}}
+"""
+    check = run_cli("check", str(write_game(tmp_path, setup)))
+    assert check.returncode == 2 and "Traceback" not in check.stderr
+    assert "setup.yaml:6:" in check.stderr and message in check.stderr

@@ -87,9 +87,25 @@ class ComponentLoader:
             self.out.extend(problems)
             return None
         if kind == "supply":
-            items = tuple(SupplyItem(i["name"], i["count"], i.get("notes", "")) for i in data["items"])
-            return Component(data["id"], kind, data.get("name", data["id"]), path, None, 1, (), notes=data.get("notes", ""), printed=False, supplies=items)
+            return self._supply(doc, data, path)
         return self._printed(doc, data, kind)
+
+    def _supply(self, doc: Document, data: dict[str, Any], path: Path) -> Component | None:
+        fields = tuple(data.get("fields", []))
+        items = []
+        before = len(self.out.problems)
+        for index, item in enumerate(data["items"]):
+            values = {k: v for k, v in item.items() if k not in ("name", "count", "notes")}
+            for key in values:
+                if key not in fields:
+                    hint = schema_check.suggest(key, list(fields))
+                    known = f"; fields: {', '.join(fields)}" if fields else "; declare it under fields: first"
+                    self.out.add(doc.problem(("items", index, key), f"unknown field '{key}'{hint}{known}", key=True))
+            items.append(SupplyItem(item["name"], item["count"], item.get("notes", ""), frozen_map(values)))
+        if len(self.out.problems) > before:
+            return None
+        return Component(data["id"], "supply", data.get("name", data["id"]), path, None, 1, (), fields=fields,
+                         notes=data.get("notes", ""), printed=False, supplies=tuple(items))
 
     def _printed(self, doc: Document, data: dict[str, Any], kind: str) -> Component | None:
         errors_before = len(self.out.problems)

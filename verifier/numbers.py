@@ -1,0 +1,85 @@
+"""Numbers the rulebook states: one value per name, each found in the rulebook's own words."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from punchboard.spec.model import Game
+from punchboard.spec.setup_model import RuleNumber
+
+from .counts import OpenValue
+from .findings import Finding
+
+
+def _by_name(numbers: Sequence[RuleNumber]) -> dict[str, list[RuleNumber]]:
+    grouped: dict[str, list[RuleNumber]] = {}
+    for number in numbers:
+        grouped.setdefault(number.name, []).append(number)
+    return grouped
+
+
+def _stated(number: RuleNumber) -> str:
+    where = f", {number.where}" if number.where else ""
+    return f'{number.value} ("{number.quote}"{where}; {number.source})'
+
+
+def number_values(numbers: Sequence[RuleNumber]) -> dict[str, Any]:
+    """What counts and conditions see: the value, or an open value when the rulebook states two."""
+    values: dict[str, Any] = {}
+    for name, stated in _by_name(numbers).items():
+        distinct = sorted({n.value for n in stated})
+        if len(distinct) == 1:
+            values[name] = distinct[0]
+        else:
+            values[name] = OpenValue(f"the rulebook states {name} as {' and as '.join(str(v) for v in distinct)}")
+    return values
+
+
+def rulebook_text(game: Game) -> tuple[Path | None, str]:
+    """The rulebook file named by game.yaml, looked up from the game folder and the folders above it."""
+    if not game.rulebook:
+        return None, ""
+    for base in (game.folder, *game.folder.parents):
+        candidate = base / game.rulebook
+        if candidate.is_file():
+            return candidate, candidate.read_text(encoding="utf-8", errors="replace")
+    return None, ""
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def check_numbers(game: Game, numbers: Sequence[RuleNumber]) -> list[Finding]:
+    findings: list[Finding] = []
+    for name, stated in _by_name(numbers).items():
+        if len({n.value for n in stated}) > 1:
+            findings.append(Finding(f"rulebook number {name}", "stated with different values: "
+                                    + "; and ".join(_stated(n) for n in stated), "fail"))
+    for number in numbers:
+        if not re.search(rf"(?<![0-9]){number.value}(?![0-9])", number.quote):
+            findings.append(Finding(f"rulebook number {number.name}", f"the quote \"{number.quote}\" does not state "
+                                    f"{number.value} ({number.source})", "warn"))
+    if not numbers or not game.rulebook:
+        return findings
+    path, text = rulebook_text(game)
+    if path is None:
+        findings.append(Finding("rulebook numbers", f"quotes not checked: the rulebook file '{game.rulebook}' "
+                                "(game.yaml) is not found from the game folder", "warn"))
+        return findings
+    lines = text.splitlines()
+    squashed = _squash(text)
+    for number in numbers:
+        quote = _squash(number.quote)
+        if quote not in squashed:
+            findings.append(Finding(f"rulebook number {number.name}", f"the quote \"{number.quote}\" is not in the "
+                                    f"rulebook {path.name} ({number.source})", "warn"))
+            continue
+        line = next((n for n, text_line in enumerate(lines, 1) if quote[:40] in _squash(text_line)), None)
+        if line is not None:
+            findings.append(Finding(f"rulebook number {number.name}", f"{number.value}: \"{number.quote}\" — "
+                                    f"{path.name} line {line}", "info"))
+    return findings
