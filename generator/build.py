@@ -182,7 +182,7 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     if plan is not None:
         from .reprint import finish_print
 
-        notes = finish_print(plan, context())
+        notes = finish_print(plan, game, context)
     if made:
         warnings.extend(made[0].warnings)
     return GameReport(game.id, tuple(rendered), tuple(reused), combined_written, tuple(dict.fromkeys(warnings)), tuple(notes))

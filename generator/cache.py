@@ -65,6 +65,7 @@ def build_digest(game: Game, options: BuildOptions) -> str:
         "files": _digest_files(files),
         "options": _options_key(options),
         "game": [game.id, game.title, sorted(game.palette.items()), list(game.designers)],
+        "icons": [sorted(game.icons), _digest_files([game.icons[name] for name in sorted(game.icons)])],
     }
     return hashlib.sha256(json.dumps(shared, sort_keys=True).encode()).hexdigest()
 

@@ -1,17 +1,18 @@
 """Prints: what each build drew, piece by piece, remembered as numbered records.
 
 A piece's fingerprint is a digest of its drawing, not of its YAML: each side is
-drawn alone into a one-page PDF (trim at the origin, with the component's
-bleed, no stamp, no proof guides) and the PDF bytes are hashed. That covers the
-content stream, the fonts embedded for the glyphs it shows and the images it
-places (named by their content), so an edit that draws the same thing — a
-comment, a reordered key, a field no layout shows — changes nothing.
+drawn alone on a fresh canvas (trim at the origin, with the component's bleed,
+no stamp, no proof guides) and what was drawn is hashed: the drawing operators,
+the images it places (named by their content) and the font files it uses. So an
+edit that draws the same thing — a comment, a reordered key, a field no layout
+shows — changes nothing.
 
 Records live beside the outputs as ``OUT/<game>/prints/0001.json`` …, each with
 its number, a UTC date, the render options and every piece's face and back
 fingerprint. Drawing every side again costs time, so fingerprints are memoised
-in ``prints/.drawn.json`` under the same input key the build cache uses: a
-component whose inputs did not change is not drawn again for its fingerprint.
+in ``prints/.drawn.json``: per side under a digest of everything it is drawn
+from, and for the whole game under the build cache's component fingerprints, so
+an unchanged rebuild neither draws nor loads the renderers.
 """
 
 from __future__ import annotations
@@ -24,26 +25,27 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from io import BytesIO
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.draw.reads import fields_read
-from punchboard.generator.draw.side import SideContext, SideFrame, draw_side, find_image
-from punchboard.generator.impose.context import BuildContext
-from punchboard.generator.impose.part_pages import bleed_for as part_bleed_for
-from punchboard.generator.impose.sheets import panels
-from punchboard.generator.impose.tiles import piece_size
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.plumbing.atomicio import write_text
 from punchboard.spec.binding import bind
-from punchboard.spec.model import Component, Piece, Side
+from punchboard.spec.images import ImageRefused
+from punchboard.spec.images import find_image as resolve_image
+from punchboard.spec.model import PRINTED_KINDS, Component, Game, Paper, Piece, Side
 
-from .cache import RENDER_OPTIONS, build_digest
+from .cache import RENDER_OPTIONS, build_digest, component_fingerprint
+from .options import BuildOptions
+
+if TYPE_CHECKING:  # the renderers load only when a side has to be drawn
+    from punchboard.generator.impose.context import BuildContext
+    from punchboard.generator.impose.style import SheetStyle
 
 PRINTS_DIR = "prints"
 MEMO_FILE = ".drawn.json"
-MEMO_VERSION = 1
+MEMO_VERSION = 2
 _RECORD = re.compile(r"^(\d{4,})\.json$")
 _CARD_KINDS = ("deck", "banknotes", "tokens")
 
@@ -171,8 +173,8 @@ def new_record(number: int, options: dict[str, object], pieces: tuple[PiecePrint
     return PrintRecord(number, date, options, pieces)
 
 
-def render_options(ctx: BuildContext) -> dict[str, object]:
-    values = asdict(ctx.options)
+def render_options(options: BuildOptions) -> dict[str, object]:
+    values = asdict(options)
     return {name: values[name] for name in RENDER_OPTIONS if name in values and name != "stamp_label"}
 
 
@@ -214,6 +216,10 @@ def _drawing_digest(ctx: BuildContext, piece: Piece, bleed: float, parts: Sequen
     the drawing uses, the font file itself. A fresh canvas per side keeps font
     numbering and subset encoding independent of anything drawn before.
     """
+    from punchboard.generator.draw.side import SideContext, SideFrame, draw_side
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfgen.canvas import Canvas
+
     canvas = Canvas(BytesIO(), invariant=1, pageCompression=0, initialFontName="Vera")
     context = SideContext(ctx.game.palette, (ctx.game.folder,))
     for side, trim, clip, rotation in parts:
@@ -248,11 +254,15 @@ def display_names(component: Component) -> dict[int, str]:
 
 
 def side_bleed(ctx: BuildContext, component: Component) -> float:
+    from punchboard.generator.impose.part_pages import bleed_for as part_bleed_for
+
     return ctx.bleed_for(component) if component.kind in _CARD_KINDS else part_bleed_for(ctx, component)
 
 
 def _size(component: Component, piece: Piece) -> tuple[float, float]:
     if component.kind == "tiles" and component.cell is not None:
+        from punchboard.generator.impose.tiles import piece_size
+
         return piece_size(piece.cells, component.cell)
     assert component.size is not None
     return component.size.width, component.size.height
@@ -263,6 +273,8 @@ def _side_parts(component: Component, piece: Piece, width: float, height: float,
     grown = whole.inset(-bleed)
     faces: list[Panel] = []
     if component.kind == "sheet" and piece.face is not None:
+        from punchboard.generator.impose.sheets import panels
+
         faces = [(p.side, p.trim, p.clip, p.rotation) for p in panels(component, piece, width, height, bleed)]
     elif piece.face is not None:
         faces = [(piece.face, whole, grown, 0)]
@@ -285,19 +297,37 @@ def _inputs_key(ctx: BuildContext, shared: str, piece: Piece, size: tuple[float,
             sha.update(files.digest(path).encode())
         for element in layout.elements:
             if element.type == "image" and "src" in element.props:
-                found = find_image(bind(element.props["src"], fields).strip(), layout, (ctx.game.folder,))
+                found = _find_image(bind(element.props["src"], fields).strip(), layout.chain, ctx.game.folder)
                 sha.update(files.digest(found).encode() if found is not None else b"<none>")
     return sha.hexdigest()
 
 
-def _load_memo(path: Path) -> dict[str, str]:
+def _find_image(src: str, chain: Sequence[Path], folder: Path) -> Path | None:
+    """The image file a side shows, as draw/side.py finds it: game folder, then the layout chain's folders."""
+    if not src:
+        return None
+    try:
+        return resolve_image(src, (folder, *(p.parent for p in chain)))
+    except ImageRefused:
+        return None
+
+
+@dataclass
+class _Memo:
+    game: str = ""  # the key of the whole game's drawings when ``pieces`` was taken
+    pieces: tuple[PiecePrint, ...] = ()
+    sides: dict[str, str] | None = None
+
+
+def _load_memo(path: Path) -> _Memo:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         if data.get("version") == MEMO_VERSION:
-            return {str(k): str(v) for k, v in data["sides"].items()}
+            sides = {str(k): str(v) for k, v in data["sides"].items()}
+            return _Memo(str(data.get("game", "")), _expanded(data.get("pieces", [])), sides)
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         pass
-    return {}
+    return _Memo()
 
 
 @dataclass
@@ -305,27 +335,39 @@ class Fingerprints:
     """Every printed piece's drawing digests, and the memo to keep for the next build."""
 
     pieces: tuple[PiecePrint, ...]
-    memo: dict[str, str]
-    memo_changed: bool
+    game: str
+    sides: dict[str, str]
+    changed: bool
 
     def save_memo(self, folder: Path) -> None:
         """Written after the build's outputs, so a build killed early leaves its outputs' order of writes alone."""
-        if self.memo_changed:
+        if self.changed:
             path = prints_folder(folder) / MEMO_FILE
             path.parent.mkdir(parents=True, exist_ok=True)
-            write_text(path, json.dumps({"version": MEMO_VERSION, "sides": self.memo}, sort_keys=True) + "\n")
+            data = {"version": MEMO_VERSION, "game": self.game, "pieces": _grouped(self.pieces), "sides": self.sides}
+            write_text(path, json.dumps(data, sort_keys=True) + "\n")
 
 
-def fingerprint_game(ctx: BuildContext, components: Sequence[Component], folder: Path, force: bool = False) -> Fingerprints:
-    """Every printed piece's (face, back) drawing digests.
+def fingerprint_game(game: Game, options: BuildOptions, paper: Paper, style: SheetStyle, folder: Path) -> Fingerprints:
+    """Every printed piece's (face, back) drawing digests (``options`` without a stamp).
 
-    A side whose inputs are the same as a side fingerprinted before (in this
-    build or an earlier one into the same folder) is not drawn again.
+    When no component's inputs changed since the digests were last taken they
+    are reused whole; otherwise a side whose inputs are the same as a side
+    fingerprinted before is not drawn again.
     """
     for leftover in prints_folder(folder).glob(".*.part"):  # from a build that was killed mid-write
         leftover.unlink(missing_ok=True)
-    memo = {} if force else _load_memo(prints_folder(folder) / MEMO_FILE)
-    shared = build_digest(ctx.game, ctx.options)
+    memo = _Memo() if options.force else _load_memo(prints_folder(folder) / MEMO_FILE)
+    components = [c for c in game.printed if c.kind in PRINTED_KINDS]
+    shared = build_digest(game, options)
+    key = hashlib.sha256("".join(f"{c.id}:{component_fingerprint(game, c, shared)}\n" for c in components).encode()).hexdigest()
+    if memo.game == key and memo.sides is not None:
+        return Fingerprints(memo.pieces, key, memo.sides, False)
+
+    from punchboard.generator.impose.context import BuildContext
+
+    ctx = BuildContext(game, paper, options, style)
+    known = memo.sides or {}
     files = _Files()
     used: dict[str, str] = {}
     pieces: list[PiecePrint] = []
@@ -339,10 +381,10 @@ def fingerprint_game(ctx: BuildContext, components: Sequence[Component], folder:
                 if not parts:
                     digests.append("")
                     continue
-                key = _inputs_key(ctx, shared, piece, (width, height), bleed, parts, files)
-                digest = used.get(key) or memo.get(key) or _drawing_digest(ctx, piece, bleed, parts, files)
-                used[key] = digest
+                side_key = _inputs_key(ctx, shared, piece, (width, height), bleed, parts, files)
+                digest = used.get(side_key) or known.get(side_key) or _drawing_digest(ctx, piece, bleed, parts, files)
+                used[side_key] = digest
                 digests.append(digest)
             pieces.append(PiecePrint(component.id, names[piece.index], piece.entry, piece.index, piece.copy,
                                      digests[0], digests[1]))
-    return Fingerprints(tuple(pieces), used, used != memo)
+    return Fingerprints(tuple(pieces), key, used, True)

@@ -19,16 +19,7 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-
-from punchboard.generator.document.assemble import Part, assemble
-from punchboard.generator.document.cover import blank_page
-from punchboard.generator.document.pages import render
-from punchboard.generator.document.swap_page import SwapLine, swap_pages
-from punchboard.generator.impose.context import BuildContext
-from punchboard.generator.impose.kinds import KINDS
-from punchboard.generator.impose.style import SheetStyle
-from punchboard.generator.impose.tiles import mirrored_cells
-from punchboard.generator.impose.tokens import mirrored_shape
+from typing import TYPE_CHECKING
 
 from punchboard.plumbing.atomicio import write_bytes
 from punchboard.plumbing.units import to_mm
@@ -37,6 +28,11 @@ from punchboard.spec.model import Component, Game, Paper
 from . import prints
 from .options import BuildOptions
 from .prints import PiecePrint, PrintRecord
+
+if TYPE_CHECKING:  # the renderers load only when a reprint PDF is written
+    from punchboard.generator.document.swap_page import SwapLine
+    from punchboard.generator.impose.context import BuildContext
+    from punchboard.generator.impose.style import SheetStyle
 
 DUPLEX = ("duplex-long", "duplex-short")
 WHAT = {
@@ -141,35 +137,34 @@ def plan_print(game: Game, folder: Path, options: BuildOptions, paper: Paper, st
     base = prints.resolve(folder, game.id, options.changed_since) if options.changed_since else None
     known = prints.numbers(folder)
     last = prints.load(folder, known[-1]) if known else None
-    ctx = BuildContext(game, paper, replace(options, stamp_label=""), style)
-    components = [c for c in game.printed if c.kind in KINDS]
-    found = prints.fingerprint_game(ctx, components, folder, options.force)
+    found = prints.fingerprint_game(game, replace(options, stamp_label=""), paper, style, folder)
     is_new = last is None or bool(compare(last.pieces, found.pieces))
     number = (last.number + 1 if last is not None else 1) if is_new else last.number  # type: ignore[union-attr]
     label = f"P{number}" if options.stamp else ""
     return PrintPlan(folder, found, last, base, number, is_new, replace(options, stamp_label=label))
 
 
-def finish_print(plan: PrintPlan | None, ctx: BuildContext) -> list[str]:
-    """Record the print and write the reprint PDF, as the options ask; the lines to tell the user."""
+def finish_print(plan: PrintPlan | None, game: Game, context: Callable[[], BuildContext]) -> list[str]:
+    """Record the print and write the reprint PDF, as the options ask; the lines to tell the user.
+
+    ``context`` gives the build's context (made on demand: only a reprint needs the renderers).
+    """
     if plan is None:
         return []
-    options, game = ctx.options, ctx.game
+    options = plan.options
     pieces = plan.fingerprints.pieces
     plan.fingerprints.save_memo(plan.folder)
     notes = []
-    date = plan.last.date if plan.last is not None and not plan.is_new else ""
     if options.record_print and plan.is_new:
-        record = prints.new_record(plan.number, prints.render_options(ctx), pieces)
+        record = prints.new_record(plan.number, prints.render_options(options), pieces)
         prints.save(plan.folder, record)
-        date = record.date
         notes.append(f"recorded print {plan.number} ({len(pieces)} pieces) in {prints.prints_folder(plan.folder)}")
     elif options.record_print:
         notes.append(f"no change since print {plan.number}: no new print recorded")
     if plan.base is not None:
         swaps = compare(plan.base.pieces, pieces)
         path = plan.folder / f"{game.id}-reprint.pdf"
-        write_bytes(path, reprint_pdf(ctx, plan, swaps, date))
+        write_bytes(path, reprint_pdf(context(), plan, swaps))
         printed = sum(s.count for s in swaps if s.what != "removed")
         removed = sum(s.count for s in swaps if s.what == "removed")
         if not swaps:
@@ -185,6 +180,10 @@ def finish_print(plan: PrintPlan | None, ctx: BuildContext) -> list[str]:
 
 def _groups(ctx: BuildContext, component: Component, swaps: Sequence[Swap]) -> list[tuple[BuildContext, Component]]:
     """The component cut down to its changed pieces: whole or face-only pieces, then backs printed alone."""
+    from punchboard.generator.impose.context import BuildContext
+    from punchboard.generator.impose.tiles import mirrored_cells
+    from punchboard.generator.impose.tokens import mirrored_shape
+
     by_index = {piece.index: piece for piece in component.pieces}
     whole, backs = [], []
     for swap in swaps:
@@ -211,6 +210,8 @@ def _groups(ctx: BuildContext, component: Component, swaps: Sequence[Swap]) -> l
 
 
 def _lines(game: Game, swaps: Sequence[Swap], backs_mode: str) -> list[SwapLine]:
+    from punchboard.generator.document.swap_page import SwapLine
+
     names = {c.id: c.name for c in game.components}
     lines = []
     for swap in swaps:
@@ -221,14 +222,20 @@ def _lines(game: Game, swaps: Sequence[Swap], backs_mode: str) -> list[SwapLine]
     return lines
 
 
-def reprint_pdf(ctx: BuildContext, plan: PrintPlan, swaps: Sequence[Swap], date: str) -> bytes:
+def reprint_pdf(ctx: BuildContext, plan: PrintPlan, swaps: Sequence[Swap]) -> bytes:
+    """The swap list, then the changed pieces. No dates: the same prints give the same bytes."""
+    from punchboard.generator.document.assemble import Part, assemble
+    from punchboard.generator.document.cover import blank_page
+    from punchboard.generator.document.pages import render
+    from punchboard.generator.document.swap_page import swap_pages
+    from punchboard.generator.impose.kinds import KINDS
+
     game, options, style = ctx.game, ctx.options, ctx.style
     assert plan.base is not None
-    compared = f"compared with print {plan.base.number} ({_day(plan.base.date)})"
     if plan.number == plan.base.number:
-        heading = f"This build {compared}"
+        heading = f"This build compared with print {plan.base.number}: it draws what print {plan.number} drew"
     else:
-        heading = f"Print {plan.number}" + (f" ({_day(date)})" if date else "") + f" {compared}"
+        heading = f"Print {plan.number} compared with print {plan.base.number}"
     stamp = f"Reprinted pieces carry the stamp {options.stamp_label} in their lower-right corner." if options.stamp_label else ""
     pages = swap_pages(game.title, heading, _lines(game, swaps, options.backs), stamp, ctx.paper, style)
     duplex = options.backs in DUPLEX and not options.print_shop
@@ -247,8 +254,3 @@ def reprint_pdf(ctx: BuildContext, plan: PrintPlan, swaps: Sequence[Swap], date:
     parts.insert(0, Part(render(pages, game.title, style, "reprint: swap list"), duplex and bool(parts)))
     blank = render([blank_page(ctx.paper.width, ctx.paper.height)], game.title, style, "blank")
     return assemble(parts, blank, game.title, "reprint")
-
-
-def _day(date: str) -> str:
-    """'2026-11-23T15:02:11Z' as '2026-11-23 15:02 UTC'."""
-    return date[:16].replace("T", " ") + " UTC" if len(date) >= 16 else date

@@ -159,7 +159,9 @@ def _fail(run: Run, step: Step, scope: Scope, message: str, *, need: int | None 
         under = ""
     run.findings.append(Finding(label, message, severity, component, need, have, under, unit))
     if severity == "fail":
-        for name in _writes(step) + ([REMOVED] if step.kind == "remove" else []):
+        # what the step fills is short, and so is the pile it ran dry on (not the box: other components stay)
+        drained = [step.from_zone] if step.kind in ("take", "deal", "draw_keep") and step.from_zone != BOX else []
+        for name in _writes(step) + ([REMOVED] if step.kind == "remove" else []) + drained:
             for key in [run.key(scope, name), *run.keys(scope, name)]:
                 run.short.setdefault(key, under or label)
 

@@ -12,14 +12,14 @@ from typing import Any
 from punchboard import __version__
 from punchboard.plumbing.errors import SpecError, UsageError
 
-from . import bom, build, check, export, init, verify, watch
+from . import bom, build, check, export, init, serve, verify, watch
 from . import list as list_verb
 from .common import EXIT_FAIL, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, CliParser
 from .crash import report_crash
 
 __all__ = ["EXIT_FAIL", "EXIT_INPUT", "EXIT_INTERNAL", "EXIT_OK", "build_parser", "main"]
 
-VERBS = (init, list_verb, check, build, watch, verify, bom, export)
+VERBS = (init, list_verb, check, build, watch, verify, bom, export, serve)
 
 EXIT_CODES = """\
 exit codes:

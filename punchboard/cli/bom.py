@@ -15,7 +15,7 @@ from .common import EXIT_OK, Voice, add_common_flags, add_limit_flags, limits_of
 def cmd_bom(args: argparse.Namespace) -> int:
     from punchboard.spec.bom import bill_of_materials, format_bom, markdown_bom
 
-    games = load_targets([args.target], limits_of(args))
+    games = load_targets([args.target], limits_of(args), getattr(args, "out", None))
     bom = bill_of_materials(games[0])
     as_json, as_text = json.dumps(bom, indent=2, ensure_ascii=False) + "\n", format_bom(bom) + "\n"
     voice = Voice(args)

@@ -63,7 +63,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     from punchboard.generator.build import build_games
     from punchboard.generator.prints import PrintError
 
-    games = load_targets(args.targets, limits_of(args))
+    games = load_targets(args.targets, limits_of(args), getattr(args, "out", None))
     out = Path(args.out)
     try:
         with output_lock(out):

@@ -10,7 +10,7 @@ from .common import EXIT_OK, TARGET_HELP, Voice, add_common_flags, add_limit_fla
 
 def cmd_check(args: argparse.Namespace) -> int:
     voice = Voice(args)
-    for game in load_targets(args.targets, limits_of(args)):
+    for game in load_targets(args.targets, limits_of(args), getattr(args, "out", None), echo=False):
         pieces = sum(c.count for c in game.components)
         voice.say(f"{game.id}: ok ({len(game.components)} components, {pieces} pieces)")
         for component in game.components:

@@ -40,18 +40,26 @@ def target_folders(names: Sequence[str]) -> list[Path]:
     return folders
 
 
-def load_targets(names: Sequence[str], limits: Limits = DEFAULT_LIMITS) -> list[Game]:
-    """Load every target, collecting the problems of all of them before failing."""
+def load_targets(names: Sequence[str], limits: Limits = DEFAULT_LIMITS, out: str | Path | None = None, echo: bool = True) -> list[Game]:
+    """Load every target, collecting the problems of all of them before failing.
+
+    ``out`` is the verb's output folder (spreadsheet links are cached there); with ``echo``
+    a spreadsheet read from its cache because its link could not be fetched is a warning on stderr.
+    """
     from punchboard.spec.loader import load_game
 
     games, problems = [], []
     for folder in target_folders(names):
         try:
-            games.append(load_game(folder, limits))
+            games.append(load_game(folder, limits, Path(out) if out is not None else None))
         except SpecError as err:
             problems.extend(err.problems)
     if problems:
         raise SpecError(problems)
+    if echo:
+        for game in games:
+            for warning in game.fetch_warnings:
+                print(f"warning: {warning}", file=sys.stderr)
     return games
 
 

@@ -39,7 +39,7 @@ def _bleed(text: str) -> float:
 
 
 def _games(args: argparse.Namespace) -> list[Any]:
-    return load_targets(args.targets, limits_of(args))
+    return load_targets(args.targets, limits_of(args), getattr(args, "out", None))
 
 
 def cmd_images(args: argparse.Namespace) -> int:

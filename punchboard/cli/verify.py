@@ -88,7 +88,7 @@ def run_verify(games: list[Game], args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    games = load_targets(args.targets, limits_of(args))
+    games = load_targets(args.targets, limits_of(args), getattr(args, "out", None))
     with output_lock(Path(args.out)):
         return run_verify(games, args)
 

@@ -34,7 +34,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         problems = []
         for folder in folders:
             try:
-                game = load_game(folder, limits)
+                game = load_game(folder, limits, out)
                 with output_lock(out):
                     report = build_game(game, out, options)
             except SpecError as err:

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-WATCHED_SUFFIXES = {".yaml", ".yml", ".csv", ".png", ".jpg", ".jpeg", ".svg", ".ttf", ".otf"}
+WATCHED_SUFFIXES = {".yaml", ".yml", ".csv", ".xlsx", ".png", ".jpg", ".jpeg", ".svg", ".ttf", ".otf"}
 
 Snapshot = dict[Path, tuple[int, int]]
 

@@ -169,7 +169,8 @@ class Game:
     setup: Path | None = None
     notes: str = ""
     files: tuple[Path, ...] = ()
-    icons: Mapping[str, Path] = field(default_factory=frozen_map)  # the designer's own inline icons: name → SVG/PNG file
+    icons: Mapping[str, Path] = field(default_factory=frozen_map)
+    fetch_warnings: tuple[str, ...] = ()  # spreadsheet links read from their cached copy (also in warnings)  # the designer's own inline icons: name → SVG/PNG file
     warnings: tuple[str, ...] = ()  # "file:line:col: …" the loader accepts but `check` reports (setup gaps)
 
     def component(self, component_id: str) -> Component:

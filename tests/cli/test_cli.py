@@ -18,7 +18,7 @@ def test_list_shows_steam_court_with_player_range():
     assert "Steam Court" in line and "1–12 players" in line
 
 
-@pytest.mark.parametrize("verb", ["list", "check", "build", "verify", "bom"])
+@pytest.mark.parametrize("verb", ["list", "check", "build", "verify", "bom", "serve"])
 def test_every_verb_has_help(verb):
     result = run_cli(verb, "--help")
     assert result.returncode == 0

@@ -71,6 +71,11 @@ def test_wheel_installs_and_works_from_anywhere(tmp_path: Path):
     assert sorted(line.split()[0] for line in listed.splitlines() if line.strip()) == bundled
     assert _run([punchboard, "check", "steam_court"], elsewhere, env).returncode == 0
 
+    # the studio page's assets ship as package data
+    assets = _run([str(python), "-c", "from punchboard.studio.server import static_file; "
+                   "print(*(len(static_file(n)) > 0 for n in ('index.html', 'studio.js', 'studio.css')))"], elsewhere, env)
+    assert assets.stdout.split() == ["True", "True", "True"]
+
     # punchboard comes from the venv, and the generic names are not installed
     where = _run([str(python), "-c", "import punchboard.generator as g, punchboard.verifier as v; print(g.__file__); print(v.__file__)"], elsewhere, env)
     for line in where.stdout.split():

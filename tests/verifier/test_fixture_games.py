@@ -3,6 +3,7 @@ the verdicts their rules imply at and beyond their official player counts, end t
 
 Love Letter: a random removal (and face-up burns) before the deal. CATAN: one colour set of bought wooden
 pieces per player. Ticket to Ride: plastic trains in five colours as a supply with fields, rulebook numbers.
+Coup: a deck that runs short beyond the official six players, during setup and in the Exchange.
 """
 
 from __future__ import annotations
@@ -144,3 +145,25 @@ def test_rulebook_numbers_are_used_by_name_and_a_contradiction_is_a_finding(tmp_
     # an event whose condition reads the contradictory number is not computed, and says why
     assert any(f["step"] == 'event "a ticket worth more than a hand"' and "not computed: left open by the rulebook: "
                "the rulebook states starting_hand as 4 and as 5" in f["message"] for f in four["findings"])
+
+
+def test_coup_a_seventh_player_leaves_no_exchange_and_an_eighth_no_cards(tmp_path: Path) -> None:
+    code, cells = _verify(FIXTURES / "coup", tmp_path, "--trials", "400")
+    status = {n: r["status"] for (v, n), r in cells.items()}
+    assert status == {None: "pass", **{n: "pass" for n in range(2, 7)}, 7: "fail", 8: "fail"} and code == 1
+    # 7 players: 14 of 15 cards dealt, one left where the Ambassador's Exchange takes two
+    seven = cells[("standard", 7)]["findings"]
+    assert [(f["need"], f["have"]) for f in seven] == [(2, 1)] and "Exchange" in seven[0]["message"]
+    # 8 players: the deal itself is one card short; the empty Court deck follows from it
+    eight = cells[("standard", 8)]["findings"]
+    root = eight[0]
+    assert (root["need"], root["have"], root["under"]) == (16, 15, "")
+    assert len(eight) == 3 and all(f["under"] == root["step"] for f in eight[1:])
+    # 15 cards, 3 Dukes, 2-card hands: P(two Dukes) = C(3,2)/C(15,2) = 1/35; P(a Duke) = 1 - C(12,2)/C(15,2) = 13/35
+    for n in range(2, 8):
+        events = {e["name"]: e for e in cells[("standard", n)]["events"]}
+        assert events["you start with two Dukes"]["exact"] == pytest.approx(1 / 35, abs=1e-12)
+        assert events["you start with a Duke"]["exact"] == pytest.approx(13 / 35, abs=1e-12)
+        # at most one hand can hold two of the three Dukes: n chances of 1/35
+        assert events["some player starts with two Dukes"]["exact"] == pytest.approx(n / 35, abs=1e-12)
+        assert all(e["agrees"] for e in events.values())

@@ -34,6 +34,8 @@ class Collector:
 
     problems: list[Problem] = field(default_factory=list)
     limits: Limits = DEFAULT_LIMITS
+    warnings: list[str] = field(default_factory=list)  # "file:LINE:COL: …" accepted, but the user must hear of it
+    sheets: Path = Path("output") / ".sheets"  # where spreadsheet links are cached: inside the output folder
 
     def add(self, problem: Problem) -> None:
         self.problems.append(problem)

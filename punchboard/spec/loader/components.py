@@ -22,7 +22,7 @@ from punchboard.spec.yamlsource import Document, PathKey
 from .common import ENTRY_KEYS, LIST_KEYS, Collector, load_document, positive_length
 from .layouts import LayoutLoader
 from .sizes import parse_size
-from .spreadsheets import csv_entries
+from .spreadsheets import read_table, table_entries
 
 
 def _mark(doc: Document, path: PathKey) -> str:
@@ -125,13 +125,20 @@ class ComponentLoader:
         entries: list[tuple[dict[str, Any], Document, PathKey]] = [
             (entry, doc, (list_key, i)) for i, entry in enumerate(data.get(list_key, []))
         ]
-        if "csv" in data:
-            entries += [(entry, row_doc, ()) for entry, row_doc in csv_entries(doc, data["csv"], fields, self.out)]
-        if not entries and list_key not in data and "csv" not in data:
+        table_key = "table" if "table" in data else "csv"
+        table_file: Path | None = None
+        if "csv" in data and "table" in data:
+            self.out.add(doc.problem(("table",), "give the card table once: csv: or table:, not both", key=True))
+        elif table_key in data:
+            table = read_table(doc, table_key, data[table_key], self.out, self.out.sheets)
+            if table is not None:
+                table_file = table.path
+                entries += [(entry, row_doc, ()) for entry, row_doc in table_entries(table, fields, self.out)]
+        if not entries and list_key not in data and table_key not in data:
             entries = [({}, doc, ())]
         if not entries and len(self.out.problems) == errors_before:
-            also = " and the csv file has no rows" if "csv" in data else ""
-            self.out.add(doc.problem((list_key,) if list_key in data else ("csv",), f"{list_key} is empty{also}; expected at least one entry"))
+            also = f" and the {table_key} has no rows" if table_key in data else ""
+            self.out.add(doc.problem((list_key,) if list_key in data else (table_key,), f"{list_key} is empty{also}; expected at least one entry"))
         copies = data.get("copies", 1)
         pieces: list[Piece] = []
         templates: list[tuple[int, dict[str, Any], Side | None, Side | None, tuple[tuple[int, int], ...], Any]] = []
@@ -228,7 +235,7 @@ class ComponentLoader:
             cell=cell,
             fold=data.get("fold", "none"),
             outside=self._outside(doc, data),
-            inputs=(doc.path, doc.path.parent / data["csv"]) if "csv" in data else (doc.path,),
+            inputs=(doc.path, table_file) if table_file is not None else (doc.path,),
         )
 
     def _safe_zones_fit(self, doc: Document, size: Size, kind: str, *sides: tuple[PathKey, Side | None]) -> bool:

@@ -25,6 +25,7 @@ from .components import ComponentLoader
 from .icons import load_icons
 from .layouts import LayoutLoader
 from .sizes import load_size_presets
+from .spreadsheets import SHEETS_FOLDER
 
 
 def _field_refs(text: Any) -> set[str]:
@@ -86,9 +87,15 @@ def _load_components(
     return components, files
 
 
-def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS) -> Game:
-    """Load and validate a game folder; raises SpecError listing every problem."""
+def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS, out_dir: Path | None = None) -> Game:
+    """Load and validate a game folder; raises SpecError listing every problem.
+
+    ``out_dir`` is the output folder the game is loaded for (default ``output``): spreadsheet
+    links are cached in its ``.sheets/`` folder.
+    """
     out = Collector(limits=limits)
+    if out_dir is not None:
+        out.sheets = Path(out_dir) / SHEETS_FOLDER
     game_path = folder / GAME_FILE
     if not game_path.is_file():
         raise SpecError([Problem(display_path(folder), 1, 1, f"no {GAME_FILE} in this folder; expected a game folder")])
@@ -184,5 +191,6 @@ def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS) -> Game:
         notes=data.get("notes", ""),
         files=tuple(files),
         icons=frozen_map(icons),
-        warnings=warnings,
+        warnings=(*out.warnings, *warnings),
+        fetch_warnings=tuple(out.warnings),
     )

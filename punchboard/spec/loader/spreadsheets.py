@@ -1,19 +1,55 @@
-"""Card lists kept in a spreadsheet next to the component YAML."""
+"""Card lists kept in a spreadsheet: a CSV next to the component, an .xlsx sheet, or a published CSV link.
+
+A component names its table with ``csv:`` (a file or a link) or ``table:``::
+
+    table: cards.csv
+    table: {file: cards.xlsx, sheet: Deck}
+    table: {url: "https://docs.google.com/spreadsheets/d/…/export?format=csv", timeout: 10}
+
+Every kind is read into the same rows of text cells, each with its position,
+so problems keep the ``file:ROW:COL`` form (``cards.xlsx[Deck]:4:2`` for a
+sheet). A link is fetched with a timeout and cached inside the output folder
+(``OUT/.sheets/``) with its fetch time; when it cannot be fetched the cached
+copy is used and a warning says so.
+"""
 
 from __future__ import annotations
 
 import csv
+import datetime as dt
+import hashlib
 import io
+import json
 import re
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from punchboard.plumbing.atomicio import write_bytes
 from punchboard.plumbing.errors import Problem, display_path
 from punchboard.plumbing.limits import FLAGS
 from punchboard.plumbing.paths import is_inside
 from punchboard.spec import schema_check
-from punchboard.spec.yamlsource import Document
+from punchboard.spec.yamlsource import Document, PathKey
 
 from .common import Collector
+
+URL = re.compile(r"^https?://", re.IGNORECASE)
+DEFAULT_TIMEOUT = 10.0
+SHEETS_FOLDER = ".sheets"
+
+
+@dataclass
+class Table:
+    """Rows of text cells as read, with where each row and cell starts in its source."""
+
+    name: str  # how problems name the source: cards.csv, cards.xlsx[Deck], https://…
+    path: Path  # the file read (for a link: its cached copy)
+    rows: list[tuple[int, list[str], list[int]]] = field(default_factory=list)  # (row, cells, column of each cell)
+    noun: str = "csv file"
+    padded: bool = False  # a sheet row may stop before the last column: the rest is empty
 
 
 def _coerce_csv(value: str) -> Any:
@@ -27,44 +63,162 @@ def _coerce_csv(value: str) -> Any:
     return text if text else None
 
 
-def csv_entries(doc: Document, csv_name: str, fields: list[str], out: Collector) -> list[tuple[dict[str, Any], Document]]:
-    """Rows of a card CSV as entries, each with a tiny Document that knows its row's position."""
+def _spec(doc: Document, key: str, value: Any) -> tuple[str, dict[str, Any]]:
+    """``csv:``/``table:`` as (kind, settings): kind is csv, xlsx or url."""
+    if isinstance(value, str):
+        value = {"url": value} if URL.match(value) else {"file": value}
+    if "url" in value:
+        return "url", value
+    return ("xlsx" if str(value["file"]).lower().endswith(".xlsx") else "csv"), value
+
+
+def read_table(doc: Document, key: str, value: Any, out: Collector, sheets: Path) -> Table | None:
+    """The table a component's ``csv:`` or ``table:`` names, or None after adding a problem."""
+    if isinstance(value, dict) and ("url" in value) == ("file" in value):
+        out.add(doc.problem((key,), f"{key} needs either file: (a .csv or .xlsx next to {doc.name}) or url: (a published CSV link), "
+                                    "not both or neither"))
+        return None
+    if isinstance(value, dict) and "url" in value and "sheet" in value:
+        out.add(doc.problem((key, "sheet"), "sheet applies to an .xlsx workbook; a link is one CSV table", key=True))
+        return None
+    if isinstance(value, dict) and "file" in value and "timeout" in value:
+        out.add(doc.problem((key, "timeout"), "timeout applies to a url:, not to a file", key=True))
+        return None
+    kind, spec = _spec(doc, key, value)
+    path_key: PathKey = (key,) if isinstance(value, str) else (key, "url" if kind == "url" else "file")
+    if kind == "url":
+        return _url_table(doc, path_key, spec, out, sheets)
     folder = doc.path.parent
-    path = folder / csv_name
+    name = str(spec["file"])
+    path = folder / name
     if not is_inside(path, folder):
-        out.add(doc.problem(("csv",), f"csv file '{csv_name}' lies outside the game folder {display_path(folder)}"))
-        return []
+        out.add(doc.problem(path_key, f"{key} file '{name}' lies outside the game folder {display_path(folder)}"))
+        return None
     if not path.is_file():
-        out.add(doc.problem(("csv",), f"csv file '{csv_name}' not found next to {doc.name}"))
-        return []
-    name = display_path(path)
-    max_bytes = out.limits.max_file_bytes
+        out.add(doc.problem(path_key, f"{key} file '{name}' not found next to {doc.name}"))
+        return None
     size = path.stat().st_size
+    max_bytes = out.limits.max_file_bytes
     if size > max_bytes:
-        out.add(Problem(name, 1, 1, f"file is {size} bytes, more than the limit of {max_bytes} (raise it with {FLAGS['max_file_bytes']})"))
-        return []
+        out.add(Problem(display_path(path), 1, 1, f"file is {size} bytes, more than the limit of {max_bytes} (raise it with {FLAGS['max_file_bytes']})"))
+        return None
+    if kind == "xlsx":
+        return _xlsx_table(doc, key, spec, path, out)
+    if "sheet" in spec:
+        out.add(doc.problem((key, "sheet"), f"sheet applies to an .xlsx workbook, not to the CSV file '{name}'", key=True))
+        return None
+    return _csv_table(display_path(path), path, path.read_bytes(), out)
+
+
+def _csv_table(name: str, path: Path, data: bytes, out: Collector) -> Table | None:
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        line = data[: exc.start].count(b"\n") + 1
         out.add(Problem(name, line, 1, f"file is not UTF-8 text ({exc.reason}); save the CSV as UTF-8"))
-        return []
+        return None
     reader = csv.reader(io.StringIO(text), strict=True)
-    rows: list[tuple[int, list[str]]] = []  # (line the row starts on, its cells)
+    table = Table(name, path)
     last_line = 0
     try:
         for row in reader:
-            rows.append((last_line + 1, row))
+            columns = [1 + sum(len(cell) + 1 for cell in row[:i]) for i in range(len(row))]
+            table.rows.append((last_line + 1, row, columns))
             last_line = reader.line_num
     except csv.Error as exc:
         out.add(Problem(name, last_line + 1, 1, f"malformed CSV: {exc}"))
+        return None
+    return table
+
+
+def _cell_text(value: Any) -> str:
+    """A workbook cell as the text a CSV export of it would hold."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (dt.datetime, dt.date, dt.time)):
+        return value.isoformat()
+    return str(value)
+
+
+def _xlsx_table(doc: Document, key: str, spec: dict[str, Any], path: Path, out: Collector) -> Table | None:
+    from openpyxl import load_workbook  # imported on first use: most games keep CSV
+
+    try:
+        book = load_workbook(path, read_only=True, data_only=True)
+    except Exception as exc:  # noqa: BLE001 - openpyxl raises zip, XML and key errors for damaged files
+        out.add(Problem(display_path(path), 1, 1, f"not a readable .xlsx workbook ({type(exc).__name__}: {exc}); save it from your spreadsheet as .xlsx"))
+        return None
+    try:
+        names = list(book.sheetnames)
+        wanted = spec.get("sheet", names[0] if names else "")
+        if wanted not in names:
+            hint = schema_check.suggest(str(wanted), names)
+            out.add(doc.problem((key, "sheet"), f"no sheet '{wanted}' in {path.name}{hint}; the workbook has {', '.join(names)}"))
+            return None
+        table = Table(f"{display_path(path)}[{wanted}]", path, noun=f"sheet '{wanted}'", padded=True)
+        for number, row in enumerate(book[wanted].iter_rows(values_only=True), start=1):
+            cells = [_cell_text(value) for value in row]
+            while cells and not cells[-1].strip():  # a sheet's used range may run past the last column
+                cells.pop()
+            table.rows.append((number, cells, list(range(1, len(cells) + 1))))
+        return table
+    finally:
+        book.close()
+
+
+def _url_table(doc: Document, path_key: PathKey, spec: dict[str, Any], out: Collector, sheets: Path) -> Table | None:
+    url = str(spec["url"])
+    timeout = float(spec.get("timeout", DEFAULT_TIMEOUT))
+    stem = hashlib.sha256(url.encode()).hexdigest()[:16]
+    cached, stamp = sheets / f"{stem}.csv", sheets / f"{stem}.json"
+    max_bytes = out.limits.max_file_bytes
+    try:
+        request = urllib.request.Request(url, headers={"User-Agent": "punchboard"})
+        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 - http(s) only, checked above
+            kind = response.headers.get_content_type()
+            data = response.read(max_bytes + 1)
+        if len(data) > max_bytes:
+            out.add(doc.problem(path_key, f"the sheet at {url} is more than {max_bytes} bytes (raise the limit with {FLAGS['max_file_bytes']})"))
+            return None
+        if kind == "text/html":
+            out.add(doc.problem(path_key, f"{url} returned a web page, not CSV; expected a published CSV link "
+                                          "(Google Sheets: File → Share → Publish to web → CSV)"))
+            return None
+    except (urllib.error.URLError, TimeoutError, OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", None) or exc
+        if cached.is_file():
+            line, col = doc.where(path_key)
+            out.warnings.append(f"{doc.name}:{line}:{col}: could not fetch {url} ({reason}); "
+                                f"using the copy fetched {_fetched(stamp)} from {display_path(cached)}")
+            return _csv_table(url, cached, cached.read_bytes(), out)
+        out.add(doc.problem(path_key, f"could not fetch {url} ({reason}) and there is no cached copy in "
+                                      f"{display_path(sheets)}; expected a reachable published CSV link"))
+        return None
+    fetched = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    write_bytes(cached, data)
+    write_bytes(stamp, (json.dumps({"url": url, "fetched": fetched}, indent=2) + "\n").encode())
+    return _csv_table(url, cached, data, out)
+
+
+def _fetched(stamp: Path) -> str:
+    try:
+        return "at " + str(json.loads(stamp.read_text(encoding="utf-8"))["fetched"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return "earlier"
+
+
+def table_entries(table: Table, fields: list[str], out: Collector) -> list[tuple[dict[str, Any], Document]]:
+    """Rows of a card table as entries, each with a tiny Document that knows its row's position."""
+    name = table.name
+    if not table.rows:
+        out.add(Problem(name, 1, 1, f"{table.noun} is empty; expected a header row naming the fields"))
         return []
-    if not rows:
-        out.add(Problem(name, 1, 1, "csv file is empty; expected a header row naming the fields"))
-        return []
-    raw_header = rows[0][1]
+    _, raw_header, header_cols = table.rows[0]
     header = [h.strip() for h in raw_header]
-    header_cols = [1 + sum(len(cell) + 1 for cell in raw_header[:i]) for i in range(len(raw_header))]
     allowed = sorted(set(fields) | {"count", "name"})
     good = True
     for col, column in enumerate(header):
@@ -81,19 +235,21 @@ def csv_entries(doc: Document, csv_name: str, fields: list[str], out: Collector)
     if not good:
         return []
     entries = []
-    for line_no, row in rows[1:]:
+    for line_no, row, columns in table.rows[1:]:
         if not any(cell.strip() for cell in row):
             continue
+        if table.padded and len(row) < len(header):
+            row = row + [""] * (len(header) - len(row))
+            columns = columns + list(range(len(columns) + 1, len(header) + 1))
         if len(row) != len(header):
             out.add(Problem(name, line_no, 1, f"row has {len(row)} cells, expected {len(header)} like the header"))
             continue
         entry = {column: _coerce_csv(cell) for column, cell in zip(header, row, strict=False) if _coerce_csv(cell) is not None}
-        row_doc = Document(path, entry)
+        row_doc = Document(table.path, entry)
+        row_doc.__dict__["name"] = name  # problems name the sheet or link, not only the file read
         row_doc.value_marks[()] = (line_no, 1)
-        offset = 1
-        for column, cell in zip(header, row, strict=False):
+        for column, offset in zip(header, columns, strict=False):
             row_doc.value_marks[(column,)] = (line_no, offset)
-            offset += len(cell) + 1
         count = entry.get("count", 1)
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             shown = repr(count) if len(repr(count)) <= 40 else f"{repr(count)[:30]}… ({len(str(count))} characters)"

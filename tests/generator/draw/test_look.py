@@ -196,3 +196,13 @@ def test_the_loader_knows_exactly_the_generators_built_in_icons():
 
     assert set(ICONS) == BUILTIN_ICONS
     assert set(ICON_NAMES) == BUILTIN_ICONS | ELEMENT_ONLY_ICONS
+
+
+def test_changing_an_icon_file_rebuilds_what_shows_it(tmp_path: Path):
+    game = _game(tmp_path / "looks")
+    pdf = _build(game, tmp_path / "out")
+    assert _near((0, 0xA0, 0xFF), _fills(pdf))
+    (game / "icons" / "mana.svg").write_text(MANA.replace("#00a0ff", "#ff8000"))
+    pdf = _build(game, tmp_path / "out")
+    fills = _fills(pdf)
+    assert _near((0xFF, 0x80, 0), fills) and not _near((0, 0xA0, 0xFF), fills)

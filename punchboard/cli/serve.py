@@ -1,0 +1,58 @@
+"""``punchboard serve``: the studio page of one game, live in the browser."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from punchboard.plumbing.errors import Problem, SpecError
+
+from .build import add_build_flags, build_options
+from .common import Voice, limits_of, target_folders
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number from 0 to 65535 (0: any free port), got '{text}'")
+    return value
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from punchboard.studio.server import StudioServer, serve
+    from punchboard.studio.state import Studio
+
+    if args.trials < 0:
+        raise SpecError([Problem("--trials", 1, 1, f"--trials must be 0 or more, got {args.trials}")])
+    folder = target_folders([args.target])[0]
+    voice = Voice(args)
+    studio = Studio(folder, Path(args.out), build_options(args), limits_of(args), args.trials, args.seed,
+                    log=voice.say, alert=lambda text: print(text, flush=True))
+    try:
+        server = StudioServer(studio, args.port, voice.detail if voice.verbose else None)
+    except OSError as err:  # the port is taken, or not ours to bind
+        raise SpecError([Problem("--port", 1, 1, f"cannot listen on 127.0.0.1:{args.port}: {err.strerror or err}; "
+                                 "expected a free port, or 0 for any")]) from None
+    return serve(server, args.open, args.interval, voice.say)
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "serve", help="a live studio page of one game in the browser",
+        description="Serve a page on 127.0.0.1 showing every distinct piece (face and back) with its count, "
+                    "fields, layout and build warnings, the verifier's matrix and the bill of materials. "
+                    "It rebuilds on every save and the page updates itself; a bad save shows its located "
+                    "error while the last good pictures stay. Ctrl-C stops.",
+    )
+    p.add_argument("target", metavar="TARGET", help="a bundled game id or a path to a game folder")
+    p.add_argument("--port", type=_port, default=0, help="port on 127.0.0.1 (default: 0, any free port)")
+    p.add_argument("--open", action="store_true", help="open the page in the web browser")
+    p.add_argument("--interval", type=float, default=0.5, help="seconds between checks for changes (default: 0.5)")
+    p.add_argument("--trials", type=int, default=200, help="verifier Monte Carlo deals per event (default: 200; `verify` uses more)")
+    p.add_argument("--seed", type=int, default=1, help="verifier random seed (default: 1)")
+    add_build_flags(p)
+    p.set_defaults(func=cmd_serve)

@@ -1,0 +1,180 @@
+"""The studio's web server: the standard library's threading HTTP server on 127.0.0.1.
+
+Routes: ``/`` the page, ``/static/…`` its script and style (package data),
+``/state.json`` what the page shows, ``/events`` a server-sent event each time
+that changes, ``/files/…`` what punchboard wrote for this game (its output
+folder: PDFs, studio pictures). Nothing else is served: a path that leaves the
+game's output folder is refused with 403, anything unknown is 404, and a
+request naming another host (DNS rebinding) is refused.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import threading
+import webbrowser
+from collections.abc import Callable
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib.resources import files
+from pathlib import Path, PurePosixPath
+from urllib.parse import unquote, urlsplit
+
+from punchboard.plumbing.paths import LAYOUTS, is_inside
+from punchboard.plumbing.watch import watch
+
+from .state import FILES_PREFIX, Studio, say
+
+HOST = "127.0.0.1"
+STATIC = {"studio.js": "text/javascript", "studio.css": "text/css", "index.html": "text/html"}
+SERVED_SUFFIXES = {".png", ".pdf", ".svg", ".md", ".json"}
+KEEPALIVE = 15.0  # seconds between comments on an idle event stream
+
+
+def static_file(name: str) -> bytes:
+    return (files("punchboard.studio") / "static" / name).read_bytes()
+
+
+class StudioServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, studio: Studio, port: int, requests: Callable[[str], None] | None = None):
+        self.studio = studio
+        self.requests = requests  # told of every request (--verbose)
+        self.stopping = threading.Event()
+        super().__init__((HOST, port), StudioHandler)
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.server_port}/"
+
+
+class StudioHandler(BaseHTTPRequestHandler):
+    server: StudioServer
+    server_version = "punchboard-studio"
+
+    def log_message(self, format: str, *args: object) -> None:
+        if self.server.requests is not None:  # the terminal shows rebuilds; requests only when asked
+            self.server.requests(f"{self.address_string()} {format % args}")
+
+    def do_GET(self) -> None:
+        port = self.server.server_port
+        if self.headers.get("Host") not in (f"{HOST}:{port}", f"localhost:{port}"):
+            self._refuse(HTTPStatus.FORBIDDEN, "unexpected Host header")
+            return
+        path = unquote(urlsplit(self.path).path)
+        if path in ("/", "/index.html"):
+            self._send(static_file("index.html"), "text/html; charset=utf-8")
+        elif path.startswith("/static/") and path[len("/static/"):] in STATIC:
+            name = path[len("/static/"):]
+            self._send(static_file(name), f"{STATIC[name]}; charset=utf-8")
+        elif path == "/state.json":
+            _, body = self.server.studio.body()
+            self._send(body, "application/json; charset=utf-8")
+        elif path == "/events":
+            self._events()
+        elif path.startswith(FILES_PREFIX):
+            self._file(path[len(FILES_PREFIX):])
+        else:
+            self._refuse(HTTPStatus.NOT_FOUND, "not found")
+
+    def _send(self, body: bytes, content_type: str, cache: str = "no-store") -> None:
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", cache)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _refuse(self, status: HTTPStatus, message: str) -> None:
+        body = f"{status.value} {message}\n".encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _file(self, relative: str) -> None:
+        """A file under OUT/<game>/ and nowhere else."""
+        root = self.server.studio.root
+        parts = PurePosixPath(relative).parts
+        if root is None or not relative or relative.startswith("/") or "\\" in relative or "\0" in relative \
+                or ".." in parts:
+            self._refuse(HTTPStatus.FORBIDDEN, "outside this game's output folder")
+            return
+        target = root / relative
+        if not is_inside(target, root):
+            self._refuse(HTTPStatus.FORBIDDEN, "outside this game's output folder")
+            return
+        if any(part.startswith(".") for part in parts) or target.suffix.lower() not in SERVED_SUFFIXES \
+                or not target.is_file():
+            self._refuse(HTTPStatus.NOT_FOUND, "not found")
+            return
+        # Studio pictures are named by their content: cache them for good.
+        cache = "public, max-age=31536000, immutable" if parts[0] == "studio" else "no-cache"
+        kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+        self._send(target.read_bytes(), kind, cache)
+
+    def _events(self) -> None:
+        """Server-sent events: ``event: state`` with the version number, now and after every publish."""
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        studio, seen = self.server.studio, -1
+        try:
+            while not self.server.stopping.is_set():
+                version = studio.wait(seen, KEEPALIVE)
+                if version != seen:
+                    self.wfile.write(f"event: state\ndata: {version}\n\n".encode())
+                    seen = version
+                else:
+                    self.wfile.write(b": still here\n\n")
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError, TimeoutError):
+            return
+
+
+def watch_and_rebuild(studio: Studio, stop: threading.Event, interval: float,
+                      log: Callable[[str], None] = say) -> None:
+    """The ``watch`` loop: build once, then rebuild after every save until ``stop`` is set."""
+    out = studio.out.resolve()
+    first = [True]
+
+    def on_change(paths: list[Path]) -> None:
+        sources = [p for p in paths if not is_inside(p, out)]  # the studio's own pictures are no save
+        if not sources:
+            return
+        log(f"changed: {', '.join(sorted({p.name for p in sources}))}")
+        studio.rebuild()
+
+    def sleep(seconds: float) -> None:
+        # watch() has taken its first snapshot: build now, so a save made during this build is seen.
+        if first:
+            first.clear()
+            studio.rebuild()
+            return
+        stop.wait(seconds)
+
+    watch(lambda: [studio.folder, LAYOUTS], on_change, interval=interval, should_stop=stop.is_set, sleep=sleep)
+
+
+def serve(server: StudioServer, open_browser: bool = False, interval: float = 0.5,
+          log: Callable[[str], None] = say) -> int:
+    """Serve the studio page until Ctrl-C; returns the exit code. The address is said even with --quiet."""
+    studio = server.studio
+    say(f"studio of {studio.folder} at {server.url} (Ctrl-C to stop)")
+    watcher = threading.Thread(target=watch_and_rebuild, args=(studio, server.stopping, interval, log),
+                               name="studio-watch", daemon=True)
+    watcher.start()
+    if open_browser:
+        threading.Thread(target=webbrowser.open, args=(server.url,), daemon=True).start()
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        log("stopped")
+    finally:
+        server.stopping.set()
+        server.server_close()
+    return 0

@@ -1,0 +1,253 @@
+"""What the studio page shows, rebuilt on every save and published as JSON.
+
+One rebuild: load the game (a bad save stops here: its located problems are
+published and the last good pieces stay), build the PDFs as ``build`` does
+(incremental; its warnings go on the pieces they name), draw the distinct
+pieces, publish; then run the verifier and publish again, so the pictures do
+not wait for the simulation. Every publish bumps a version number that
+``/events`` listeners are woken with.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from punchboard.generator.build import build_game
+from punchboard.generator.options import BuildOptions
+from punchboard.generator.prints import PrintError
+from punchboard.plumbing.errors import SpecError, display_path
+from punchboard.plumbing.limits import DEFAULT_LIMITS, Limits
+from punchboard.spec.bom import bill_of_materials
+from punchboard.spec.loader import load_game
+from punchboard.spec.model import Game, Piece, Side
+from punchboard.verifier import report
+from punchboard.verifier.engine import verify_game
+from punchboard.verifier.findings import Result
+
+from .concerns import place_warnings
+from .pictures import DistinctPiece, Picture, Pictures
+
+FILES_PREFIX = "/files/"
+
+
+def say(message: str) -> None:
+    print(message, flush=True)
+
+
+def _url(picture: Picture | None) -> dict[str, Any] | None:
+    if picture is None:
+        return None
+    return {"url": FILES_PREFIX + picture.path, "width": picture.width, "height": picture.height}
+
+
+def _side(game: Game, side: Side | None) -> dict[str, Any] | None:
+    if side is None:
+        return None
+    layout = game.layouts.get(side.layout)
+    return {
+        "layout": side.layout,
+        "file": display_path(layout.source) if layout is not None else "",
+        "fields": dict(side.fields),
+    }
+
+
+def _piece_view(game: Game, component_id: str, number: int, distinct: DistinctPiece, warnings: list[str]) -> dict[str, Any]:
+    piece: Piece = distinct.first
+    return {
+        "id": f"{component_id}/{number + 1}",
+        "name": piece.name or f"#{piece.index + 1}",
+        "count": distinct.count,
+        "numbers": [p.index + 1 for p in distinct.pieces],
+        "front": _url(distinct.front),
+        "back": _url(distinct.back),
+        "fields": dict(piece.fields),
+        "face": _side(game, piece.face),
+        "reverse": _side(game, piece.back),
+        "warnings": warnings,
+    }
+
+
+def _verify_view(results: Sequence[Result], trials: int, seed: int) -> dict[str, Any]:
+    variants, counts, cells = report.matrix(results)
+    statuses = {r.status for r in results}
+    overall = "fail" if "fail" in statuses else "warn" if "warn" in statuses else "pass"
+    return {
+        "status": overall,
+        "trials": trials,
+        "seed": seed,
+        "counts": counts,
+        "rows": [{"variant": v, "cells": [cells.get((v, c), "") for c in counts]} for v in variants],
+        "results": [
+            {
+                "where": report.where(r),
+                "status": r.status,
+                "findings": [{"severity": f.severity, "text": f.text()} for f in r.findings],
+            }
+            for r in results
+        ],
+    }
+
+
+class Studio:
+    """One game's studio: rebuilds on demand and holds the last published state."""
+
+    def __init__(self, folder: Path, out: Path, options: BuildOptions | None = None,
+                 limits: Limits = DEFAULT_LIMITS, trials: int = 200, seed: int = 1,
+                 log: Callable[[str], None] = say, alert: Callable[[str], None] = say):
+        self.folder = folder
+        self.out = out
+        self.options = replace(options or BuildOptions(), quiet=True)
+        self.limits = limits
+        self.trials = trials
+        self.seed = seed
+        self.log = log  # what happened (quiet with --quiet)
+        self.alert = alert  # problems and warnings: always said
+        self.root: Path | None = None  # OUT/<game>: everything the server may hand out
+        self._pictures: Pictures | None = None
+        self._changed = threading.Condition(threading.RLock())  # publish() runs inside it too
+        self.version = 0
+        self._generation = 0  # rebuilds started; the verifier's verdict counts only for the newest
+        self._verify_wanted = threading.Condition()
+        self._wanted: tuple[int, Game] | None = None
+        self._verifier: threading.Thread | None = None
+        self.state: dict[str, Any] = {
+            "version": 0, "status": "building", "building": True, "problems": [], "internal": "",
+            "game": {"id": "", "title": folder.name, "folder": display_path(folder)},
+            "components": [], "warnings": [], "verify": None, "bom": None, "files": [], "built": "", "seconds": 0,
+        }
+        self._body = self._encode()
+
+    # -- publishing -------------------------------------------------------------------------------
+
+    def _encode(self) -> bytes:
+        return json.dumps(self.state, ensure_ascii=False).encode("utf-8")
+
+    def publish(self, **changes: Any) -> None:
+        with self._changed:
+            self.version += 1
+            self.state = {**self.state, **changes, "version": self.version}
+            self._body = self._encode()
+            self._changed.notify_all()
+
+    def body(self) -> tuple[int, bytes]:
+        with self._changed:
+            return self.version, self._body
+
+    def wait(self, seen: int, timeout: float) -> int:
+        """Block until a version newer than ``seen`` is published (or ``timeout``); the current version."""
+        with self._changed:
+            self._changed.wait_for(lambda: self.version > seen, timeout)
+            return self.version
+
+    # -- one rebuild ------------------------------------------------------------------------------
+
+    def rebuild(self) -> None:
+        """Rebuild and publish, then hand the game to the verifier thread; never raises
+        (a crash is published as an internal error and serving goes on)."""
+        with self._changed:
+            self._generation += 1
+            generation = self._generation
+        started = time.perf_counter()
+        self.publish(building=True)
+        try:
+            game = self._rebuild(started)
+        except Exception as exc:
+            self._failed(exc)
+            return
+        self.log(f"{game.id}: rebuilt in {time.perf_counter() - started:.1f} s")
+        with self._verify_wanted:
+            self._wanted = (generation, game)
+            self._verify_wanted.notify()
+            if self._verifier is None:
+                self._verifier = threading.Thread(target=self._verify_forever, name="studio-verify", daemon=True)
+                self._verifier.start()
+
+    def _failed(self, exc: Exception, generation: int | None = None) -> None:
+        """Publish a failure: located problems for bad input, the exception for anything else."""
+        if isinstance(exc, SpecError):
+            problems, internal = [str(p) for p in exc.problems], ""
+            for line in problems:
+                self.alert(line)
+        elif isinstance(exc, PrintError):  # --changed-since names a print that is not there
+            problems, internal = [f"error: {exc}"], ""
+            self.alert(problems[0])
+        else:
+            problems, internal = [], f"internal error: {exc!r}"
+            self.alert("".join(traceback.format_exception(exc)).rstrip())
+        with self._changed:
+            if generation is not None and generation != self._generation:
+                return  # a newer save is being built: this verdict is about an old one
+            self.publish(status="error", building=False, problems=problems, internal=internal)
+
+    def _rebuild(self, started: float) -> Game:
+        game = load_game(self.folder, self.limits)
+        root = self.out / game.id
+        if self._pictures is None or self.root != root:
+            self._pictures = Pictures(root)
+        self.root = root
+        build = build_game(game, self.out, self.options)
+        drawn = self._pictures.draw(game)
+        placed = place_warnings(game, {cid: [d.pieces for d in ds] for cid, ds in drawn.items()}, build.warnings)
+        components = []
+        for component in game.printed:
+            if component.id not in drawn:
+                continue
+            pdf = root / f"{component.id}.pdf"
+            components.append({
+                "id": component.id,
+                "name": component.name,
+                "kind": component.kind,
+                "count": component.count,
+                "file": display_path(component.source),
+                "pdf": FILES_PREFIX + pdf.name if pdf.is_file() else None,
+                "warnings": placed.components.get(component.id, []),
+                "pieces": [
+                    _piece_view(game, component.id, n, d, placed.pieces.get((component.id, n), []))
+                    for n, d in enumerate(drawn[component.id])
+                ],
+            })
+        files = [
+            {"name": path.name, "url": FILES_PREFIX + path.name}
+            for path in sorted(root.glob("*.pdf"), key=lambda p: (not p.name.endswith("-print-and-play.pdf"), p.name))
+        ]
+        for message in build.warnings:
+            self.alert(f"warning: {message}")
+        previous = self.state.get("verify")
+        self.publish(
+            status="ok", building=False, problems=[], internal="",
+            game={"id": game.id, "title": game.title, "folder": display_path(self.folder),
+                  "players": [game.players_min, game.players_max]},
+            components=components, warnings=placed.game, bom=bill_of_materials(game), files=files,
+            built=time.strftime("%H:%M:%S"), seconds=round(time.perf_counter() - started, 2),
+            verify={**previous, "running": True} if previous else {"running": True},
+        )
+        return game
+
+    # -- the verifier, beside the rebuilds -------------------------------------------------------
+
+    def _verify_forever(self) -> None:
+        """Verify the newest built game; a save never waits for a simulation, and a verdict about a
+        game that has been rebuilt since is dropped."""
+        while True:
+            with self._verify_wanted:
+                self._verify_wanted.wait_for(lambda: self._wanted is not None)
+                assert self._wanted is not None
+                generation, game = self._wanted
+                self._wanted = None
+            started = time.perf_counter()
+            try:
+                results = verify_game(game, trials=self.trials, seed=self.seed)
+            except Exception as exc:
+                self._failed(exc, generation)
+                continue
+            with self._changed:
+                if generation == self._generation:
+                    self.publish(verify={**_verify_view(results, self.trials, self.seed), "running": False})
+            self.log(f"{game.id}: verified in {time.perf_counter() - started:.1f} s")

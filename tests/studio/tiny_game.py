@@ -1,0 +1,64 @@
+"""A three-card game in a tmp folder: quick to build, draw and verify, with a setup to simulate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+GAME = """\
+id: tiny
+title: Tiny Studio Game
+players: {min: 2, max: 3}
+components: [deck.yaml]
+setup: setup.yaml
+box:
+  - {text: Three cards, count: 3, components: [deck]}
+"""
+
+DECK = """\
+id: deck
+kind: deck
+name: Tiny deck
+size: poker
+layout: base/card
+back: {layout: tiny/back}
+fields: [text]
+cards:
+  - name: Lantern
+    text: {lantern}
+  - name: Rope
+    text: A coil of rope.
+  - name: Map
+    text: An old map.
+"""
+
+BACK = """\
+elements:
+  - {id: background, type: rect, box: bleed, x: 0, y: 0, width: 100%, height: 100%, fill: "#24475e"}
+  - {id: name, type: text, box: safe, x: 0, y: 40%, width: 100%, height: 12mm, text: "TINY", font: Vera-Bold, size: 20pt, align: center, color: "#efe3c4"}
+"""
+
+SETUP = """\
+variants:
+  - id: standard
+    name: Standard game
+    players: {min: 2, max: 3}
+    steps:
+      - take: {component: deck, to: deck}
+        say: take the three cards
+      - deal: {from: deck, to: hand, count: 1}
+        say: deal one card to each player
+"""
+
+
+def write_game(folder: Path, lantern: str = "A lantern that never goes out.") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "game.yaml").write_text(GAME, encoding="utf-8")
+    (folder / "setup.yaml").write_text(SETUP, encoding="utf-8")
+    (folder / "layouts" / "tiny").mkdir(parents=True, exist_ok=True)
+    (folder / "layouts" / "tiny" / "back.yaml").write_text(BACK, encoding="utf-8")
+    write_deck(folder, lantern)
+    return folder
+
+
+def write_deck(folder: Path, lantern: str) -> None:
+    (folder / "deck.yaml").write_text(DECK.replace("{lantern}", lantern), encoding="utf-8")
