@@ -77,7 +77,7 @@ def suggest(word: str, choices: list[str]) -> str:
 def _label(path: PathKey) -> str:
     for part in reversed(path):
         if isinstance(part, str):
-            return part if part.strip() else f"the key {part!r}"
+            return part if part and part.strip() == part else f"the key {part!r}"
     return "the document"
 
 
