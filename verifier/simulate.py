@@ -568,6 +568,14 @@ def table_env(env: dict[str, Any], table: Table, index: int, players: int) -> di
     return {**env, "table": table.name, "table_index": index, "table_players": players}
 
 
+def _fixed_prefix(steps: tuple[Step, ...]) -> int:
+    """How many leading steps use no randomness (no shuffle, deal, draw, random pick or random give)."""
+    for index, step in enumerate(steps):
+        if step.kind in ("shuffle", "deal", "draw_keep") or step.pick == "random" or (step.kind == "give" and step.same):
+            return index
+    return len(steps)
+
+
 def simulate(game: Game, variant: Variant, players: int, seed: str | random.Random,
              inventory: tuple[Instance, ...] | None = None, *, quiet: bool = False,
              cache: dict[tuple[Any, ...], bool] | None = None) -> Run:
@@ -582,7 +590,22 @@ def simulate(game: Game, variant: Variant, players: int, seed: str | random.Rand
     let_values(dict(variant.let), env)
     run.env = env
     top = Scope("", players, variant.zones)
-    run_steps(run, variant.steps, top, env)
+    steps = variant.steps
+    if quiet:
+        # A Monte Carlo replay: the steps before the first random one come out the same every time and draw
+        # nothing from the random stream, so they are run once and their result reused.
+        prefix = _fixed_prefix(steps)
+        key = ("prefix", variant.id, players)
+        saved = run.cache.get(key)
+        if saved is None:
+            run_steps(run, steps[:prefix], top, env)
+            saved = run.cache[key] = ({k: list(v) for k, v in run.zones.items()}, dict(run.per_player),
+                                      set(run.shared), dict(run.open_zones))
+        zones, per_player, shared, open_zones = saved
+        run.zones = {k: list(v) for k, v in zones.items()}
+        run.per_player, run.shared, run.open_zones = dict(per_player), set(shared), dict(open_zones)
+        steps = steps[prefix:]
+    run_steps(run, steps, top, env)
     seated = 0
     for index, table in enumerate(variant.tables):
         try:
