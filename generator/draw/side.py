@@ -18,6 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 from punchboard.plumbing.units import Dim
 from punchboard.spec import expressions
 from punchboard.spec.binding import bind, bound_props
+from punchboard.spec.icons import INLINE_ICON
 from punchboard.spec.images import ImageRefused
 from punchboard.spec.images import find_image as resolve_image
 from punchboard.spec.model import Element, Layout
@@ -305,9 +306,24 @@ def _draw_element(
         )
         if name and not draw_icon(canvas, name, rect, ink, ctx.icons):
             ctx.warn(f"{ctx.where}: unknown icon '{name}' in element '{element.id}' [{element.source}]")
+        _own_icon_notes((name,), element, ctx)
     elif kind == "image":
         _draw_image(canvas, element, rect, fields, layout, ctx)
     canvas.restoreState()
+
+
+def _own_icon_notes(names: Any, element: Element, ctx: SideContext) -> None:
+    """Warn when one of the game's own SVG icons has features svglib cannot draw faithfully."""
+    for name in names:
+        path = ctx.icons.get(name)
+        if path is None or path.suffix.lower() != ".svg":
+            continue
+        try:
+            notes = svg.load(path).notes
+        except svg.SvgError as exc:
+            notes = (f"not drawn: {exc}",)
+        for note in notes:
+            ctx.warn(f"{ctx.where}: icon '{name}' ({path.name}) is not drawn faithfully: {note} [{element.source}]")
 
 
 def _draw_text(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str, Any], palette: Mapping[str, str], ctx: SideContext) -> None:
@@ -315,6 +331,8 @@ def _draw_text(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str
     content = bind(props.get("text"), fields)
     if not content.strip():
         return
+    if ctx.icons:
+        _own_icon_notes(INLINE_ICON.findall(content), element, ctx)
     cap = props.get("cap")
     if isinstance(cap, int) and len(content) > cap:
         ctx.warn(f"{ctx.where}: text of '{element.id}' is {len(content)} characters, over its cap of {cap} [{element.source}]")

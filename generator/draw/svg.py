@@ -3,8 +3,10 @@
 svglib turns the file into a reportlab Drawing, which is painted onto the
 canvas scaled into the element's box. What svglib cannot draw faithfully —
 filters, masks, embedded (@font-face) fonts, elements it skips, colours it
-cannot read — is reported back as a list of notes, so the caller warns naming
-the file and the feature instead of silently drawing something else.
+cannot read, font families that are not installed (svglib would quietly take
+whatever fontconfig offers) — is reported back as a list of notes, so the
+caller warns naming the file and the feature instead of silently drawing
+something else.
 """
 
 from __future__ import annotations
@@ -86,7 +88,7 @@ def load(path: Path) -> Picture:
     logger = logging.getLogger("svglib.svglib")
     handler = _Notes()
     if _FONT_FACE.search(path.read_bytes()):
-        handler.add("embedded fonts (@font-face) are not supported; text falls back to a standard font")
+        handler.add("embedded fonts (@font-face) are not supported; text falls back to an installed font")
     level, propagate = logger.level, logger.propagate
     logger.addHandler(handler)
     logger.setLevel(logging.DEBUG)
@@ -103,6 +105,8 @@ def load(path: Path) -> Picture:
         raise SvgError("not a readable SVG")
     if not drawing.width or not drawing.height or drawing.width <= 0 or drawing.height <= 0:
         raise SvgError("the picture has no area (width, height or viewBox)")
+    for note in _substituted_fonts(drawing):
+        handler.add(note)
     picture = Picture(drawing, float(drawing.width), float(drawing.height), tuple(handler.notes))
     _CACHE[key] = picture
     return picture
@@ -122,3 +126,26 @@ def draw_svg(canvas: Canvas, path: Path, box: Rect, fit: str = "contain", focus:
     renderPDF.draw(picture.drawing, canvas, 0, 0)
     canvas.restoreState()
     return picture.notes
+
+
+def _substituted_fonts(drawing: Drawing) -> list[str]:
+    """Text whose font family is not installed: svglib silently draws it in whatever fontconfig offers."""
+    from reportlab.graphics.shapes import Group, String
+    from svglib.fonts import get_global_font_map
+
+    substitutes = {
+        entry["rlgFont"]: entry["svg_family"]
+        for entry in get_global_font_map()._map.values()
+        if isinstance(entry, dict) and entry.get("exact") is False
+    }
+    notes: list[str] = []
+    stack: list[object] = [drawing]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, String) and node.fontName in substitutes:
+            note = f"font '{substitutes[node.fontName]}' is not installed; its text falls back to another font"
+            if note not in notes:
+                notes.append(note)
+        elif isinstance(node, Group):
+            stack.extend(node.contents)
+    return notes

@@ -31,7 +31,7 @@ from punchboard.generator.options import BuildOptions
 from punchboard.plumbing.atomicio import write_bytes
 from punchboard.spec.model import Component, Game, Piece
 
-MAX_DPI = 200.0  # sharp enough for the large view of a card
+MAX_DPI = 150.0  # sharp enough for the large view of a card; 200 took 1.8x as long per rebuild
 MAX_PIXELS = 900  # longest side: boards are shrunk to this
 
 

@@ -57,3 +57,23 @@ def test_what_svglib_cannot_draw_is_a_warning_naming_the_file_and_feature(tmp_pa
     result = run_cli("build", str(game), "--out", str(tmp_path / "out"), "--backs", "none", "--quiet")
     assert result.returncode == 0, result.stderr
     assert "warning: pics / deck / card 'One': image 'pic.svg' is not drawn faithfully: filters are not supported" in result.stderr
+
+
+def test_the_games_own_svg_icon_with_a_filter_is_a_warning_too(tmp_path: Path):
+    game = _game(tmp_path / "pics", PLAIN)
+    (game / "mana.svg").write_text(FANCY)
+    (game / "game.yaml").write_text((game / "game.yaml").read_text() + "icons: {mana: mana.svg}\n")
+    (game / "layouts" / "pic.yaml").write_text(
+        "elements:\n  - {id: rules, type: text, x: 10%, y: 10%, width: 80%, height: 20%, text: 'Pay :mana:'}\n")
+    result = run_cli("build", str(game), "--out", str(tmp_path / "out"), "--backs", "none", "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert "warning: pics / deck / card 'One': icon 'mana' (mana.svg) is not drawn faithfully: filters are not supported" in result.stderr
+
+
+def test_text_in_a_font_that_is_not_installed_is_a_warning(tmp_path: Path):
+    game = _game(tmp_path / "pics", PLAIN.replace('font-size="14"', 'font-size="14" font-family="Nowhere Grotesk"'))
+    result = run_cli("build", str(game), "--out", str(tmp_path / "out"), "--backs", "none", "--quiet")
+    assert result.returncode == 0, result.stderr
+    # with fontconfig svglib substitutes a font, without it it logs a warning: either way the user hears of it
+    warning = next(line for line in result.stderr.splitlines() if "image 'pic.svg' is not drawn faithfully" in line)
+    assert "Nowhere Grotesk" in warning
