@@ -165,6 +165,9 @@ class LayoutLoader:
             else:
                 self.out.add(doc.problem(where, "element needs a type: one of rect, ellipse, line, polygon, text, image, icon"))
                 continue
+            if element_type == "polygon" and len(merged.get("points", ())) < 2:
+                self.out.add(doc.problem(where, f"polygon '{element_id}' needs points: a list of at least 2 [x, y] corners"))
+                continue
             element = Element(element_type, element_id, frozen_map(merged), source)
             for key in merged:
                 if key in raw:
