@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from bench.decks import text_deck
-from bench.measure import REPEATS, ROOT, Series, execute, paired, punchboard, reference_import, row
+from bench.measure import HEAVY_REPEATS, ROOT, Series, execute, paired, punchboard, reference_import, row
 
 WORK = ROOT / "bench" / ".work"
 QUICK = os.environ.get("BENCH_QUICK") == "1"
@@ -131,7 +131,7 @@ def _image_deck(out: Path) -> list[dict[str, str]]:
 
 def _big_deck(out: Path) -> list[dict[str, str]]:
     game = text_deck(WORK, BIG_DECK)
-    runs = [execute(punchboard("build", str(game), "--force", "--quiet", "--out", str(out))) for _ in range(REPEATS)]
+    runs = [execute(punchboard("build", str(game), "--force", "--quiet", "--out", str(out))) for _ in range(HEAVY_REPEATS)]
     per_card = Series([r.cpu / BIG_DECK * 1000 for r in runs])
     peak = Series([r.peak_mb for r in runs])
     return [
@@ -146,7 +146,7 @@ def _tts(out: Path) -> list[dict[str, str]]:
     rows = []
     for cards in (1000, BIG_DECK) if BIG_DECK != 1000 else (1000,):
         game = text_deck(WORK, cards)
-        peaks = Series([execute(punchboard("tts", str(game), "--out", str(out))).peak_mb for _ in range(REPEATS)])
+        peaks = Series([execute(punchboard("tts", str(game), "--out", str(out))).peak_mb for _ in range(HEAVY_REPEATS)])
         rows.append(row(f"`tts` export, {cards:,} cards: peak memory", peaks.spread("MB", 0),
                         f"{peaks.median / 300:.2f} × the 300 MB budget", "< 300 MB at 10,000 cards"))
     return rows

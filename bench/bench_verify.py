@@ -4,14 +4,14 @@ only re-dealt one deck, and static verification of every bundled game."""
 
 from __future__ import annotations
 
-from bench.measure import REPEATS, Series, execute, punchboard, row
+from bench.measure import HEAVY_REPEATS, REPEATS, Series, execute, punchboard, row
 
 TRIALS = 2_000
 
 
 def run() -> list[dict[str, str]]:
     verify = punchboard("verify", "steam_court", "--trials", str(TRIALS), "--out", "bench/.work/verify")
-    monte_carlo = Series([execute(verify).wall for _ in range(REPEATS)])
+    monte_carlo = Series([execute(verify).wall for _ in range(HEAVY_REPEATS)])
     static = Series([execute(punchboard("verify", "--trials", "0", "--out", "bench/.work/verify")).wall for _ in range(REPEATS)])
     return [
         row(f"`verify` Steam Court (every count, {TRIALS:,} whole-setup re-runs each)", monte_carlo.spread(),

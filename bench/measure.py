@@ -18,6 +18,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
+# runs of the slow single-command rows (10,000-card deck, tts, verify); the table shows n
+HEAVY_REPEATS = int(os.environ.get("BENCH_HEAVY_REPEATS", str(REPEATS)))
 
 
 @dataclass(frozen=True)

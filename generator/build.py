@@ -23,6 +23,7 @@ from punchboard.spec.loader import load_paper
 from punchboard.spec.model import Component, Game
 
 from .cache import BuildCache, CachedComponent, build_digest, component_fingerprint
+from .jobs import ordered_map
 from .options import BuildOptions
 
 if TYPE_CHECKING:  # the renderers (and reportlab) load only when something must be drawn
@@ -108,6 +109,13 @@ def _kinds() -> frozenset[str]:
     return frozenset(KINDS)
 
 
+def _draw(state: tuple[BuildContext, Game, Path, dict[str, str]], index: int) -> CachedComponent | None:
+    """Draw the ``index``-th printed component (in this process or a forked worker)."""
+    ctx, game, folder, fingerprints = state
+    component = game.printed[index]
+    return _render_component(ctx, game, component, folder, fingerprints[component.id])
+
+
 def _render_component(ctx: BuildContext, game: Game, component: Component, folder: Path, fingerprint: str) -> CachedComponent | None:
     from punchboard.generator.document.pages import render
     from punchboard.generator.impose.kinds import KINDS
@@ -154,13 +162,15 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     fresh = {} if options.force else {c.id: cache.fresh(c.id, fingerprints[c.id]) for c in game.printed}
     # a component reused from the cache was printable when drawn; only the others need the renderers
     printable = [c for c in game.printed if fresh.get(c.id) is not None or c.kind in _kinds()]
+    chosen = {c.id for c in printable}
+    to_draw = [n for n, c in enumerate(game.printed) if c.id in chosen and fresh.get(c.id) is None]
+    drawn = ordered_map(_draw, (context() if to_draw else None, game, folder, fingerprints), to_draw, options.jobs)
     with _progress(len(printable), f"{game.id}", options.quiet) as tick:
         for component in printable:
-            fingerprint = fingerprints[component.id]
             entry = fresh.get(component.id)
             if entry is None:
                 tick(f"{game.id}: {component.id}")
-                entry = _render_component(context(), game, component, folder, fingerprint)
+                entry = next(drawn)
                 if entry is None:
                     continue
                 rendered.append(component.id)

@@ -23,3 +23,4 @@ class BuildOptions:
     changed_since: str | None = None  # "last" or a print number: also write <game>-reprint.pdf
     stamp: bool = False  # carry the print number on every piece
     stamp_label: str = ""  # the stamp drawn ("P3"), set by the build from the print number
+    jobs: int = 1  # processes drawing components at once (--jobs; output is the same for any value)

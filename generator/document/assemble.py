@@ -2,8 +2,8 @@
 
 Pages are copied, not drawn again, so a rebuild after a one-card tweak
 re-renders only that component and still yields a combined PDF identical to a
-clean build's. pypdf copies the page objects; the result is deterministic
-(no timestamps, no random file id).
+clean build's. The page objects are copied (see :mod:`.merge`); the result is
+deterministic (no timestamps, no random file id).
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
+
+from .merge import merge
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,12 @@ class Part:
 
 
 def assemble(parts: Sequence[Part], blank_page: bytes, title: str, subject: str) -> bytes:
+    """Every part's pages in order. PDFs punchboard wrote are copied object by object
+    (:mod:`.merge`, no parsing of their content); anything else goes through pypdf."""
+    copied = merge([(p.pdf if isinstance(p.pdf, bytes) else p.pdf.read_bytes(), p.blank_reverses) for p in parts],
+                   blank_page, title, subject)
+    if copied is not None:
+        return copied
     from pypdf import PdfReader, PdfWriter  # only when a combined PDF is written: pypdf takes 0.1 s to import
     from pypdf.generic import NameObject
 

@@ -1,8 +1,8 @@
 """Draw a repeated ornament once per document and replay its PDF operators where it recurs.
 
 A riveted frame or a gear is hundreds of path operators computed in Python; the
-same icon in the same box with the same ink on the same canvas always produces
-the same operators. :func:`replayed` records them the first time and appends
+same icon in the same box with the same ink always produces the same operators
+(inline colour and path operators, no named resources), whatever the canvas. :func:`replayed` records them the first time and appends
 the recorded operators on every later call, so the page content — and the
 file — is byte-for-byte what drawing it again would have written.
 
@@ -20,9 +20,10 @@ from typing import Any
 from reportlab.pdfgen.canvas import Canvas
 
 PEN_STATE = frozenset({"_fillColorObj", "_strokeColorObj", "_lineWidth", "_lineJoin", "_lineCap", "_dash", "_fillMode"})
-CACHE_ATTR = "_punchboard_replays"
-CAPACITY = 512  # distinct ornaments remembered per canvas (least recently used go first)
+CAPACITY = 512  # distinct ornaments remembered per process (least recently used go first)
 _UNSET = object()
+# process-wide: a side drawn on its own canvas (print fingerprints, exports) reuses it too
+_CACHE: OrderedDict[Hashable, tuple[list[str], dict[str, Any]] | None] = OrderedDict()
 
 
 def _alpha_state(canvas: Canvas) -> tuple[Any, ...]:
@@ -34,8 +35,8 @@ def _alpha_state(canvas: Canvas) -> tuple[Any, ...]:
 
 def replayed(canvas: Canvas, key: Hashable, draw: Callable[[], None]) -> None:
     """Run ``draw()`` (which paints on ``canvas``), or replay what it painted last time for ``key``."""
-    cache: OrderedDict[Hashable, tuple[list[str], dict[str, Any]] | None] = canvas.__dict__.setdefault(CACHE_ATTR, OrderedDict())
-    full_key = (key, canvas._fillMode, _alpha_state(canvas))
+    cache = _CACHE
+    full_key = (key, canvas._fillMode, _alpha_state(canvas)[:1])  # the transparency values, not how many exist
     recorded = cache.get(full_key, _UNSET)
     if recorded is not _UNSET and recorded is not None:
         cache.move_to_end(full_key)

@@ -56,7 +56,24 @@ def build_options(args: argparse.Namespace) -> BuildOptions:
         verbose=args.verbose,
         changed_since=args.changed_since,
         stamp=args.stamp,
+        jobs=getattr(args, "jobs", 1) or _all_cores(),
     )
+
+
+def _all_cores() -> int:
+    from punchboard.generator.jobs import default_jobs
+
+    return default_jobs()
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of processes (0 = every core), got '{text}'")
+    return value
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -82,6 +99,7 @@ def add_build_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--proof", action="store_true", help="draw trim and safe-zone guides")
     p.add_argument("--packing", default="spaced", choices=("spaced", "touching"), help="cards spaced with their own bleed, or touching on shared cut lines")
     p.add_argument("--force", action="store_true", help="rebuild everything, ignoring the cache")
+    p.add_argument("--jobs", type=_jobs, default=1, metavar="N", help="draw up to N components at once in separate processes, 0 = every core; output is identical for any N (default: 1)")
     p.add_argument("--changed-since", type=_print_number, metavar="PRINT", help="also write <game>-reprint.pdf: only the pieces drawn differently since print PRINT ('last' or a number from OUT/<game>/prints/), after a swap list")
     p.add_argument("--stamp", action="store_true", help="print the print number (P3) small in a corner of every piece, to tell prints apart once cut")
     add_limit_flags(p)

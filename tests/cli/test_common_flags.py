@@ -13,7 +13,7 @@ import pytest
 from punchboard.cli import build_parser
 from tests.conftest import ROOT, run_cli
 
-WRITES_FILES = {"build", "watch", "verify", "bom", "images", "tts", "preview"}
+WRITES_FILES = {"build", "watch", "serve", "verify", "bom", "images", "tts", "preview"}
 
 
 def _verbs() -> dict[str, object]:

@@ -27,6 +27,10 @@ def test_init_writes_a_game_that_checks_builds_and_verifies(tmp_path: Path):
     assert "warning" not in build.stderr
     with pdfplumber.open(tmp_path / "out" / "my_game" / "deck.pdf") as pdf:
         words = pdf.pages[0].extract_text()
+        page = pdf.pages[0]
+        fills = {tuple(round(v * 255) for v in o["non_stroking_color"]) for o in page.rects + page.curves if o.get("non_stroking_color")}
+    # the band and emblem take the suit's colour through fill: "{suit}" (shield, gear, dragon on the first sheet)
+    assert {(0x3F, 0x5D, 0x8C), (0x4F, 0x8A, 0x4B), (0xC0, 0x50, 0x2F)} <= fills
     assert "Guard" in words and "Apprentice" in words and "Hatchling" in words
     verify = run_cli("verify", "My Game", "--out", "out", cwd=tmp_path)
     assert verify.returncode == 0, verify.stdout + verify.stderr
