@@ -3,25 +3,39 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from punchboard import __version__
-from punchboard.plumbing.errors import SpecError
+from punchboard.plumbing.errors import SpecError, UsageError
 
 from . import bom, build, check, export, init, serve, verify, watch
 from . import list as list_verb
-from .common import EXIT_FAIL, EXIT_INPUT, EXIT_OK
+from .common import EXIT_FAIL, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, CliParser
+from .crash import report_crash
 
-__all__ = ["EXIT_FAIL", "EXIT_INPUT", "EXIT_OK", "build_parser", "main"]
+__all__ = ["EXIT_FAIL", "EXIT_INPUT", "EXIT_INTERNAL", "EXIT_OK", "build_parser", "main"]
 
 VERBS = (init, list_verb, check, build, watch, verify, bom, export, serve)
 
+EXIT_CODES = """\
+exit codes:
+  0    success
+  1    the verifier found a failing variant
+  2    invalid input: a file:LINE:COL problem or a bad command-line value
+  3    internal error: a bug in punchboard (the traceback is saved and its path printed)
+  130  interrupted (Ctrl-C or SIGTERM)"""
+
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CliParser(
         prog="punchboard",
         description="Print-and-play pipeline: YAML components → print-accurate PDFs, and a verifier for every setup and deal.",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"punchboard {__version__}")
     sub = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
@@ -32,17 +46,44 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # --help, or a bad flag (already reported by CliParser)
+        return stop.code if isinstance(stop.code, int) else EXIT_INPUT
     func: Callable[[argparse.Namespace], int] = args.func
+    previous = _stop_on_sigterm()
     try:
         return func(args)
     except SpecError as err:
         for problem in err.problems:
-            print(problem, file=sys.stderr)
+            if problem.file.startswith("--"):  # a flag's value found wrong only once the game is loaded
+                print(f"punchboard {args.verb}: {problem.file}: {problem.message}", file=sys.stderr)
+            else:
+                print(problem, file=sys.stderr)
+        return EXIT_INPUT
+    except UsageError as err:
+        print(f"punchboard {args.verb}: {err}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    except Exception as exc:  # the last line of defence: a bug, reported once, never a bare traceback
+        print(report_crash(exc, getattr(args, "out", None), argv), file=sys.stderr)
+        return EXIT_INTERNAL
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _stop_on_sigterm() -> Any:
+    """SIGTERM stops a verb as Ctrl-C does: outputs being written are discarded, no traceback."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _interrupt)
 
 
 if __name__ == "__main__":

@@ -3,21 +3,30 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from punchboard.generator.options import BACK_MODES, BuildOptions
+from punchboard.plumbing.outlock import output_lock
+from punchboard.plumbing.paths import LAYOUTS
 
 from .common import EXIT_INPUT, TARGET_HELP, add_common_flags, add_limit_flags, limits_of, load_targets
+
+MAX_DUPLEX_OFFSET = 50.0  # mm; a printer that misregisters by more than 5 cm needs fixing, not correcting
 
 
 def _duplex_offset(text: str) -> tuple[float, float]:
     try:
         x, y = (float(v) for v in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected X,Y in millimetres such as 1.5,-0.5, got '{text}'") from None
+        raise argparse.ArgumentTypeError(f"expected X,Y in millimetres such as 1.5,-0.5, got '{text[:40]}'") from None
+    if not all(math.isfinite(v) and abs(v) <= MAX_DUPLEX_OFFSET for v in (x, y)):
+        raise argparse.ArgumentTypeError(
+            f"expected X,Y in millimetres, each from -{MAX_DUPLEX_OFFSET:g} to {MAX_DUPLEX_OFFSET:g}, got '{text[:40]}'"
+        )
     return x, y
 
 
@@ -31,10 +40,17 @@ def _millimetres(text: str) -> float:
     return value
 
 
+def _paper(text: str) -> str:
+    known = sorted(p.stem for p in (LAYOUTS / "paper").glob("*.yaml"))
+    if text not in known:
+        raise argparse.ArgumentTypeError(f"unknown paper '{text[:40]}'; expected one of {', '.join(known)}")
+    return text
+
+
 def _print_number(text: str) -> str:
-    if text == "last" or (text.isdigit() and int(text) > 0):
+    if text == "last" or (text.isdigit() and len(text) <= 9 and int(text) > 0):
         return text if text == "last" else str(int(text))
-    raise argparse.ArgumentTypeError(f"expected 'last' or a print number such as 3, got '{text}'")
+    raise argparse.ArgumentTypeError(f"expected 'last' or a print number such as 3, got '{text[:40]}'")
 
 
 def build_options(args: argparse.Namespace) -> BuildOptions:
@@ -77,8 +93,10 @@ def cmd_build(args: argparse.Namespace) -> int:
     from punchboard.generator.prints import PrintError
 
     games = load_targets(args.targets, limits_of(args), getattr(args, "out", None))
+    out = Path(args.out)
     try:
-        return build_games(games, Path(args.out), replace(build_options(args), record_print=True))
+        with output_lock(out):
+            return build_games(games, out, replace(build_options(args), record_print=True))
     except PrintError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_INPUT
@@ -86,7 +104,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def add_build_flags(p: argparse.ArgumentParser) -> None:
     add_common_flags(p, out="output folder")
-    p.add_argument("--paper", default="letter", help="paper from layouts/paper/: letter, a4, a3, tabloid (default: letter)")
+    p.add_argument("--paper", default="letter", type=_paper, help="paper from layouts/paper/: letter, a4, a3, tabloid (default: letter)")
     p.add_argument("--backs", default="duplex-long", choices=BACK_MODES, help="how backs are printed (default: duplex-long)")
     p.add_argument("--duplex-offset", default=(0.0, 0.0), type=_duplex_offset, metavar="X,Y", help="shift back pages by X,Y mm to correct duplex misregistration")
     output = p.add_mutually_exclusive_group()

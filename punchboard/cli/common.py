@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
-from punchboard.plumbing.errors import Problem, SpecError
+from punchboard.plumbing.errors import SpecError, UsageError
 from punchboard.plumbing.limits import DEFAULT_LIMITS, FLAGS, LIMIT_HELP, Limits
 from punchboard.plumbing.paths import bundled_games, resolve_target
 
@@ -17,25 +18,25 @@ if TYPE_CHECKING:  # the loader (and jsonschema, yaml) load when a verb reads a 
 
 T = TypeVar("T")
 
-EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
+EXIT_OK, EXIT_FAIL, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 TARGET_HELP = "a bundled game id or a path to a game folder; none means every bundled game"
 
 
 def target_folders(names: Sequence[str]) -> list[Path]:
     if not names:
         return bundled_games()
-    folders, problems = [], []
+    folders, unknown = [], []
     for name in names:
         folder = resolve_target(name)
         if folder is None:
-            known = ", ".join(p.name for p in bundled_games())
-            problems.append(
-                Problem(name, 1, 1, f"no game '{name}': expected a bundled game id ({known}) or a folder with a game.yaml")
-            )
+            unknown.append(f"'{name[:80]}'")
         else:
             folders.append(folder)
-    if problems:
-        raise SpecError(problems)
+    if unknown:
+        known = ", ".join(p.name for p in bundled_games())
+        raise UsageError(
+            f"TARGET: no game {', '.join(unknown)}; expected a bundled game id ({known}) or a folder with a game.yaml"
+        )
     return folders
 
 
@@ -62,14 +63,42 @@ def load_targets(names: Sequence[str], limits: Limits = DEFAULT_LIMITS, out: str
     return games
 
 
-def _positive(text: str) -> int:
-    try:
+MAX_FLAG_DIGITS = 18  # a flag's whole number beyond 10**18 is a typo, and would only exhaust something
+
+
+def _whole(text: str, least: int) -> int:
+    digits = text.strip().lstrip("+-")
+    if len(digits) > MAX_FLAG_DIGITS or not digits.isdigit():
+        value = None
+    else:
         value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got '{text}'")
+    if value is None or value < least:
+        shown = text if len(text) <= 40 else f"{text[:20]}… ({len(text)} characters)"
+        kind = "a positive whole number" if least > 0 else "a whole number, 0 or more"
+        raise argparse.ArgumentTypeError(f"expected {kind} (at most {MAX_FLAG_DIGITS} digits), got '{shown}'")
     return value
+
+
+def positive_int(text: str) -> int:
+    """``--flag N`` for N ≥ 1: refuses 0, negatives, fractions, NaN, infinity and absurdly long numbers."""
+    return _whole(text, 1)
+
+
+def non_negative_int(text: str) -> int:
+    return _whole(text, 0)
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0 and at most 3600, got '{text[:40]}'")
+    return value
+
+
+_positive = positive_int
 
 
 def add_limit_flags(parser: argparse.ArgumentParser) -> None:
@@ -80,6 +109,15 @@ def add_limit_flags(parser: argparse.ArgumentParser) -> None:
 
 def limits_of(args: argparse.Namespace) -> Limits:
     return Limits(**{name: getattr(args, name, getattr(DEFAULT_LIMITS, name)) for name in FLAGS})
+
+
+class CliParser(argparse.ArgumentParser):
+    """Bad flags are reported as ``punchboard VERB: --flag: what is wrong`` and exit 2, without the usage dump."""
+
+    def error(self, message: str) -> NoReturn:
+        if message.startswith("argument "):
+            message = message[len("argument ") :]
+        self.exit(EXIT_INPUT, f"{self.prog}: {message} (see '{self.prog} --help')\n")
 
 
 def add_common_flags(parser: argparse.ArgumentParser, out: str | None = None, out_default: str | None = "output") -> None:

@@ -9,10 +9,12 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from punchboard.plumbing.outlock import output_lock
 from punchboard.plumbing.units import UnitError, parse_length
 
 from .common import TARGET_HELP, Voice, add_common_flags, add_limit_flags, limits_of, load_targets
 
+MAX_BLEED = 72.0  # points: 1in, far beyond any print service
 MAX_DPI = 1200  # a 1200-dpi board is already a ~20000 px wide bitmap
 
 
@@ -31,8 +33,8 @@ def _bleed(text: str) -> float:
         value = parse_length(text)
     except UnitError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a bleed cannot be negative, got '{text}'")
+    if not 0 <= value <= MAX_BLEED:
+        raise argparse.ArgumentTypeError(f"expected a bleed from 0 to 1in, got '{text[:40]}'")
     return value
 
 
@@ -43,6 +45,11 @@ def _games(args: argparse.Namespace) -> list[Any]:
 def cmd_images(args: argparse.Namespace) -> int:
     from punchboard.generator.export.images import export_images
 
+    with output_lock(Path(args.out)):
+        return _images(args, export_images)
+
+
+def _images(args: argparse.Namespace, export_images: Any) -> int:
     voice = Voice(args)
     for game in voice.progress(_games(args), lambda g: f"images {g.id}"):
         images = export_images(game, Path(args.out), args.dpi, args.bleed, args.unique)
@@ -55,6 +62,11 @@ def cmd_images(args: argparse.Namespace) -> int:
 def cmd_tts(args: argparse.Namespace) -> int:
     from punchboard.generator.export.tts import export_tts
 
+    with output_lock(Path(args.out)):
+        return _tts(args, export_tts)
+
+
+def _tts(args: argparse.Namespace, export_tts: Any) -> int:
     voice = Voice(args)
     for game in voice.progress(_games(args), lambda g: f"tts {g.id}"):
         files = export_tts(game, Path(args.out), args.base_url)
@@ -67,6 +79,11 @@ def cmd_tts(args: argparse.Namespace) -> int:
 def cmd_preview(args: argparse.Namespace) -> int:
     from punchboard.generator.export.preview import export_previews
 
+    with output_lock(Path(args.out)):
+        return _previews(args, export_previews)
+
+
+def _previews(args: argparse.Namespace, export_previews: Any) -> int:
     voice = Voice(args)
     for game in voice.progress(_games(args), lambda g: f"preview {g.id}"):
         sheets = export_previews(game, Path(args.out))

@@ -8,13 +8,40 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from punchboard.plumbing import atomicio
-from punchboard.plumbing.errors import Problem, SpecError
+from punchboard.plumbing.errors import UsageError
+from punchboard.plumbing.outlock import output_lock
 
 if TYPE_CHECKING:  # the verifier loads when verify runs, not when the parser is built
     from punchboard.spec.model import Game
     from punchboard.verifier.findings import Result
 
-from .common import TARGET_HELP, add_common_flags, add_limit_flags, limits_of, load_targets, progress
+from .common import (
+    TARGET_HELP,
+    add_common_flags,
+    add_limit_flags,
+    limits_of,
+    load_targets,
+    non_negative_int,
+    positive_int,
+    progress,
+)
+
+MAX_TRIALS = 10_000_000
+MAX_PLAYERS = 1000
+
+
+def _players(text: str) -> int:
+    value = positive_int(text)
+    if value > MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(f"expected a player count from 1 to {MAX_PLAYERS}, got {value}")
+    return value
+
+
+def _trials(text: str) -> int:
+    value = non_negative_int(text)
+    if value > MAX_TRIALS:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_TRIALS} trials, got {value}")
+    return value
 
 
 def run_verify(games: list[Game], args: argparse.Namespace) -> int:
@@ -24,9 +51,9 @@ def run_verify(games: list[Game], args: argparse.Namespace) -> int:
     trials = getattr(args, "trials", 2000)
     seed = getattr(args, "seed", 1)
     if trials < 0:
-        raise SpecError([Problem("--trials", 1, 1, f"--trials must be 0 or more, got {trials}")])
+        raise UsageError(f"--trials: expected a whole number, 0 or more, got {trials}")
     if args.players is not None and args.players < 1:
-        raise SpecError([Problem("--players", 1, 1, f"--players must be a positive integer, got {args.players}")])
+        raise UsageError(f"--players: expected a positive whole number, got {args.players}")
     out = Path(getattr(args, "out", "output"))
     everything: list[Result] = []
     tty = sys.stdout.isatty() and not args.json
@@ -62,16 +89,17 @@ def run_verify(games: list[Game], args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     games = load_targets(args.targets, limits_of(args), getattr(args, "out", None))
-    return run_verify(games, args)
+    with output_lock(Path(args.out)):
+        return run_verify(games, args)
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("verify", help="simulate every setup and deal", description="Check that the components support every variant and player count the rules promise. Exit 0 if nothing fails, 1 if something fails, 2 on invalid input.")
     p.add_argument("targets", nargs="*", metavar="TARGET", help=TARGET_HELP)
     p.add_argument("--variant", help="only this variant")
-    p.add_argument("--players", type=int, help="only this player count")
-    p.add_argument("--trials", type=int, default=2000, help="Monte Carlo re-runs of the whole setup per variant and player count (default: 2000)")
-    p.add_argument("--seed", type=int, default=1, help="random seed for Monte Carlo (default: 1)")
+    p.add_argument("--players", type=_players, help="only this player count")
+    p.add_argument("--trials", type=_trials, default=2000, help=f"Monte Carlo re-runs of the whole setup per variant and player count, at most {MAX_TRIALS} (default: 2000)")
+    p.add_argument("--seed", type=non_negative_int, default=1, help="random seed for Monte Carlo (default: 1)")
     p.add_argument("--json", action="store_true", help="print results as JSON")
     add_common_flags(p, out="where verify.md and the matrix picture go")
     add_limit_flags(p)

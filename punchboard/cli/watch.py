@@ -8,15 +8,16 @@ from pathlib import Path
 from typing import Any
 
 from punchboard.plumbing.errors import SpecError
+from punchboard.plumbing.outlock import output_lock
 from punchboard.plumbing.paths import LAYOUTS
 from punchboard.plumbing.watch import watch
 
 from .build import add_build_flags, build_options
-from .common import EXIT_OK, limits_of, target_folders
+from .common import EXIT_OK, limits_of, positive_int, positive_seconds, target_folders
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    """Rebuild on every save; bad input is reported and watching goes on."""
+    """Rebuild on every save; bad input is reported and watching goes on. Ctrl-C or SIGTERM stops it (exit 0)."""
     from punchboard.generator.build import build_game, summary
     from punchboard.spec.loader import load_game
 
@@ -24,7 +25,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     options = replace(build_options(args), quiet=True)
     out = Path(args.out)
     limits = limits_of(args)
-    cycles = {"left": args.max_rebuilds}
+    rebuilds = {"done": 0}
 
     def rebuild(changed: list[Path]) -> None:
         if changed:
@@ -34,10 +35,11 @@ def cmd_watch(args: argparse.Namespace) -> int:
         for folder in folders:
             try:
                 game = load_game(folder, limits, out)
+                with output_lock(out):
+                    report = build_game(game, out, options)
             except SpecError as err:
                 problems.extend(err.problems)
                 continue
-            report = build_game(game, out, options)
             for message in report.warnings:
                 print(f"warning: {message}", flush=True)
             print(summary(report, out), flush=True)
@@ -45,23 +47,25 @@ def cmd_watch(args: argparse.Namespace) -> int:
             print(problem, flush=True)
         if problems:
             print("fix the problems above; still watching", flush=True)
-        cycles["left"] -= 1
+        rebuilds["done"] += 1
 
-    rebuild([])
-    print(f"watching {', '.join(str(f) for f in folders)} and {LAYOUTS} (Ctrl-C to stop)", flush=True)
-    watch(
-        lambda: [*folders, LAYOUTS],
-        rebuild,
-        interval=args.interval,
-        should_stop=lambda: args.max_rebuilds is not None and cycles["left"] <= 0,
-    )
+    def should_stop() -> bool:
+        return args.max_rebuilds is not None and rebuilds["done"] >= args.max_rebuilds
+
+    try:
+        rebuild([])
+        print(f"watching {', '.join(str(f) for f in folders)} and {LAYOUTS} (Ctrl-C to stop)", flush=True)
+        watch(lambda: [*folders, LAYOUTS], rebuild, interval=args.interval, should_stop=should_stop)
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (see punchboard.cli.main): the normal way to stop
+        print("stopped watching", flush=True)
     return EXIT_OK
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("watch", help="rebuild on every save", description="Build, then rebuild whatever changed each time a YAML, layout, CSV, font or image is saved. Bad input is reported and watching goes on. Ctrl-C stops.")
+    p = sub.add_parser("watch", help="rebuild on every save", description="Build, then rebuild whatever changed each time a YAML, layout, CSV, font or image is saved. Bad input is reported and watching goes on. Ctrl-C (or SIGTERM) stops it with exit code 0.")
     p.add_argument("targets", nargs="+", metavar="TARGET", help="a bundled game id or a path to a game folder")
     add_build_flags(p)
-    p.add_argument("--interval", type=float, default=0.5, help="seconds between checks for changes (default: 0.5)")
-    p.add_argument("--max-rebuilds", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--interval", type=positive_seconds, default=0.5, help="seconds between checks for changes (default: 0.5)")
+    # For tests that need watch to end by itself; the plain path (stopped by a signal) is tested too.
+    p.add_argument("--max-rebuilds", type=positive_int, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_watch)

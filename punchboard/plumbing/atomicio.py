@@ -29,7 +29,10 @@ _FILE_MODE = 0o666 & ~_umask()
 
 def write_bytes(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    except OSError as err:  # name the output, not the temporary name it never got
+        raise OSError(err.errno, err.strerror, str(path)) from err
     try:
         # mkstemp creates 0600 files; give outputs the permissions a plain open() would.
         os.fchmod(fd, _FILE_MODE)
@@ -39,6 +42,11 @@ def write_bytes(path: Path, data: bytes) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
+    except OSError as err:
+        Path(tmp).unlink(missing_ok=True)
+        if err.filename in (None, tmp):  # a failed write() names no file: name the output, for the user's message
+            raise OSError(err.errno, err.strerror, str(path)) from err
+        raise
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _printable(text: str) -> str:
+    """One problem, one line: a control character quoted from the input (a key "\\r") is shown escaped."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 @dataclass(frozen=True, order=True)
@@ -14,7 +22,7 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}: {self.message}"
+        return _printable(f"{self.file}:{self.line}:{self.col}: {self.message}")
 
 
 class SpecError(Exception):
@@ -31,3 +39,10 @@ def display_path(path: Path) -> str:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
+
+
+class UsageError(Exception):
+    """A bad command-line value or an unusable output folder, worded as ``--flag: what is wrong; what was expected``.
+
+    The CLI prints it after the verb's name and exits 2.
+    """

@@ -6,6 +6,7 @@ reportlab draws in.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -14,6 +15,8 @@ POINTS_PER = {"pt": 1.0, "in": 72.0, "mm": 72.0 / 25.4, "cm": 720.0 / 25.4}
 _LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*([a-z%]*)\s*$")
 
 UNIT_HELP = "a length such as 63.5mm, 2.5in, 1cm or 12pt"
+MAX_POINTS = 1_000_000.0  # about 350 m: anything longer is a typo, and would overflow drawing code
+MAX_PERCENT = 100_000.0
 
 
 class UnitError(ValueError):
@@ -33,7 +36,7 @@ def parse_length(value: object) -> float:
     if isinstance(value, bool):
         raise UnitError(f"expected {UNIT_HELP}, got {value!r}")
     if isinstance(value, (int, float)):
-        return float(value) * POINTS_PER["mm"]
+        return _finite(value, float(value) * POINTS_PER["mm"] if _small(value) else math.inf)
     if not isinstance(value, str):
         raise UnitError(f"expected {UNIT_HELP}, got {value!r}")
     match = _LENGTH.match(value)
@@ -44,7 +47,20 @@ def parse_length(value: object) -> float:
         raise UnitError(
             f"unknown unit '{unit}' in '{value}'; expected one of mm, cm, in, pt"
         )
-    return number * POINTS_PER[unit]
+    return _finite(value, number * POINTS_PER[unit])
+
+
+def _small(value: float) -> bool:
+    """False for integers with hundreds of digits (float() of them overflows) and for inf/nan."""
+    return isinstance(value, float) or abs(value) < 10**300
+
+
+def _finite(value: object, points: float) -> float:
+    if not math.isfinite(points) or abs(points) > MAX_POINTS:
+        big = isinstance(value, int) and abs(value) >= 10**20
+        shown = f"a number with about {int(value.bit_length() * 0.30103) + 1} digits" if big else repr(value)  # type: ignore[union-attr]
+        raise UnitError(f"expected {UNIT_HELP}, finite and at most 350 m, got {shown[:40]}")
+    return points
 
 
 @dataclass(frozen=True)
@@ -61,7 +77,10 @@ class Dim:
 def parse_dim(value: object) -> Dim:
     if isinstance(value, str) and value.strip().endswith("%"):
         try:
-            return Dim(float(value.strip()[:-1]), percent=True)
+            percent = float(value.strip()[:-1])
         except ValueError:
             raise UnitError(f"expected a percentage such as 50%, got '{value}'") from None
+        if not math.isfinite(percent) or abs(percent) > MAX_PERCENT:
+            raise UnitError(f"expected a percentage such as 50%, got '{value}'")
+        return Dim(percent, percent=True)
     return Dim(parse_length(value))

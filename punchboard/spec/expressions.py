@@ -32,24 +32,38 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "len": len,
 }
 
-_BINARY: dict[type, Callable[[Any, Any], Any]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
+# The one table of operators: the checker (``parse``) admits exactly these and the evaluator runs them,
+# so an expression that passes ``check`` never meets an unknown operator at build time.
+_BINARY: dict[type, tuple[str, Callable[[Any, Any], Any]]] = {
+    ast.Add: ("+", operator.add),
+    ast.Sub: ("-", operator.sub),
+    ast.Mult: ("*", operator.mul),
+    ast.Div: ("/", operator.truediv),
+    ast.FloorDiv: ("//", operator.floordiv),
+    ast.Mod: ("%", operator.mod),
+    ast.Pow: ("**", operator.pow),  # bounded in _eval before it runs
 }
-_COMPARE: dict[type, Callable[[Any, Any], bool]] = {
-    ast.Eq: operator.eq,
-    ast.NotEq: operator.ne,
-    ast.Lt: operator.lt,
-    ast.LtE: operator.le,
-    ast.Gt: operator.gt,
-    ast.GtE: operator.ge,
-    ast.In: lambda a, b: a in b,
-    ast.NotIn: lambda a, b: a not in b,
+_UNARY: dict[type, tuple[str, Callable[[Any], Any]]] = {
+    ast.Not: ("not", operator.not_),
+    ast.USub: ("-", operator.neg),
+    ast.UAdd: ("+", operator.pos),
 }
+_COMPARE: dict[type, tuple[str, Callable[[Any, Any], bool]]] = {
+    ast.Eq: ("==", operator.eq),
+    ast.NotEq: ("!=", operator.ne),
+    ast.Lt: ("<", operator.lt),
+    ast.LtE: ("<=", operator.le),
+    ast.Gt: (">", operator.gt),
+    ast.GtE: (">=", operator.ge),
+    ast.In: ("in", lambda a, b: a in b),
+    ast.NotIn: ("not in", lambda a, b: a not in b),
+}
+_BOOLEAN: dict[type, str] = {ast.And: "and", ast.Or: "or"}
+_REFUSED_WORDS = {ast.Is: "is", ast.IsNot: "is not", ast.Invert: "~", ast.MatMult: "@", ast.LShift: "<<",
+                  ast.RShift: ">>", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
+OPERATORS: tuple[str, ...] = tuple(
+    dict.fromkeys(word for table in (_BINARY, _UNARY, _COMPARE) for word, _ in table.values())
+) + tuple(_BOOLEAN.values())
 
 
 class ExpressionError(ValueError):
@@ -118,8 +132,13 @@ def _check(node: ast.AST, source: str, depth: int) -> None:
             "use numbers, text, names, arithmetic, comparisons, and/or/not, "
             + ", ".join(sorted(FUNCTIONS))
         )
-    if isinstance(node, ast.BinOp) and type(node.op) not in _BINARY and not isinstance(node.op, ast.Pow):
-        raise ExpressionError(f"operator not allowed in expression '{source}'")
+    for op in _operators(node):
+        if not any(type(op) in table for table in (_BINARY, _UNARY, _COMPARE, _BOOLEAN)):
+            word = _REFUSED_WORDS.get(type(op), type(op).__name__)
+            hint = "; use == or != to compare" if isinstance(op, (ast.Is, ast.IsNot)) else ""
+            raise ExpressionError(
+                f"operator '{word}' is not allowed in expression '{source}'{hint}; expected one of {', '.join(OPERATORS)}"
+            )
     if isinstance(node, ast.Call):
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords:
             raise ExpressionError(
@@ -133,6 +152,14 @@ def _check(node: ast.AST, source: str, depth: int) -> None:
         raise ExpressionError(f"unsupported constant in expression '{source}'")
     for child in ast.iter_child_nodes(node):
         _check(child, source, depth + 1)
+
+
+def _operators(node: ast.AST) -> list[ast.AST]:
+    if isinstance(node, (ast.BinOp, ast.UnaryOp, ast.BoolOp)):
+        return [node.op]
+    if isinstance(node, ast.Compare):
+        return list(node.ops)
+    return []
 
 
 def names(source: str) -> set[str]:
@@ -192,18 +219,12 @@ def _eval(node: ast.AST, env: Mapping[str, Any], source: str, lenient: bool) -> 
             return MISSING
         if isinstance(node.op, ast.Mult):
             _check_repeat(left, right, source)
-        return _bounded(_BINARY[type(node.op)](left, right), source)
+        return _bounded(_BINARY[type(node.op)][1](left, right), source)
     if isinstance(node, ast.UnaryOp):
         value = ev(node.operand)
-        if isinstance(node.op, ast.Not):
-            return not value
-        if isinstance(value, _Missing):
+        if isinstance(value, _Missing) and not isinstance(node.op, ast.Not):
             return MISSING
-        if isinstance(node.op, ast.USub):
-            return -value
-        if isinstance(node.op, ast.UAdd):
-            return +value
-        raise ExpressionError(f"operator not allowed in '{source}'")
+        return _UNARY[type(node.op)][1](value)
     if isinstance(node, ast.BoolOp):
         if isinstance(node.op, ast.And):
             result: Any = True
@@ -225,7 +246,7 @@ def _eval(node: ast.AST, env: Mapping[str, Any], source: str, lenient: bool) -> 
             if isinstance(left, _Missing) or isinstance(right, _Missing):
                 if type(op) not in (ast.Eq, ast.NotEq):
                     return False
-            if not _COMPARE[type(op)](left, right):
+            if not _COMPARE[type(op)][1](left, right):
                 return False
             left = right
         return True

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+import struct
 import warnings
+import xml.etree.ElementTree as ET
+import zlib
 from pathlib import Path, PurePosixPath
 
 from PIL import Image, UnidentifiedImageError
@@ -38,6 +42,7 @@ def check_image(path: Path, src: str, max_pixels: int, max_bytes: int) -> None:
     if size > max_bytes:
         raise ImageRefused(f"image '{src}' is {size} bytes, more than the limit of {max_bytes} (raise it with {FLAGS['max_file_bytes']})")
     if path.suffix.lower() in VECTOR_SUFFIXES:
+        check_svg(path, src)
         return
     try:
         with warnings.catch_warnings():
@@ -52,6 +57,8 @@ def check_image(path: Path, src: str, max_pixels: int, max_bytes: int) -> None:
                         f"(raise it with {FLAGS['max_image_pixels']})"
                     )
                 image.verify()
+            with Image.open(path) as image:  # verify() reads chunks, not pixels: decode them all, as the build will
+                image.load()
     except Image.DecompressionBombError:
         raise ImageRefused(
             f"image '{src}' has more than {min(max_pixels, 2 * (Image.MAX_IMAGE_PIXELS or 0))} pixels, too many to open safely; "
@@ -59,5 +66,36 @@ def check_image(path: Path, src: str, max_pixels: int, max_bytes: int) -> None:
         ) from None
     except UnidentifiedImageError:
         raise ImageRefused(f"image '{src}' is not a readable image; expected PNG, JPG or SVG") from None
-    except (OSError, SyntaxError, ValueError) as exc:
-        raise ImageRefused(f"image '{src}' is corrupt ({exc}); expected a valid PNG, JPG or SVG") from None
+    except (OSError, SyntaxError, ValueError, EOFError, struct.error, zlib.error) as exc:
+        raise ImageRefused(f"image '{src}' is corrupt ({str(exc)[:120] or type(exc).__name__}); expected a valid PNG, JPG or SVG") from None
+
+
+MAX_SVG_DEPTH = 64
+MAX_SVG_ELEMENTS = 100_000
+MAX_SVG_NUMBER = 1e9
+_SVG_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def check_svg(path: Path, src: str) -> None:
+    """Parse an SVG as the renderer will; refuse what it could not draw or would draw wrongly."""
+    try:
+        root = ET.fromstring(path.read_bytes())
+    except ET.ParseError as exc:
+        raise ImageRefused(f"image '{src}' is not a readable SVG ({exc}); expected well-formed SVG XML") from None
+    if root.tag.rsplit("}", 1)[-1] != "svg":
+        raise ImageRefused(f"image '{src}' is not an SVG (its root element is <{root.tag.rsplit('}', 1)[-1][:40]}>); expected <svg>")
+    stack, count = [(root, 1)], 0
+    while stack:
+        element, depth = stack.pop()
+        count += 1
+        if depth > MAX_SVG_DEPTH or count > MAX_SVG_ELEMENTS:
+            what = f"nests deeper than {MAX_SVG_DEPTH} levels" if depth > MAX_SVG_DEPTH else f"has more than {MAX_SVG_ELEMENTS} elements"
+            raise ImageRefused(f"image '{src}' {what}; expected a simpler SVG")
+        for value in element.attrib.values():
+            for number in _SVG_NUMBER.findall(value):
+                if not abs(float(number)) <= MAX_SVG_NUMBER:
+                    raise ImageRefused(f"image '{src}' holds the number {number[:40]}, beyond ±{MAX_SVG_NUMBER:g}; expected finite coordinates")
+        stack.extend((child, depth + 1) for child in element)
+    view = [float(n) for n in _SVG_NUMBER.findall(root.attrib.get("viewBox", ""))]
+    if "viewBox" in root.attrib and (len(view) != 4 or view[2] <= 0 or view[3] <= 0):
+        raise ImageRefused(f"image '{src}' has viewBox '{root.attrib['viewBox'][:40]}'; expected four numbers with a positive width and height")

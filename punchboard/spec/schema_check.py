@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -34,16 +35,38 @@ def schema(name: str) -> dict[str, Any]:
         return json.load(handle)
 
 
+def _is_integer(checker: Any, value: Any) -> bool:
+    """A whole number as written: ``2.0`` is a float in YAML and not a count (jsonschema would accept it)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(checker: Any, value: Any) -> bool:
+    """A finite number: ``.nan`` and ``.inf`` would slip through every minimum and maximum."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return isinstance(value, int) or math.isfinite(value)
+
+
+@cache
+def _strict_validator() -> Any:
+    """Draft 2020-12 with whole numbers that are ints and numbers that are finite (jsonschema loads lazily)."""
+    from jsonschema import Draft202012Validator, validators
+
+    return validators.extend(
+        Draft202012Validator,
+        type_checker=Draft202012Validator.TYPE_CHECKER.redefine_many({"integer": _is_integer, "number": _is_number}),
+    )
+
+
 @cache
 def validator(name: str, definition: str | None = None) -> Draft202012Validator:
-    from jsonschema import Draft202012Validator
-
+    StrictValidator = _strict_validator()  # noqa: N806 - a class
     root = schema(name)
     if definition is None:
-        return Draft202012Validator(root)
+        return StrictValidator(root)
     sub = dict(root["$defs"][definition])
     sub["$defs"] = root["$defs"]
-    return Draft202012Validator(sub)
+    return StrictValidator(sub)
 
 
 def suggest(word: str, choices: list[str]) -> str:
@@ -54,7 +77,7 @@ def suggest(word: str, choices: list[str]) -> str:
 def _label(path: PathKey) -> str:
     for part in reversed(path):
         if isinstance(part, str):
-            return part if part.strip() else f"the key {part!r}"
+            return part if part and part.strip() == part else f"the key {part!r}"
     return "the document"
 
 
@@ -65,6 +88,8 @@ def _show(value: Any) -> str:
         return "true" if value else "false"
     if value is None:
         return "nothing"
+    if isinstance(value, int) and value.bit_length() > 64:
+        return f"a number with about {int(value.bit_length() * 0.30103) + 1} digits"
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):
@@ -110,6 +135,10 @@ def describe(error: ValidationError, doc: Document, base: PathKey) -> list[Probl
                 path, f"{label} must be {_expected_types(error.validator_value)}, got {_show(value)}"
             )
         ]
+    if kind in ("minimum", "maximum") and not _is_number(None, value):
+        return []  # the type error says it better (nan, .inf, 2.5 where a whole number belongs)
+    if kind in ("minimum", "maximum") and error.schema.get("type") == "integer" and not _is_integer(None, value):
+        return []
     if kind == "minimum":
         limit = error.validator_value
         if limit == 1 and error.schema.get("type") == "integer":

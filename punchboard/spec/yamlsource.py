@@ -25,6 +25,8 @@ PathKey = tuple[str | int, ...]
 _COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 MAX_NODES = DEFAULT_LIMITS.max_yaml_nodes
+MAX_DEPTH = 64  # nesting of lists and mappings; real specs use fewer than 10 levels
+MAX_INT_DIGITS = 100  # a whole number longer than this is a typo or an attack; quote it to keep it as text
 MAX_FILE_BYTES = DEFAULT_LIMITS.max_file_bytes
 # Tags plain YAML resolves to by itself; anything else (``!!python/object``, ``!custom``) is refused.
 _PLAIN_TAGS = frozenset(
@@ -80,7 +82,15 @@ class _Converter:
         self.budget = max_nodes
         self.problems: list[Problem] = []
 
-    def convert(self, node: yaml.Node, path: PathKey) -> Any:
+    def convert(self, node: yaml.Node, path: PathKey, ancestors: tuple[int, ...] = ()) -> Any:
+        if id(node) in ancestors:
+            line, col = self.doc.key_marks.get(path) or _mark(node)
+            raise SpecError([Problem(self.doc.name, line, col, "an alias refers to a list or mapping that contains it (a cycle); expected data without cycles")])
+        if len(ancestors) >= MAX_DEPTH:
+            line, col = _mark(node)
+            raise SpecError([Problem(self.doc.name, line, col, f"lists and mappings nested deeper than {MAX_DEPTH} levels; expected a flatter document")])
+        if not isinstance(node, yaml.ScalarNode):
+            ancestors = ancestors + (id(node),)
         self.budget -= 1
         if self.budget < 0:
             line, col = _mark(node)
@@ -100,7 +110,7 @@ class _Converter:
         if not isinstance(node, yaml.ScalarNode) and not self.plain(node):
             return None
         if isinstance(node, yaml.MappingNode):
-            self.loader.flatten_mapping(node)
+            self.flatten(node)
             out: dict[str, Any] = {}
             for key_node, value_node in node.value:
                 if not isinstance(key_node, yaml.ScalarNode):
@@ -117,11 +127,24 @@ class _Converter:
                     )
                     continue
                 self.doc.key_marks.setdefault(path + (key,), _mark(key_node))
-                out[key] = self.convert(value_node, path + (key,))
+                out[key] = self.convert(value_node, path + (key,), ancestors)
             return out
         if isinstance(node, yaml.SequenceNode):
-            return [self.convert(item, path + (i,)) for i, item in enumerate(node.value)]
+            return [self.convert(item, path + (i,), ancestors) for i, item in enumerate(node.value)]
         return self.scalar(node)
+
+    def flatten(self, node: yaml.MappingNode) -> None:
+        """Apply merge keys (``<<: *base``); a merge of something other than mappings is a located problem."""
+        try:
+            self.loader.flatten_mapping(node)
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            line, col = (mark.line + 1, mark.column + 1) if mark else _mark(node)
+            raise SpecError([Problem(self.doc.name, line, col, "merge key '<<' needs a mapping or a list of mappings, "
+                                     f"got {_node_kind(exc.problem or '')}; expected '<<: *anchor' naming a mapping")]) from None
+        except RecursionError:
+            line, col = _mark(node)
+            raise SpecError([Problem(self.doc.name, line, col, "merge key '<<' merges a mapping into itself (a cycle); expected data without cycles")]) from None
 
     def plain(self, node: yaml.Node) -> bool:
         if node.tag in _PLAIN_TAGS:
@@ -137,15 +160,45 @@ class _Converter:
             return None
         if node.tag in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:binary"):
             return node.value
+        if node.tag == "tag:yaml.org,2002:int" and len(node.value) > MAX_INT_DIGITS:
+            line, col = _mark(node)
+            self.problems.append(Problem(self.doc.name, line, col, f"a number with {len(node.value)} digits is too long; expected at most {MAX_INT_DIGITS} digits (quote it to keep it as text)"))
+            return None
         try:
             value = self.loader.construct_object(node)
         except (yaml.YAMLError, ValueError, TypeError, OverflowError):
             line, col = _mark(node)
-            self.problems.append(Problem(self.doc.name, line, col, f"'{node.value}' is not a valid {node.tag.rsplit(':', 1)[-1]}"))
+            self.problems.append(Problem(self.doc.name, line, col, f"'{node.value[:40]}' is not a valid {node.tag.rsplit(':', 1)[-1]}"))
             return None
         if isinstance(value, (datetime.date, datetime.datetime, bytes)):
             return node.value
         return value
+
+
+def _node_kind(problem: str) -> str:
+    for word, kind in (("sequence", "a list of other things"), ("scalar", "a single value"), ("mapping", "a mapping")):
+        if word in problem:
+            return kind
+    return "something else"
+
+
+def _too_deep(text: str, name: str) -> SpecError:
+    """Where nesting first passes MAX_DEPTH, found from the parser's events (which do not recurse)."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=_COMPOSER):
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    line, col = event.start_mark.line + 1, event.start_mark.column + 1
+                    break
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+        else:
+            line, col = 1, 1
+    except yaml.YAMLError:
+        line, col = 1, 1
+    return SpecError([Problem(name, line, col, f"lists and mappings nested deeper than {MAX_DEPTH} levels; expected a flatter document")])
 
 
 def parse_yaml(text: str, path: Path, *, max_nodes: int = MAX_NODES) -> Document:
@@ -168,8 +221,15 @@ def parse_yaml(text: str, path: Path, *, max_nodes: int = MAX_NODES) -> Document
         if exc.problem and exc.context and started and (started.line, started.column) != (line - 1, col - 1):
             what += f" ({exc.context} at line {started.line + 1}, column {started.column + 1})"
         raise SpecError([Problem(doc.name, line, col, f"YAML syntax error: {what}")]) from None
+    except yaml.reader.ReaderError as exc:  # a control character: located by its position in the text
+        before = text[: exc.position]
+        line, col = before.count("\n") + 1, exc.position - (before.rfind("\n") + 1) + 1
+        code = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
+        raise SpecError([Problem(doc.name, line, col, f"YAML error: control character U+{code:04X} is not allowed in YAML; expected printable text")]) from None
     except yaml.YAMLError as exc:
-        raise SpecError([Problem(doc.name, 1, 1, f"YAML error: {exc}")]) from None
+        raise SpecError([Problem(doc.name, 1, 1, f"YAML error: {str(exc).splitlines()[0]}")]) from None
+    except RecursionError:
+        raise _too_deep(text, doc.name) from None
     if node is None:
         doc.value_marks[()] = (1, 1)
         return doc

@@ -108,7 +108,7 @@ def test_a_taken_port_is_a_clean_input_error(tmp_path):
         port = taken.getsockname()[1]
         result = run_cli("serve", "belpunk", "--port", str(port), "--out", str(tmp_path))
     assert result.returncode == 2
-    assert result.stderr.startswith(f"--port:1:1: cannot listen on 127.0.0.1:{port}")
+    assert result.stderr.startswith(f"punchboard serve: --port: cannot listen on 127.0.0.1:{port}")
     assert "Traceback" not in result.stderr
 
 

@@ -60,4 +60,4 @@ def test_filters_and_exit_codes(tmp_path: Path, capsys) -> None:  # type: ignore
     assert code == 0 and [(r["variant"], r["players"]) for r in json.loads(out)] == [("duo", 2)]
     code = main(["verify", "steam_court", "--variant", "nope", "--out", str(tmp_path / "out")])
     assert code == 2
-    assert "--variant:1:1: steam_court has no variant 'nope'" in capsys.readouterr().err
+    assert "punchboard verify: --variant: steam_court has no variant 'nope'" in capsys.readouterr().err

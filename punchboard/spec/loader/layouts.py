@@ -9,6 +9,7 @@ from punchboard.plumbing.paths import LAYOUTS, is_inside
 from punchboard.plumbing.units import UnitError, parse_dim, parse_length
 from punchboard.spec import expressions, schema_check
 from punchboard.spec.binding import is_bound
+from punchboard.spec.fonts import FontRefused, check_font
 from punchboard.spec.model import (
     Element,
     Layout,
@@ -24,6 +25,8 @@ class LayoutLoader:
 
     def __init__(self, game_folder: Path, out: Collector):
         self.roots = [game_folder / "layouts", LAYOUTS]
+        # A game's layouts must resolve inside the game itself: a layouts/ folder that is a symlink out is refused.
+        self.confines = [game_folder, LAYOUTS]
         self.out = out
         self.cache: dict[str, Layout | None] = {}
         # (element source, prop) → file:LINE:COL of the value, so later checks point at the value itself
@@ -32,9 +35,9 @@ class LayoutLoader:
     def find(self, name: str) -> Path | None:
         if ".." in name.split("/") or name.startswith("/"):
             return None
-        for root in self.roots:
+        for root, confine in zip(self.roots, self.confines, strict=True):
             candidate = root / f"{name}.yaml"
-            if candidate.is_file() and is_inside(candidate, root):
+            if candidate.is_file() and is_inside(candidate, root) and is_inside(candidate, confine):
                 return candidate
         return None
 
@@ -121,6 +124,11 @@ class LayoutLoader:
             elif not font_path.is_file():
                 self.out.add(doc.problem(("fonts", font_name), f"font file '{font_file}' not found next to {doc.name}"))
             else:
+                try:
+                    check_font(font_path, font_file, self.out.limits.max_file_bytes)
+                except FontRefused as exc:
+                    self.out.add(doc.problem(("fonts", font_name), str(exc)))
+                    continue
                 fonts[font_name] = font_path
         own_ids: dict[str, int] = {}
         for index, raw in enumerate(data.get("elements", [])):
@@ -157,6 +165,9 @@ class LayoutLoader:
             else:
                 self.out.add(doc.problem(where, "element needs a type: one of rect, ellipse, line, polygon, text, image, icon"))
                 continue
+            if element_type == "polygon" and len(merged.get("points", ())) < 2:
+                self.out.add(doc.problem(where, f"polygon '{element_id}' needs points: a list of at least 2 [x, y] corners"))
+                continue
             element = Element(element_type, element_id, frozen_map(merged), source)
             for key in merged:
                 if key in raw:
@@ -190,6 +201,9 @@ class LayoutLoader:
                     props[key] = parse_dim(value)
                 elif key in LENGTH_PROPS:
                     props[key] = parse_length(value)
+                    if props[key] < 0 or (props[key] == 0 and key in ("size", "min_size")):
+                        least = "positive" if key in ("size", "min_size") else "zero or positive"
+                        self.out.add(doc.problem(path, f"{key} must be a {least} length, got {value!r}"))
                 elif key == "points":
                     props[key] = tuple((parse_dim(x), parse_dim(y)) for x, y in value)
                 elif key == "dash":

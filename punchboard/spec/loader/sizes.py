@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from punchboard.plumbing.errors import Problem, SpecError
+from punchboard.plumbing.errors import UsageError
 from punchboard.plumbing.paths import LAYOUTS
 from punchboard.spec import schema_check
 from punchboard.spec.model import (
@@ -55,9 +55,7 @@ def load_paper(name: str) -> Paper:
     path = LAYOUTS / "paper" / f"{name}.yaml"
     if not re.match(r"^[a-z0-9_-]+$", name) or not path.is_file():
         known = sorted(p.stem for p in (LAYOUTS / "paper").glob("*.yaml"))
-        raise SpecError(
-            [Problem("--paper", 1, 1, f"unknown paper '{name}'; expected one of {', '.join(known)}")]
-        )
+        raise UsageError(f"--paper: unknown paper '{name[:40]}'; expected one of {', '.join(known)}")
     doc = load_yaml(path)
     out = Collector()
     out.extend(schema_check.check(doc, "paper"))

@@ -54,7 +54,7 @@ class Table:
 
 def _coerce_csv(value: str) -> Any:
     text = value.strip()
-    if re.fullmatch(r"-?\d+", text):
+    if re.fullmatch(r"-?\d+", text) and len(text) <= 100:  # longer is no count (and int() refuses > 4300 digits)
         return int(text)
     if re.fullmatch(r"-?\d+\.\d+", text):
         return float(text)
@@ -251,8 +251,9 @@ def table_entries(table: Table, fields: list[str], out: Collector) -> list[tuple
         for column, offset in zip(header, columns, strict=False):
             row_doc.value_marks[(column,)] = (line_no, offset)
         count = entry.get("count", 1)
-        if not isinstance(count, int) or count < 1:
-            out.add(row_doc.problem(("count",), f"count must be a positive integer, got {count!r}"))
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            shown = repr(count) if len(repr(count)) <= 40 else f"{repr(count)[:30]}… ({len(str(count))} characters)"
+            out.add(row_doc.problem(("count",), f"count must be a positive integer, got {shown}"))
             continue
         entries.append((entry, row_doc))
     return entries

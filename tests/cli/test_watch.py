@@ -1,0 +1,102 @@
+"""``punchboard watch TARGET`` exactly as the README shows it: no other flag, edited while it runs, stopped by a signal."""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.cli.minigame import write_game
+
+
+class Watcher:
+    """A ``punchboard watch`` process whose output is read line by line as it comes."""
+
+    def __init__(self, *args: str, cwd: Path):
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "punchboard", "watch", *args],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=cwd,
+            env=dict(os.environ, PYTHONUNBUFFERED="1"),
+        )
+        self.lines: list[str] = []
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self._queue.put(line)
+        self._queue.put(None)
+
+    def wait_for(self, fragment: str, timeout: float = 120) -> list[str]:
+        """Lines up to and including the first one containing ``fragment``."""
+        seen: list[str] = []
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self._queue.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            if line is None:
+                break
+            self.lines.append(line)
+            seen.append(line)
+            if fragment in line:
+                return seen
+        raise AssertionError(f"{fragment!r} not seen in:\n{''.join(self.lines)}")
+
+    def output(self) -> str:
+        while (line := self._queue.get(timeout=30)) is not None:
+            self.lines.append(line)
+        return "".join(self.lines)
+
+
+def _save(path: Path, text: str) -> None:
+    """Save as an editor does; the size changes too, so even a coarse mtime sees it."""
+    time.sleep(0.05)
+    path.write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_watch_rebuilds_reports_a_bad_save_recovers_and_stops_cleanly(tmp_path: Path, stop: signal.Signals):
+    game = write_game(tmp_path / "game")
+    watcher = Watcher(str(game), cwd=tmp_path)  # writes into output/, as the README says
+    try:
+        first = watcher.wait_for("watching")
+        assert any("mini: rendered cards, chits" in line for line in first), "".join(first)
+        assert (tmp_path / "output" / "mini" / "mini-print-and-play.pdf").is_file()
+
+        cards = game / "cards.yaml"
+        good = cards.read_text(encoding="utf-8")
+        _save(cards, good.replace("The first card", "The very first card"))
+        seen = watcher.wait_for("mini: rendered")
+        assert seen[0] == "changed: cards.yaml\n" and "rendered cards; reused 1 unchanged" in seen[-1], "".join(seen)
+
+        _save(cards, good.replace("count: 2,", "count: 2.5,"))
+        seen = watcher.wait_for("still watching")
+        assert "game/cards.yaml:7:34: count must be a whole number, got 2.5\n" in seen, "".join(seen)
+
+        _save(cards, good.replace("The second card", "The second card, fixed"))
+        seen = watcher.wait_for("mini: rendered")
+        assert "rendered cards" in seen[-1]
+
+        watcher.proc.send_signal(stop)
+        assert watcher.proc.wait(timeout=60) == 0
+    finally:
+        watcher.proc.kill()
+    output = watcher.output()
+    assert output.endswith("stopped watching\n"), output
+    assert "Traceback" not in output and "Error" not in output
+
+
+def test_watch_of_a_missing_game_is_a_clean_error(tmp_path: Path):
+    watcher = Watcher(str(tmp_path / "nothing_here"), cwd=tmp_path)
+    assert watcher.proc.wait(timeout=60) == 2
+    assert watcher.output().startswith("punchboard watch: TARGET: no game")
