@@ -16,6 +16,14 @@ from reportlab.lib.colors import Color, toColor
 
 @lru_cache(maxsize=4096)
 def _parsed(value: str) -> Color:
+    """reportlab reads ``#fff`` and ``#rrggbbaa`` as one big integer (``#fff`` is blue), so short
+    and alpha forms are spelt out here; ``#rrggbb`` and names go to reportlab unchanged."""
+    digits = value[1:] if value.startswith("#") else ""
+    if len(digits) == 3 and all(c in "0123456789abcdefABCDEF" for c in digits):
+        return toColor("#" + "".join(c * 2 for c in digits))
+    if len(digits) == 8 and all(c in "0123456789abcdefABCDEF" for c in digits):
+        red, green, blue, alpha = (int(digits[i : i + 2], 16) / 255 for i in range(0, 8, 2))
+        return Color(red, green, blue, alpha=alpha)
     return toColor(value)
 
 

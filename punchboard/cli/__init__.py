@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -27,7 +28,10 @@ exit codes:
   1    the verifier found a failing variant
   2    invalid input: a file:LINE:COL problem or a bad command-line value
   3    internal error: a bug in punchboard (the traceback is saved and its path printed)
-  130  interrupted (Ctrl-C or SIGTERM)"""
+  130  interrupted (Ctrl-C or SIGTERM)
+  141  the output was closed early (as by `| head`); nothing else went wrong"""
+
+EXIT_PIPE_CLOSED = 141  # 128 + SIGPIPE, what a shell reports for a pipeline stage cut short
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,12 +71,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_PIPE_CLOSED
     except Exception as exc:  # the last line of defence: a bug, reported once, never a bare traceback
         print(report_crash(exc, getattr(args, "out", None), argv), file=sys.stderr)
         return EXIT_INTERNAL
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _silence_stdout() -> None:
+    """The reader went away (``| head``): point stdout at /dev/null so the exit flush cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _interrupt(signum: int, frame: object) -> None:

@@ -115,3 +115,20 @@ def test_verifier_failure_is_exit_1_and_invalid_input_exit_2(tmp_path: Path):
     (game / "cards.yaml").write_text("id: [\n", encoding="utf-8")
     result = run_cli("verify", str(game), "--out", str(tmp_path / "out"))
     assert result.returncode == 2 and "cards.yaml:" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("verb", [["bom", "steam_court"], ["verify", "steam_court", "--trials", "0"]])
+def test_a_reader_that_stops_early_is_not_a_crash(verb, tmp_path):
+    """`punchboard … | head`: the pipe closes before the verb has written; no crash report, exit 141."""
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    out = ["--out", str(tmp_path)] if verb[0] == "verify" else []
+    process = subprocess.Popen(
+        [sys.executable, "-m", "punchboard", *verb, *out],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, env=env,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    errors = process.stderr.read().decode()
+    assert process.wait(timeout=300) == 141
+    assert "internal error" not in errors and "Traceback" not in errors and "Exception ignored" not in errors
+    assert not list(tmp_path.glob("punchboard-crash-*"))

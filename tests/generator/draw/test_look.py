@@ -206,3 +206,15 @@ def test_changing_an_icon_file_rebuilds_what_shows_it(tmp_path: Path):
     pdf = _build(game, tmp_path / "out")
     fills = _fills(pdf)
     assert _near((0xFF, 0x80, 0), fills) and not _near((0, 0xA0, 0xFF), fills)
+
+
+def test_short_and_alpha_hex_colours_draw_the_colour_they_name(tmp_path: Path):
+    """reportlab alone reads ``#fff`` as blue and ``#c00`` as near-black; the layout's colour is what prints."""
+    csv = "name,colour,font,size,text\nShort,#c00,Vera,9pt,one\nAlpha,#00ff0080,Vera,9pt,two\n"
+    layout = LAYOUT + '  - {id: chip, type: rect, x: 5%, y: 5%, width: 20%, height: 10%, fill: "#fff"}\n'
+    pdf = _build(_game(tmp_path / "looks", **{"cards.csv": csv, "layouts/look.yaml": layout}), tmp_path / "out")
+    fills = _fills(pdf)
+    assert _near((0xCC, 0, 0), fills)
+    assert _near((0xFF, 0xFF, 0xFF), fills)
+    assert _near((0, 0xFF, 0), fills)
+    assert not _near((0, 0x0F, 0xFF), fills)  # reportlab's reading of #fff
