@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from punchboard.cli import main
+from tests.yaml_mutation import mutate, paths
 
 LOCATED = re.compile(r"^\S[^:]*:\d+:\d+: \S")
 FILES = {
@@ -95,32 +96,6 @@ def _check_then_build(changes: dict[str, str | bytes]) -> None:
         assert code == 2 or warnings_only, err
 
 
-def _paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix]
-    if isinstance(data, dict):
-        for key, value in data.items():
-            found += _paths(value, prefix + (key,))
-    elif isinstance(data, list):
-        for index, value in enumerate(data):
-            found += _paths(value, prefix + (index,))
-    return found
-
-
-def _mutate(data: Any, path: tuple[Any, ...], op: str, value: Any, key: Any) -> Any:
-    if not path:
-        return value if op == "replace" else data
-    parent = data
-    for part in path[:-1]:
-        parent = parent[part]
-    if op == "delete":
-        del parent[path[-1]]
-    elif op == "add" and isinstance(parent, dict):
-        parent[key] = value
-    else:
-        parent[path[-1]] = value
-    return data
-
-
 def _dump(data: Any) -> str:
     try:
         return yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
@@ -133,8 +108,8 @@ def _dump(data: Any) -> str:
        value=values, key=st.sampled_from(KEYS))
 def test_yaml_structure_fuzz_exits_0_or_2(target: str, where: int, op: str, value: Any, key: str) -> None:
     data = yaml.safe_load(FILES[target])
-    paths = _paths(data)
-    _check_then_build({target: _dump(_mutate(data, paths[where % len(paths)], op, value, key))})
+    places = paths(data)
+    _check_then_build({target: _dump(mutate(data, places[where % len(places)], op, value, key))})
 
 
 @FUZZ

@@ -22,6 +22,7 @@ from punchboard.spec import expressions
 from punchboard.spec.loader import load_game
 from punchboard.spec.model import Game
 from punchboard.spec.yamlsource import parse_yaml
+from tests.yaml_mutation import mutate, paths
 
 GAME = COMPONENTS / "steam_court"
 # Files a mutation may touch: the game, a component, the setup, and a layout copied into the game folder.
@@ -44,33 +45,6 @@ values = st.recursive(
     max_leaves=8,
 )
 FUZZ = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
-
-
-def _paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix]
-    if isinstance(data, dict):
-        for key, value in data.items():
-            found += _paths(value, prefix + (key,))
-    elif isinstance(data, list):
-        for index, value in enumerate(data):
-            found += _paths(value, prefix + (index,))
-    return found
-
-
-def _mutate(data: Any, path: tuple[Any, ...], op: str, value: Any, key: str) -> Any:
-    if not path:
-        return value if op == "replace" else data
-    parent = data
-    for part in path[:-1]:
-        parent = parent[part]
-    last = path[-1]
-    if op == "delete":
-        del parent[last]
-    elif op == "add" and isinstance(parent, dict):
-        parent[key] = value
-    else:
-        parent[last] = value
-    return data
 
 
 def load_document(folder: Path) -> Game | SpecError:
@@ -105,8 +79,8 @@ def test_mutated_specs_load_or_fail_cleanly(target: str, where: int, op: str, va
         folder = _game_copy(Path(tmp))
         file = folder / target
         data = yaml.safe_load(file.read_text(encoding="utf-8"))
-        paths = _paths(data)
-        data = _mutate(data, paths[where % len(paths)], op, value, key)
+        places = paths(data)
+        data = mutate(data, places[where % len(places)], op, value, key)
         file.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
         load_document(folder)
 
