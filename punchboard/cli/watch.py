@@ -13,7 +13,7 @@ from punchboard.plumbing.paths import LAYOUTS
 from punchboard.plumbing.watch import watch
 
 from .build import add_build_flags, build_options
-from .common import EXIT_OK, limits_of, positive_int, positive_seconds, target_folders
+from .common import EXIT_OK, limits_of, positive_seconds, target_folders
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -25,7 +25,6 @@ def cmd_watch(args: argparse.Namespace) -> int:
     options = replace(build_options(args), quiet=True)
     out = Path(args.out)
     limits = limits_of(args)
-    rebuilds = {"done": 0}
 
     def rebuild(changed: list[Path]) -> None:
         if changed:
@@ -47,15 +46,11 @@ def cmd_watch(args: argparse.Namespace) -> int:
             print(problem, flush=True)
         if problems:
             print("fix the problems above; still watching", flush=True)
-        rebuilds["done"] += 1
-
-    def should_stop() -> bool:
-        return args.max_rebuilds is not None and rebuilds["done"] >= args.max_rebuilds
 
     try:
         rebuild([])
         print(f"watching {', '.join(str(f) for f in folders)} and {LAYOUTS} (Ctrl-C to stop)", flush=True)
-        watch(lambda: [*folders, LAYOUTS], rebuild, interval=args.interval, should_stop=should_stop)
+        watch(lambda: [*folders, LAYOUTS], rebuild, interval=args.interval)
     except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (see punchboard.cli.main): the normal way to stop
         print("stopped watching", flush=True)
     return EXIT_OK
@@ -66,6 +61,4 @@ def register(sub: Any) -> None:
     p.add_argument("targets", nargs="+", metavar="TARGET", help="a bundled game id or a path to a game folder")
     add_build_flags(p)
     p.add_argument("--interval", type=positive_seconds, default=0.5, help="seconds between checks for changes (default: 0.5)")
-    # For tests that need watch to end by itself; the plain path (stopped by a signal) is tested too.
-    p.add_argument("--max-rebuilds", type=positive_int, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_watch)

@@ -42,20 +42,51 @@ def changed(before: Snapshot, after: Snapshot) -> list[Path]:
     return sorted(p for p in paths if before.get(p) != after.get(p))
 
 
+def settle(
+    files: Callable[[], Iterable[Path]],
+    seen: Snapshot,
+    *,
+    pause: float,
+    sleep: Callable[[float], None],
+    patience: int = 50,
+) -> Snapshot:
+    """Wait until a save is finished: two polls ``pause`` apart that agree.
+
+    Editors and scripts save in steps (truncate, write, rename), so the first poll
+    that sees a change may see a half-written file. ``patience`` bounds the wait for
+    a file that never stops changing.
+    """
+    for _ in range(patience):
+        sleep(pause)
+        again = snapshot(files())
+        if again == seen:
+            break
+        seen = again
+    return seen
+
+
 def watch(
     folders: Callable[[], Iterable[Path]],
     on_change: Callable[[list[Path]], None],
     *,
     interval: float = 0.5,
+    settle_pause: float = 0.1,
     should_stop: Callable[[], bool] = lambda: False,
     sleep: Callable[[float], None] = time.sleep,
 ) -> None:
-    """Call ``on_change(changed_paths)`` after every save until ``should_stop()``."""
-    state = snapshot(watched_files(folders()))
+    """Call ``on_change(changed_paths)`` once per finished save until ``should_stop()``."""
+
+    def files() -> list[Path]:
+        return watched_files(folders())
+
+    state = snapshot(files())
     while not should_stop():
         sleep(interval)
-        current = snapshot(watched_files(folders()))
+        current = snapshot(files())
+        if not changed(state, current):
+            continue
+        current = settle(files, current, pause=settle_pause, sleep=sleep)
         diff = changed(state, current)
+        state = current
         if diff:
-            state = current
             on_change(diff)

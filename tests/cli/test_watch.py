@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import queue
+import shutil
 import signal
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.minigame import write_game
+from tests.conftest import ROOT
 
 
 class Watcher:
@@ -100,3 +102,26 @@ def test_watch_of_a_missing_game_is_a_clean_error(tmp_path: Path):
     watcher = Watcher(str(tmp_path / "nothing_here"), cwd=tmp_path)
     assert watcher.proc.wait(timeout=60) == 2
     assert watcher.output().startswith("punchboard watch: TARGET: no game")
+
+
+def test_watch_of_a_real_game_survives_a_broken_component_and_redraws_only_what_changed(tmp_path: Path):
+    game = tmp_path / "belpunk"
+    shutil.copytree(ROOT / "components" / "belpunk", game)
+    watcher = Watcher(str(game), "--out", str(tmp_path / "out"), "--interval", "0.1", cwd=tmp_path)
+    try:
+        first = watcher.wait_for("watching")
+        assert any("belpunk: rendered deck, foreman, machine" in line for line in first), "".join(first)
+        foreman = game / "foreman.yaml"
+        good = foreman.read_text(encoding="utf-8")
+        assert "kind: deck" in good and "Foreman" in good
+        _save(foreman, good.replace("kind: deck", "kind: dekc", 1))
+        seen = watcher.wait_for("still watching")
+        assert any("foreman.yaml:" in line and "did you mean 'deck'" in line for line in seen), "".join(seen)
+        _save(foreman, good.replace("Foreman", "Forewoman", 1))
+        seen = watcher.wait_for("belpunk: rendered")
+        assert "rendered foreman; reused 2 unchanged" in seen[-1], "".join(seen)
+        watcher.proc.send_signal(signal.SIGINT)
+        assert watcher.proc.wait(timeout=60) == 0
+    finally:
+        watcher.proc.kill()
+    assert "Traceback" not in watcher.output()
