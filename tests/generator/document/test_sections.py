@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from punchboard.generator.document.sections import plan_combined
 from pypdf import PdfReader
 
-from punchboard.generator.document.sections import plan_combined
 from tests.conftest import ROOT, run_cli
 
 FIXTURE = ROOT / "tests" / "fixtures" / "parts"
