@@ -10,6 +10,7 @@ from __future__ import annotations
 from punchboard.generator.draw import fonts
 from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.impose.backs import mirror_rect
+from punchboard.generator.impose.grid import printable_margin
 from punchboard.generator.impose.style import SheetStyle
 from reportlab.pdfgen.canvas import Canvas
 
@@ -22,7 +23,7 @@ from .pages import FooterBand, Page
 def calibration_pages(paper: Paper, style: SheetStyle, mode: str) -> list[Page]:
     steps, step = style.calibration_steps, style.calibration_step
     n = 2 * steps + 1
-    m, f = paper.margin, style.footer_height
+    m, f = printable_margin(paper, style), style.footer_height
     room = Rect(m, m + f, paper.width - 2 * m, paper.height - 2 * m - f - mm(12))
     cell = min(room.width / n, room.height / n)
     x0 = room.x + (room.width - cell * n) / 2

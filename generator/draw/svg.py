@@ -7,6 +7,12 @@ cannot read, font families that are not installed (svglib would quietly take
 whatever fontconfig offers) — is reported back as a list of notes, so the
 caller warns naming the file and the feature instead of silently drawing
 something else.
+
+Text svglib would set in a PDF base font (Helvetica, Times, Courier: its
+choice for sans-serif, serif, monospace and for text with no font-family) is
+set in punchboard's embedded Vera of the same weight and slant instead, since
+base fonts are not embedded and print shops reject files that use them; only a
+serif or monospace family becoming Vera is a note, a sans one is Vera's own look.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing
 from reportlab.pdfgen.canvas import Canvas
 
+from .fonts import register_builtin
 from .geometry import Rect
 from .placement import Placement, place_picture
 
@@ -107,6 +114,8 @@ def load(path: Path) -> Picture:
         raise SvgError("the picture has no area (width, height or viewBox)")
     for note in _substituted_fonts(drawing):
         handler.add(note)
+    for note in _embed_base_fonts(drawing):
+        handler.add(note)
     picture = Picture(drawing, float(drawing.width), float(drawing.height), tuple(handler.notes))
     _CACHE[key] = picture
     return picture
@@ -146,6 +155,41 @@ def _substituted_fonts(drawing: Drawing) -> list[str]:
             note = f"font '{substitutes[node.fontName]}' is not installed; its text falls back to another font"
             if note not in notes:
                 notes.append(note)
+        elif isinstance(node, Group):
+            stack.extend(node.contents)
+    return notes
+
+
+_VERA_FOR_BASE_FONT = {
+    "Helvetica": "Vera", "Helvetica-Bold": "Vera-Bold",
+    "Helvetica-Oblique": "Vera-Italic", "Helvetica-BoldOblique": "Vera-BoldItalic",
+    "Times-Roman": "Vera", "Times-Bold": "Vera-Bold",
+    "Times-Italic": "Vera-Italic", "Times-BoldItalic": "Vera-BoldItalic",
+    "Courier": "Vera", "Courier-Bold": "Vera-Bold",
+    "Courier-Oblique": "Vera-Italic", "Courier-BoldOblique": "Vera-BoldItalic",
+}
+
+
+def _embed_base_fonts(drawing: Drawing) -> list[str]:
+    """Set text svglib put in a PDF base font in embedded Vera; note the serif and monospace ones."""
+    from reportlab.graphics.shapes import Group, String
+
+    register_builtin()
+    drawing.initialFontName = "Vera"  # renderPDF would otherwise select Helvetica before any text
+    notes: list[str] = []
+    stack: list[object] = [drawing]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, String):
+            vera = _VERA_FOR_BASE_FONT.get(node.fontName)
+            if vera is None:
+                continue
+            if not node.fontName.startswith("Helvetica"):
+                note = (f"text set in {node.fontName} (a PDF base font, which is never embedded) is drawn in "
+                        f"embedded {vera} instead; name an installed font or convert the text to paths")
+                if note not in notes:
+                    notes.append(note)
+            node.fontName = vera
         elif isinstance(node, Group):
             stack.extend(node.contents)
     return notes

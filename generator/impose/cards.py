@@ -12,15 +12,22 @@ from punchboard.spec.model import Component, Game
 
 from .backs import Item, paginate, print_shop_pages
 from .context import BuildContext
-from .grid import Sheet, grid_sheet, gutterfold_sheet, plan_grid, policy_name
+from .grid import Sheet, grid_sheet, gutterfold_sheet, plan_grid, policy_name, printable_margin
 
 
-def too_big(ctx: BuildContext, component: Component, width: float, height: float) -> SpecError:
+def too_big(ctx: BuildContext, component: Component, width: float, height: float, margin: float | None = None) -> SpecError:
+    """The piece does not fit the paper inside ``margin`` (default: the printable margin, see
+    :func:`~.grid.printable_margin`, which --unprintable sets)."""
+    margin = printable_margin(ctx.paper, ctx.style) if margin is None else margin
+    hint = "choose a larger --paper"
+    paper = ctx.paper
+    if margin > paper.margin and width <= paper.width - 2 * paper.margin and height <= paper.height - 2 * paper.margin:
+        hint += f" or a smaller --unprintable (the paper's own margin is {_mm(paper.margin)} mm)"
     return SpecError([
         Problem(
             *size_location(component),
             f"{component.name}: a {to_mm(width):.1f} × {to_mm(height):.1f} mm piece does not fit on "
-            f"{ctx.paper.name} inside its {to_mm(ctx.paper.margin):.0f} mm margin; choose a larger --paper",
+            f"{ctx.paper.name} inside its {_mm(margin)} mm unprintable margin; {hint}",
         )
     ])
 

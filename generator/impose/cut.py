@@ -157,7 +157,7 @@ def silhouette_pages(ctx: BuildContext, component: Component) -> list[Page]:
     if not trims:
         from .cards import too_big
 
-        raise too_big(ctx, component, width, height)
+        raise too_big(ctx, component, width, height, k)
     frames = tuple(SideFrame(t, bleed, bleed, t.inset(-bleed)) for t in trims)
     sheet = Sheet(paper.width, paper.height, frames, _footer(ctx, settings))
     mode = options.backs if options.backs != "gutterfold" else "duplex-long"

@@ -191,6 +191,13 @@ def printable_margin(paper: Paper, style: SheetStyle) -> float:
     return max(paper.margin, style.unprintable)
 
 
+def printable_paper(paper: Paper, style: SheetStyle) -> Paper:
+    """The paper with its margin widened to the printable margin: what every sheet of pieces
+    (cards, tokens, tiles, sheets, board tiles) and the calibration page lay out inside."""
+    margin = printable_margin(paper, style)
+    return paper if margin == paper.margin else replace(paper, margin=margin)
+
+
 def plan_grid(paper: Paper, width: float, height: float, bleed: float, policy: str, style: SheetStyle, pieces: int | None = None) -> Grid | None:
     """The grid for pieces of ``width`` × ``height`` under a bleed ``policy`` (see the module doc);
     the footer goes along the bottom or, when that loses pieces, up the right-hand side.

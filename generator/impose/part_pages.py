@@ -17,6 +17,7 @@ from punchboard.spec.model import Component, Game, Paper, Piece, Side
 
 from . import boards, sheets, tiles
 from .die import draw_die_line
+from .grid import printable_margin, printable_paper
 from .style import SheetStyle
 from .tiles import ClipShape, DrawSide
 
@@ -58,15 +59,16 @@ def bleed_for(ctx: PartsContext, component: Component) -> float:
 
 
 def footer_band(ctx: PartsContext) -> FooterBand:
-    paper = ctx.paper
-    return FooterBand(Rect(paper.margin, paper.margin, paper.width - 2 * paper.margin, ctx.style.footer_height))
+    paper, m = ctx.paper, printable_margin(ctx.paper, ctx.style)
+    return FooterBand(Rect(m, m, paper.width - 2 * m, ctx.style.footer_height))
 
 
-def piece_room(ctx: PartsContext) -> Rect:
-    """Where packed tiles and sheets go: inside the margin, above the footer."""
-    paper = ctx.paper
-    bottom = paper.margin + ctx.style.footer_height + mm(3)
-    edge = paper.margin + mm(2)
+def piece_room(ctx: PartsContext, reach: float) -> Rect:
+    """Where the trims of packed tiles and sheets go: what is drawn up to ``reach`` past a trim
+    (bleed, fold lines) stays inside the printable margin and clear of the footer."""
+    paper, m = ctx.paper, printable_margin(ctx.paper, ctx.style)
+    bottom = m + ctx.style.footer_height + max(mm(3), reach)
+    edge = m + max(mm(2), reach)
     return Rect(edge, bottom, paper.width - 2 * edge, paper.height - bottom - edge)
 
 
@@ -89,7 +91,7 @@ def _shifted(draw: Callable[[Canvas], None], offset: tuple[float, float]) -> Cal
 def board_pages(ctx: PartsContext, component: Component) -> list[Page]:
     bleed = bleed_for(ctx, component)
     backs = ctx.options.backs
-    plan, jobs = boards.board_jobs(component, bleed, ctx.paper, backs)
+    plan, jobs = boards.board_jobs(component, bleed, printable_paper(ctx.paper, ctx.style), backs)  # tiles clear the unprintable margin
     draw = side_drawer(ctx, component)
     paper = ctx.paper
     band = footer_band(ctx)
@@ -145,7 +147,7 @@ def _packed_pages(ctx: PartsContext, component: Component, layouts: list[list[ob
 
 def tile_pages(ctx: PartsContext, component: Component) -> list[Page]:
     bleed = bleed_for(ctx, component)
-    layouts = tiles.pack_tiles(component, ctx.paper, piece_room(ctx), bleed, ctx.style.token_gap)
+    layouts = tiles.pack_tiles(component, ctx.paper, piece_room(ctx, bleed), bleed, ctx.style.token_gap, printable_margin(ctx.paper, ctx.style))
     draw = side_drawer(ctx, component)
 
     def paint(canvas: Canvas, placements: list[object], flip: str | None) -> None:
@@ -157,7 +159,8 @@ def tile_pages(ctx: PartsContext, component: Component) -> list[Page]:
 def sheet_pages(ctx: PartsContext, component: Component) -> list[Page]:
     bleed = bleed_for(ctx, component)
     full_page = sheets.is_full_page(component, ctx.paper)
-    layouts = sheets.pack_sheets(component, ctx.paper, piece_room(ctx), bleed, ctx.style.token_gap)
+    reach = max(bleed, sheets.FOLD_OVERHANG) if component.fold != "none" else bleed
+    layouts = sheets.pack_sheets(component, ctx.paper, piece_room(ctx, reach), bleed, ctx.style.token_gap, printable_margin(ctx.paper, ctx.style))
     draw = side_drawer(ctx, component)
 
     def paint(canvas: Canvas, placements: list[object], flip: str | None) -> None:

@@ -23,12 +23,12 @@ from punchboard.spec.fit import size_location
 from punchboard.spec.model import Component, Paper, Piece, Side
 
 from .packing import Placement, pack
-from .tiles import DrawSide, page_flip, piece_frame, stroke_cut
+from .tiles import DrawSide, margin_phrase, page_flip, piece_frame, stroke_cut
 
 FOLD_DASH = (mm(2), mm(1.2))
 FOLD_STROKE = 0.5  # pt; tests find fold lines by this width
 FOLD_COLOUR = "#555555"
-FOLD_OVERHANG = mm(4)  # the fold line continues this far past the trim, so it survives the cut
+FOLD_OVERHANG = mm(3)  # the fold line continues this far past the trim, so it survives the cut (within the usual bleed)
 SIZE_TOLERANCE = mm(0.5)
 
 
@@ -77,7 +77,7 @@ def is_full_page(component: Component, paper: Paper) -> bool:
     )
 
 
-def pack_sheets(component: Component, paper: Paper, room: Rect, bleed: float, gap: float) -> list[list[Placement]]:
+def pack_sheets(component: Component, paper: Paper, room: Rect, bleed: float, gap: float, margin: float | None = None) -> list[list[Placement]]:
     assert component.size is not None
     size = (component.size.width, component.size.height)
     if is_full_page(component, paper):
@@ -92,7 +92,7 @@ def pack_sheets(component: Component, paper: Paper, room: Rect, bleed: float, ga
     except ValueError:
         message = (
             f"{component.id}: a sheet of {to_mm(size[0]):.0f} × {to_mm(size[1]):.0f} mm does not fit on {paper.name} paper "
-            "inside the margins; make it the paper's size (printed edge to edge) or smaller, or make it a board"
+            f"inside {margin_phrase(margin)}; make it the paper's size (printed edge to edge) or smaller, or make it a board"
         )
         raise SpecError([Problem(*size_location(component, "size"), message)]) from None
 

@@ -97,7 +97,8 @@ def tile_cells(piece: Piece) -> tuple[Cell, ...]:
     return piece.cells
 
 
-def pack_tiles(component: Component, paper: Paper, room: Rect, bleed: float, gap: float) -> list[list[Placement]]:
+def pack_tiles(component: Component, paper: Paper, room: Rect, bleed: float, gap: float, margin: float | None = None) -> list[list[Placement]]:
+    """Tiles shelf-packed into ``room``; ``margin`` (the unprintable margin around it) names the figure when one does not fit."""
     assert component.cell is not None  # the loader requires a cell size for tiles
     sizes = [piece_size(tile_cells(p), component.cell) for p in component.pieces]
     try:
@@ -106,7 +107,7 @@ def pack_tiles(component: Component, paper: Paper, room: Rect, bleed: float, gap
         big = max(sizes, key=lambda s: s[0] * s[1])
         message = (
             f"{component.id}: a tile of {to_mm(big[0]):.0f} × {to_mm(big[1]):.0f} mm does not fit on "
-            f"{paper.name} paper inside the margins; use a smaller cell or larger paper"
+            f"{paper.name} paper inside {margin_phrase(margin)}; use a smaller cell or larger paper"
         )
         raise SpecError([Problem(*size_location(component, "cell"), message)]) from None
 
@@ -141,3 +142,7 @@ def draw_tiles_page(
             if not back_flip and cut_lines:
                 stroke_cut(canvas, polyomino_outline(cells, cell, 0, 0).add_to)
     canvas.restoreState()
+
+
+def margin_phrase(margin: float | None) -> str:
+    return "the margins" if margin is None else f"its {to_mm(margin):.2f}".rstrip("0").rstrip(".") + " mm unprintable margin"

@@ -25,7 +25,7 @@ from .backs import Item, Painter, paginate, print_shop_pages
 from .cards import too_big
 from .context import BuildContext
 from .die import draw_die_line
-from .grid import Sheet, gutterfold_sheet
+from .grid import Sheet, gutterfold_sheet, printable_margin
 from .style import SheetStyle
 
 ROUND_SHAPES = ("circle", "gear", "hexagon")
@@ -99,7 +99,7 @@ def token_sheet(ctx: BuildContext, component: Component, bleed: float) -> Sheet:
         if sheet is None:
             raise too_big(ctx, component, width, height)
         return replace(sheet, cuts_x=(), cuts_y=())  # cut along the outlines instead
-    m, f = paper.margin, style.footer_height
+    m, f = printable_margin(paper, style), style.footer_height
     room = Rect(m, m + f, paper.width - 2 * m, paper.height - 2 * m - f).inset(style.cut_stroke)
     trims = pack(room, width, height, bleed, style.token_gap, component.shape.name in ROUND_SHAPES)
     if not trims:

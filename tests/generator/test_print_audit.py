@@ -35,7 +35,7 @@ GAMES = ("astonishing", "belpunk", "knights_vs_steambots", "steam_court", "steam
 MM = 72 / 25.4
 TOL = 0.05 * MM
 MARK_STROKE = 0.3  # layouts/sheet.yaml crop_marks.stroke
-PAPER_MARGIN = 5 * MM  # layouts/paper/letter.yaml
+PAPER_MARGIN = 5 * MM  # layouts/paper/letter.yaml: cover and bill of materials (sheets of pieces: tests/generator/impose/test_unprintable_margin.py)
 GRID_KINDS = ("deck", "banknotes")
 
 

@@ -38,6 +38,7 @@ class ComponentLoader:
         self.out = out
         self.id_marks: dict[Path, tuple[int, int]] = {}
         self.ids_read: set[str] = set()  # ids of every component file read, valid or not
+        self.nameless: list[Path] = []  # component files too broken to tell their id
 
     def side(self, doc: Document, path: PathKey, spec: Any, inherited: Side | None) -> Side | None:
         if spec is None:
@@ -67,11 +68,14 @@ class ComponentLoader:
     def load(self, path: Path) -> Component | None:
         doc = load_document(path, self.out)
         if doc is None:
+            self.nameless.append(path)
             return None
         data = doc.data
         self.id_marks[path] = doc.where(("id",))
         if isinstance(data, dict) and isinstance(data.get("id"), str):
             self.ids_read.add(data["id"])
+        else:
+            self.nameless.append(path)
         if not isinstance(data, dict):
             self.out.add(doc.problem((), "a component file must be a mapping with id and kind"))
             return None

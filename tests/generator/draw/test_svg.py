@@ -77,3 +77,40 @@ def test_text_in_a_font_that_is_not_installed_is_a_warning(tmp_path: Path):
     # with fontconfig svglib substitutes a font, without it it logs a warning: either way the user hears of it
     warning = next(line for line in result.stderr.splitlines() if "image 'pic.svg' is not drawn faithfully" in line)
     assert "Nowhere Grotesk" in warning
+
+
+def _fonts_of(pdf_path: Path) -> set[tuple[str, bool]]:
+    """(base font name, embedded?) of every font the PDF's pages use."""
+    from pypdf import PdfReader
+
+    fonts: set[tuple[str, bool]] = set()
+    for page in PdfReader(pdf_path).pages:
+        for font in page["/Resources"]["/Font"].values():
+            font = font.get_object()
+            descriptor = font.get("/FontDescriptor")
+            if descriptor is None and "/DescendantFonts" in font:
+                descriptor = font["/DescendantFonts"][0].get_object().get("/FontDescriptor")
+            descriptor = descriptor.get_object() if descriptor is not None else {}
+            embedded = any(key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3"))
+            fonts.add((str(font["/BaseFont"]), embedded))
+    return fonts
+
+
+def test_svg_text_never_uses_an_unembedded_base_font_and_a_serif_swap_is_a_warning(tmp_path: Path):
+    svg = PLAIN.replace("</svg>", '<text x="20" y="40" font-family="serif" font-weight="bold">Serif</text></svg>')
+    game = _game(tmp_path / "pics", svg)
+    out = tmp_path / "out"
+    result = run_cli("build", str(game), "--out", str(out), "--backs", "none", "--quiet")
+    assert result.returncode == 0, result.stderr
+    fonts = _fonts_of(out / "pics" / "deck.pdf")
+    assert fonts and all(embedded for _, embedded in fonts), fonts
+    assert not any("Helvetica" in name or "Times" in name for name, _ in fonts), fonts
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert warnings == [
+        "warning: pics / deck / card 'One': image 'pic.svg' is not drawn faithfully: text set in Times-Bold "
+        "(a PDF base font, which is never embedded) is drawn in embedded Vera-Bold instead; "
+        f"name an installed font or convert the text to paths [{game / 'layouts' / 'pic.yaml'}:2:5]"
+    ], result.stderr
+    with pdfplumber.open(out / "pics" / "deck.pdf") as pdf:
+        text = "".join(c["text"] for c in pdf.pages[0].chars)
+    assert "Hello" in text and "Serif" in text
