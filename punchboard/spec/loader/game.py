@@ -24,6 +24,7 @@ from .common import HEX_COLOUR, Collector, load_document
 from .components import ComponentLoader
 from .icons import load_icons
 from .layouts import LayoutLoader
+from .print_groups import check_print_groups
 from .sizes import load_size_presets
 from .spreadsheets import SHEETS_FOLDER
 
@@ -121,6 +122,7 @@ def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS, out_dir: Path | Non
     components, files = _load_components(folder, doc, data["components"], loader, out)
     files.insert(0, game_path)
     seen = {component.id for component in components}
+    out.extend(check_print_groups(components, loader.group_marks, layouts.cache.get))
     setup = None
     warnings: tuple[str, ...] = ()
     if "setup" in data:
