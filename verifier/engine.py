@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from punchboard.plumbing.errors import Problem, SpecError
+from punchboard.plumbing.pool import ordered_map
 from punchboard.spec.model import Game
 from punchboard.spec.setup_loader import load_setup
 
 from .box import check_box
-from .events import event_stats
+from .events import Study, finish, prepare
 from .findings import Finding, Result
 from .inventory import Instance, build_inventory
 from .numbers import check_numbers
@@ -15,8 +16,15 @@ from .simulate import simulate
 from .supply import check_supply
 
 
+def _count(studies: list[Study], item: tuple[int, int, int]) -> list[int]:
+    study, block, size = item
+    return studies[study].count(block, size)
+
+
 def verify_game(game: Game, *, variant: str | None = None, players: int | None = None, trials: int = 2000,
-                seed: int = 1, inventory: tuple[Instance, ...] | None = None) -> list[Result]:
+                seed: int = 1, inventory: tuple[Instance, ...] | None = None, jobs: int = 1) -> list[Result]:
+    """Every check of one game. The Monte Carlo blocks of every variant × player count run in up to
+    ``jobs`` processes; each block has its own seed, so the results are the same for any ``jobs``."""
     results: list[Result] = []
     if variant is None and players is None:
         results.append(Result(game.id, "box", None, check_box(game)))
@@ -32,6 +40,7 @@ def verify_game(game: Game, *, variant: str | None = None, players: int | None =
     if variant is None and players is None and setup.numbers:
         results.append(Result(game.id, "rulebook numbers", None, check_numbers(game, setup.numbers)))
     inventory = inventory if inventory is not None else build_inventory(game)
+    studies: list[tuple[Result, Study]] = []
     for spec in setup.variants:
         if variant is not None and spec.id != variant:
             continue
@@ -41,8 +50,15 @@ def verify_game(game: Game, *, variant: str | None = None, players: int | None =
             run = simulate(game, spec, count, f"{seed}:setup:{spec.id}:{count}", inventory)
             result = Result(game.id, spec.id, count, list(run.findings))
             result.findings.extend(check_supply(run))
-            stats, notes = event_stats(game, spec, count, run, trials, seed, inventory)
-            result.events.extend(stats)
-            result.findings.extend(notes)
+            studies.append((result, prepare(game, spec, count, run, trials, seed, inventory)))
             results.append(result)
+    plans = [study for _, study in studies]
+    blocks = [(n, block, size) for n, study in enumerate(plans) for block, size in study.blocks()]
+    counted: list[list[list[int]]] = [[] for _ in plans]
+    for (n, _, _), hits in zip(blocks, ordered_map(_count, plans, blocks, jobs), strict=True):
+        counted[n].append(hits)
+    for (result, study), block_hits in zip(studies, counted, strict=True):
+        stats, notes = finish(study, block_hits)
+        result.events.extend(stats)
+        result.findings.extend(notes)
     return results

@@ -23,6 +23,11 @@ from .inventory import Instance
 from .simulate import Run, Scope, simulate, table_env
 from .stats import exact_probability, wilson
 
+BLOCK = 500
+"""Monte Carlo trials per block. Block ``b`` of a variant × player count draws from its own stream, seeded
+with ``{seed}:{variant}:{players}:events:{b}``, so the counts do not depend on how blocks are shared out
+over processes (``verify --jobs``). The blocks are fixed by the trial count alone."""
+
 
 @dataclass(frozen=True)
 class _Target:
@@ -30,6 +35,41 @@ class _Target:
     index: int
     scope: Scope
     env: Mapping[str, Any]
+    marked: frozenset[int]  # the pieces its condition selects (the same in every replay)
+
+
+@dataclass
+class Study:
+    """One variant × player count's deal events: what the setup run found, and the Monte Carlo to do."""
+
+    game: Game
+    variant: Variant
+    players: int
+    run: Run
+    inventory: tuple[Instance, ...]
+    targets: list[_Target]
+    exact: list[tuple[float | None, str]]
+    findings: list[Finding]
+    trials: int
+    seed_text: str
+
+    def blocks(self) -> list[tuple[int, int]]:
+        """(block number, trials in it) for every block of the Monte Carlo."""
+        if not self.targets:
+            return []
+        return [(b, min(BLOCK, self.trials - b * BLOCK)) for b in range((self.trials + BLOCK - 1) // BLOCK)]
+
+    def count(self, block: int, size: int) -> list[int]:
+        """How many of ``size`` whole-setup replays of ``block`` meet each event."""
+        rng = random.Random(f"{self.seed_text}:{block}")
+        reads = frozenset(t.event.zone for t in self.targets)
+        hits = [0] * len(self.targets)
+        for _ in range(size):
+            replay = simulate(self.game, self.variant, self.players, rng, self.inventory, quiet=True,
+                              cache=self.run.cache, reads=reads)
+            for n, target in enumerate(self.targets):
+                hits[n] += _outcome(replay, target)
+        return hits
 
 
 def _scopes(run: Run) -> list[tuple[Scope, Mapping[str, Any]]]:
@@ -53,7 +93,7 @@ def _inside(k: int, event: Event) -> bool:
 
 
 def _outcome(run: Run, target: _Target) -> bool:
-    counts = [sum(run.matches(i, target.event.where, (), target.env) for i in hand) for hand in _hands(run, target)]
+    counts = [len(target.marked.intersection(hand)) for hand in _hands(run, target)]  # a hand holds a piece once
     if target.event.who == "every":
         return all(_inside(c, target.event) for c in counts)
     return any(_inside(c, target.event) for c in counts)
@@ -78,6 +118,14 @@ def _exact(run: Run, target: _Target) -> tuple[float | None, str]:
 
 def event_stats(game: Game, variant: Variant, players: int, run: Run, trials: int, seed: int,
                 inventory: tuple[Instance, ...]) -> tuple[list[EventStat], list[Finding]]:
+    """Every event of one variant × player count, its Monte Carlo run here, block after block."""
+    study = prepare(game, variant, players, run, trials, seed, inventory)
+    return finish(study, [study.count(block, size) for block, size in study.blocks()])
+
+
+def prepare(game: Game, variant: Variant, players: int, run: Run, trials: int, seed: int,
+            inventory: tuple[Instance, ...]) -> Study:
+    """The events that can be computed, their exact figures, and the findings about the rest."""
     findings: list[Finding] = []
     targets: list[_Target] = []
     for index, event in enumerate(variant.events):
@@ -101,7 +149,7 @@ def event_stats(game: Game, variant: Variant, players: int, run: Run, trials: in
                 findings.append(Finding(label, f"not computed{where}: '{event.zone}' depends on a step the rulebook "
                                                "leaves open", "warn"))
                 continue
-            target = _Target(event, index, scope, env)
+            target = _Target(event, index, scope, env, run.matching(event.where, (), env))
             if not any(_hands(run, target)):
                 whose = "player 1's" if event.who == "first" else "every player's"
                 findings.append(Finding(label, f"not computed{where}: {whose} '{event.zone}' is empty — the deal "
@@ -110,19 +158,19 @@ def event_stats(game: Game, variant: Variant, players: int, run: Run, trials: in
             targets.append(target)
         if not found:
             findings.append(Finding(label, f"not computed: no deal filled '{event.zone}'", "warn"))
-    if not targets:
-        return [], findings
     exact = [_exact(run, t) for t in targets]
-    seed_text = f"{seed}:{variant.id}:{players}:events"
-    hits = [0] * len(targets)
-    if trials:
-        rng = random.Random(seed_text)
-        for _ in range(trials):
-            replay = simulate(game, variant, players, rng, inventory, quiet=True, cache=run.cache)
-            for n, target in enumerate(targets):
-                hits[n] += _outcome(replay, target)
+    return Study(game, variant, players, run, inventory, targets, exact, findings, trials,
+                 f"{seed}:{variant.id}:{players}:events")
+
+
+def finish(study: Study, block_hits: list[list[int]]) -> tuple[list[EventStat], list[Finding]]:
+    """The statistics from every block's counts (in block order), and the findings."""
+    findings, trials, seed_text = study.findings, study.trials, study.seed_text
+    if not study.targets:
+        return [], findings
+    hits = [sum(column) for column in zip(*block_hits, strict=True)] if block_hits else [0] * len(study.targets)
     stats = []
-    for target, (value, why), hit in zip(targets, exact, hits, strict=True):
+    for target, (value, why), hit in zip(study.targets, study.exact, hits, strict=True):
         low, high = wilson(hit, trials)
         stats.append(EventStat(target.event.name, target.scope.table, value, hit / trials if trials else 0.0, low, high,
                                trials, hit, seed_text, "exact" if value is not None else "estimate", why))

@@ -172,7 +172,8 @@ def _candidates(run: Run, step: Step, scope: Scope, env: Mapping[str, Any], key:
     if step.where is None and not step.components:
         return zone
     selected = run.matching(step.where, step.components, env)
-    run.origins.looked_at(zone, selected.__contains__, describe_step(step, scope))
+    if run.origins.enabled:
+        run.origins.looked_at(zone, selected.__contains__, describe_step(step, scope))
     return [i for i in zone if i in selected]
 
 
@@ -199,17 +200,17 @@ def _move(run: Run, scope: Scope, step: Step, key: str | None, dest: str, chosen
 def _take(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
     for who, key, dest in _sources(run, step, scope):
         found = _candidates(run, step, scope, env, key)
-        label = run.component_label(found, step)
         if step.count is None:
             if not found:
-                _fail(run, step, scope, f"{who}nothing matches", need=1, have=0, component=label)
+                _fail(run, step, scope, f"{who}nothing matches", need=1, have=0, component=run.component_label(found, step))
             chosen = found
         else:
             need = whole(step.count, env)
             if len(found) < need:
-                _fail(run, step, scope, who.rstrip(": "), need=need, have=len(found), component=label)
+                _fail(run, step, scope, who.rstrip(": "), need=need, have=len(found), component=run.component_label(found, step))
             if step.pick == "random":
-                run.origins.picked(found, describe_step(step, scope))
+                if run.origins.enabled:
+                    run.origins.picked(found, describe_step(step, scope))
                 chosen = run.rng.sample(found, min(need, len(found)))
             else:
                 chosen = found[:need]
@@ -219,14 +220,13 @@ def _take(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
 def _remove(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
     for who, key, dest in _sources(run, step, scope):
         found = _candidates(run, step, scope, env, key)
-        label = run.component_label(found, step)
         if step.count is not None:
             need = whole(step.count, env)
             if len(found) < need:
-                _fail(run, step, scope, who.rstrip(": "), need=need, have=len(found), component=label)
+                _fail(run, step, scope, who.rstrip(": "), need=need, have=len(found), component=run.component_label(found, step))
             found = found[:need]
         elif not found:
-            _fail(run, step, scope, f"{who}nothing matches, nothing removed", severity="warn", component=label)
+            _fail(run, step, scope, f"{who}nothing matches, nothing removed", severity="warn", component=run.component_label(found, step))
         _move(run, scope, step, key, dest, found)
 
 
@@ -240,20 +240,20 @@ def _deal(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
     source_key = run.key(scope, step.from_zone)
     pool = list(run.zones.get(source_key, []))
     run.rng.shuffle(pool)  # a deal is a shuffle and a deal
-    run.origins.shuffled(pool, describe_step(step, scope))
+    if run.origins.enabled:
+        run.origins.shuffled(pool, describe_step(step, scope))
     hands = _hands(run, scope, step.to) + [run.key(scope, z) for z in step.extra]
-    label = run.component_label(pool, step)
     if step.evenly:
         each = len(pool) // len(hands)
         if each == 0:
             _fail(run, step, scope, f"{len(pool)} pieces cannot be dealt into {len(hands)} hands",
-                  need=len(hands), have=len(pool), component=label)
+                  need=len(hands), have=len(pool), component=run.component_label(pool, step))
         dealt = each * len(hands)
     else:
         each = whole(step.count, env)
         need = each * len(hands)
         if len(pool) < need:
-            _fail(run, step, scope, "", need=need, have=len(pool), component=label)
+            _fail(run, step, scope, "", need=need, have=len(pool), component=run.component_label(pool, step))
         dealt = min(need, len(pool))
     for hand, key in enumerate(hands):
         run.put(key, pool[hand:dealt:len(hands)])
@@ -268,7 +268,6 @@ def _deal(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
 
 def _give(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
     found = _candidates(run, step, scope, env)
-    label = run.component_label(found, step)
     each = whole(step.count, env)
     hands = _hands(run, scope, step.to)
     given_total = 0
@@ -287,7 +286,7 @@ def _give(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
             # the designer's terms: colour sets, not pieces; the players left without one follow from it
             _fail(run, step, scope, f"one {step.same} for each player, {each} pieces of it; the box has {sets} "
                   f"{step.same}{'s' if sets != 1 else ''} with {each} or more", need=len(hands), have=sets,
-                  component=label, unit=f"{step.same} sets")
+                  component=run.component_label(found, step), unit=f"{step.same} sets")
             sets_reported = True
     if step.same:
         run.origins.chose_at_random_by_content(found, made_by)
@@ -319,7 +318,7 @@ def _give(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
             else:
                 biggest = max((len(m) for m in groups.values()), default=0)
                 _fail(run, step, scope, f"player {player}: no {step.same} left with {each} pieces"
-                      + (" that no other player has" if step.distinct else ""), need=each, have=biggest, component=label)
+                      + (" that no other player has" if step.distinct else ""), need=each, have=biggest, component=run.component_label(found, step))
                 chosen = []
         else:
             chosen = pool[:each]
@@ -329,12 +328,11 @@ def _give(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
         run.put(hand, chosen)
     need = each * len(hands)
     if given_total < need and not any(f.step == describe_step(step, scope) for f in run.findings):
-        _fail(run, step, scope, "", need=need, have=given_total, component=label)
+        _fail(run, step, scope, "", need=need, have=given_total, component=run.component_label(found, step))
 
 
 def _place(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
     found = _candidates(run, step, scope, env)
-    label = run.component_label(found, step)
     each = whole(step.each, env)
     placed = 0
     remaining = list(found)
@@ -357,7 +355,7 @@ def _place(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
     if placed < need:
         values = len({run.inventory[i].env.get(step.distinct_field) for i in found}) if step.distinct_field else None
         note = f"no two with the same {step.distinct_field} in a zone; only {values} different" if step.distinct_field else ""
-        _fail(run, step, scope, note, need=need, have=placed if step.distinct_field else len(found), component=label)
+        _fail(run, step, scope, note, need=need, have=placed if step.distinct_field else len(found), component=run.component_label(found, step))
 
 
 def _draw_keep(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
@@ -365,34 +363,35 @@ def _draw_keep(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> No
     draw, keep = whole(step.draw, env), whole(step.keep, env)
     for hand in _hands(run, scope, step.to):
         pile = run.zones.get(source_key, [])
-        label = run.component_label(pile, step)
         if len(pile) < draw:
-            _fail(run, step, scope, f"{hand.split('#')[0]} of player {hand.split('#')[1]}", need=draw, have=len(pile), component=label)
+            _fail(run, step, scope, f"{hand.split('#')[0]} of player {hand.split('#')[1]}", need=draw, have=len(pile), component=run.component_label(pile, step))
         drawn, pile = pile[:draw], pile[draw:]
-        run.origins.picked(drawn, describe_step(step, scope))
+        if run.origins.enabled:
+            run.origins.picked(drawn, describe_step(step, scope))
         kept = run.rng.sample(drawn, min(keep, len(drawn)))
         back = [i for i in drawn if i not in set(kept)]
         pile = pile + back
         run.rng.shuffle(pile)
-        run.origins.shuffled(pile, describe_step(step, scope))
+        if run.origins.enabled:
+            run.origins.shuffled(pile, describe_step(step, scope))
         run.zones[source_key] = pile
         run.put(hand, kept)
 
 
 def _seat(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
     seats = run.pieces(scope, step.seats)
-    label = run.component_label(seats, step)
     if len(seats) < scope.players:
-        _fail(run, step, scope, f"{scope.players} players, {len(seats)} seats", need=scope.players, have=len(seats), component=label)
+        _fail(run, step, scope, f"{scope.players} players, {len(seats)} seats", need=scope.players, have=len(seats), component=run.component_label(seats, step))
     elif len(seats) > scope.players:
         _fail(run, step, scope, f"{len(seats) - scope.players} seats left empty", severity="warn",
-              need=scope.players, have=len(seats), component=label)
+              need=scope.players, have=len(seats), component=run.component_label(seats, step))
 
 
 def _shuffle(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
     key = run.key(scope, step.from_zone)
     run.rng.shuffle(run.zones.setdefault(key, []))
-    run.origins.shuffled(run.zones[key], describe_step(step, scope))
+    if run.origins.enabled:
+        run.origins.shuffled(run.zones[key], describe_step(step, scope))
 
 
 KINDS = {
@@ -431,7 +430,11 @@ def _step_texts(step: Step) -> list[str | None]:
 
 
 def _open_reason(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> str | None:
-    reason = blocked_by(_step_texts(step), env)
+    key = ("blocked", id(step), env.get("table", ""))
+    if key in run.cache:  # what the texts leave open depends on the env alone, the same in every replay
+        reason = run.cache[key]
+    else:
+        reason = run.cache[key] = blocked_by(_step_texts(step), env)
     if reason:
         return reason
     for name in _reads(step):
@@ -473,8 +476,17 @@ def _check_capacity(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) 
                 _fail(run, step, scope, f"{what} holds {size}, capacity {capacity}", need=size, have=capacity)
 
 
-def run_steps(run: Run, steps: tuple[Step, ...], scope: Scope, env: dict[str, Any]) -> None:
-    for step in steps:
+def run_steps(run: Run, steps: tuple[Step, ...], scope: Scope, env: dict[str, Any], *, start: int = 0,
+              stop: int | None = None, plan: Plan | None = None) -> None:
+    """Run ``steps[start:stop]``; a replay's ``plan`` leaves out the steps that cannot change what it reads."""
+    for index in range(start, len(steps) if stop is None else stop):
+        step = steps[index]
+        if plan is not None and (scope.table, index) in plan.skip:
+            continue
+        if plan is not None and (scope.table, index) in plan.before_deal:
+            deal = steps[plan.before_deal[(scope.table, index)]]
+            if _open_reason(run, deal, scope, env) is None:
+                continue  # the deal right after shuffles this zone itself: one shuffle is as random as two
         reason = _open_reason(run, step, scope, env)
         if reason is None and step.when is not None:
             if not expressions.evaluate(step.when, env, lenient=True):
@@ -561,6 +573,57 @@ def _check_exactly(run: Run, scope: Scope, env: Mapping[str, Any]) -> None:
                                             need=value, have=size, under=root_of(run, scope, [name])))
 
 
+# ---------------------------------------------------------------- what a replay needs
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Which steps a Monte Carlo replay may leave out, by (table, step index), '' for the variant's own steps.
+
+    A replay only reads some zones (the hands its events count). A step is left out when nothing it changes
+    is read later by the zones' own chain of steps: every arrangement of the read zones is then exactly as
+    likely as in the whole setup. A shuffle right before a deal from the same zone is left out too, since
+    the deal shuffles again. Randomness drawn differs from the whole setup's, the distribution does not.
+    """
+
+    skip: frozenset[tuple[str, int]]
+    before_deal: Mapping[tuple[str, int], int]  # a shuffle → the deal right after it that shuffles again
+
+
+def _changes(step: Step) -> set[str]:
+    if step.kind == "seat":
+        return set()
+    changed = {*_writes(step), step.from_zone}
+    if step.kind == "remove":
+        changed.add(REMOVED)
+    return changed
+
+
+def replay_plan(variant: Variant, zones: frozenset[str]) -> Plan:
+    """The steps a replay that reads only ``zones`` (names in any scope) must run."""
+    order = [("", i, s) for i, s in enumerate(variant.steps)]
+    order += [(t.name, i, s) for t in variant.tables for i, s in enumerate(t.steps)]
+    in_tables = {name for t in variant.tables for s in t.steps for name in (*_reads(s), *_changes(s), s.seats)}
+    needed = set(zones)
+    skip: set[tuple[str, int]] = set()
+    for table, index, step in reversed(order):
+        changed = _changes(step)
+        if changed & needed or (not table and set(_writes(step)) & in_tables):
+            # what it adds to keeps what was there, so a step that changes a needed zone needs all it touches
+            needed |= changed | set(_reads(step))
+        else:
+            skip.add((table, index))
+    before_deal: dict[tuple[str, int], int] = {}
+    for table, steps in [("", variant.steps), *((t.name, t.steps) for t in variant.tables)]:
+        kept = [i for i in range(len(steps)) if (table, i) not in skip]
+        for here, after in zip(kept, kept[1:], strict=False):
+            shuffle, deal = steps[here], steps[after]
+            if (shuffle.kind == "shuffle" and deal.kind == "deal" and deal.when is None
+                    and deal.from_zone == shuffle.from_zone):
+                before_deal[(table, here)] = after
+    return Plan(frozenset(skip), before_deal)
+
+
 # ---------------------------------------------------------------- a whole variant
 
 
@@ -568,56 +631,88 @@ def table_env(env: dict[str, Any], table: Table, index: int, players: int) -> di
     return {**env, "table": table.name, "table_index": index, "table_players": players}
 
 
-def _fixed_prefix(steps: tuple[Step, ...]) -> int:
-    """How many leading steps use no randomness (no shuffle, deal, draw, random pick or random give)."""
+def _fixed_prefix(steps: tuple[Step, ...], plan: Plan | None, table: str = "") -> int:
+    """How many leading steps use no randomness (no shuffle, deal, draw, random pick or random give) or are
+    left out by the plan."""
     for index, step in enumerate(steps):
+        if plan is not None and (table, index) in plan.skip:
+            continue
         if step.kind in ("shuffle", "deal", "draw_keep") or step.pick == "random" or (step.kind == "give" and step.same):
             return index
     return len(steps)
 
 
+def _table_scope(run: Run, index: int) -> tuple[Scope, dict[str, Any]]:
+    """A table's scope and env (raises Open when the rulebook leaves its player count open)."""
+    table = run.variant.tables[index]
+    size = whole(table.players, run.env)
+    return Scope(table.name, size, table.zones), table_env(run.env, table, index, size)
+
+
 def simulate(game: Game, variant: Variant, players: int, seed: str | random.Random,
              inventory: tuple[Instance, ...] | None = None, *, quiet: bool = False,
-             cache: dict[tuple[Any, ...], bool] | None = None) -> Run:
-    """One setup. ``seed`` may be a Random to continue (Monte Carlo replays share one stream)."""
+             cache: dict[tuple[Any, ...], Any] | None = None, reads: frozenset[str] | None = None) -> Run:
+    """One setup. ``seed`` may be a Random to continue (Monte Carlo replays share one stream).
+
+    A ``quiet`` replay checks nothing; given ``reads`` (the zone names it will look at) it also leaves out
+    the steps that cannot change them (:func:`replay_plan`).
+    """
     inventory = inventory if inventory is not None else build_inventory(game)
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     run = Run(game, variant, players, rng, inventory, quiet=quiet, cache=cache if cache is not None else {},
               origins=Origins(enabled=not quiet))
-    run.zones[BOX] = [i.id for i in inventory]
-    env: dict[str, Any] = {"players": players, "table_players": players, "table": "", "table_index": 0}
-    env.update(number_values(variant.numbers))
-    let_values(dict(variant.let), env)
+    env_key = ("env", variant.id, players)
+    env = run.cache.get(env_key) if quiet else None
+    if env is None:
+        env = {"players": players, "table_players": players, "table": "", "table_index": 0}
+        env.update(number_values(variant.numbers))
+        let_values(dict(variant.let), env)
+        if quiet:  # the same in every replay, and no step changes it
+            run.cache[env_key] = env
     run.env = env
     top = Scope("", players, variant.zones)
     steps = variant.steps
+    start, table_start, plan = 0, 0, None
     if quiet:
-        # A Monte Carlo replay: the steps before the first random one come out the same every time and draw
-        # nothing from the random stream, so they are run once and their result reused.
-        prefix = _fixed_prefix(steps)
-        key = ("prefix", variant.id, players)
+        if reads is not None:
+            plan_key = ("plan", variant.id, reads)
+            plan = run.cache.get(plan_key)
+            if plan is None:
+                plan = run.cache[plan_key] = replay_plan(variant, reads)
+        # A Monte Carlo replay: the steps before the first random one (into the first table's steps when the
+        # variant's own have none) come out the same every time and draw nothing from the random stream, so
+        # they are run once and their result reused.
+        start = _fixed_prefix(steps, plan)
+        key = ("prefix", variant.id, players, reads)
         saved = run.cache.get(key)
         if saved is None:
-            run_steps(run, steps[:prefix], top, env)
+            run.zones[BOX] = [i.id for i in inventory]
+            run_steps(run, steps, top, env, stop=start, plan=plan)
+            try:
+                first = _table_scope(run, 0) if start == len(steps) and variant.tables else None
+            except Open:
+                first = None
+            if first is not None:
+                table_start = _fixed_prefix(variant.tables[0].steps, plan, variant.tables[0].name)
+                run_steps(run, variant.tables[0].steps, *first, stop=table_start, plan=plan)
             saved = run.cache[key] = ({k: list(v) for k, v in run.zones.items()}, dict(run.per_player),
-                                      set(run.shared), dict(run.open_zones))
-        zones, per_player, shared, open_zones = saved
+                                      set(run.shared), dict(run.open_zones), table_start)
+        zones, per_player, shared, open_zones, table_start = saved
         run.zones = {k: list(v) for k, v in zones.items()}
         run.per_player, run.shared, run.open_zones = dict(per_player), set(shared), dict(open_zones)
-        steps = steps[prefix:]
-    run_steps(run, steps, top, env)
+    else:
+        run.zones[BOX] = [i.id for i in inventory]
+    run_steps(run, steps, top, env, start=start, plan=plan)
     seated = 0
     for index, table in enumerate(variant.tables):
         try:
-            size = whole(table.players, env)
+            scope, t_env = _table_scope(run, index)
         except Open as gap:
             run.findings.append(Finding(f"{table.name} table", f"left open by the rulebook: {gap}", "warn"))
             continue
-        seated += size
-        run.table_sizes[table.name] = size
-        scope = Scope(table.name, size, table.zones)
-        t_env = table_env(env, table, index, size)
-        run_steps(run, table.steps, scope, t_env)
+        seated += scope.players
+        run.table_sizes[table.name] = scope.players
+        run_steps(run, table.steps, scope, t_env, start=table_start if index == 0 else 0, plan=plan)
         if not quiet:
             check_expectations(run, table.expect, scope, t_env)
             _check_exactly(run, scope, t_env)

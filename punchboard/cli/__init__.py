@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from punchboard import __version__
-from punchboard.plumbing.errors import SpecError, UsageError
+from punchboard.plumbing.errors import SpecError, UsageError, WorkerDied
 
 from . import bom, build, check, export, init, serve, verify, watch
 from . import list as list_verb
@@ -68,6 +68,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as err:
         print(f"punchboard {args.verb}: {err}", file=sys.stderr)
         return EXIT_INPUT
+    except WorkerDied as err:  # not a bug to report: the machine took a worker away
+        print(f"punchboard {args.verb}: internal error: {err}", file=sys.stderr)
+        return EXIT_INTERNAL
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -101,6 +101,24 @@ def positive_seconds(text: str) -> float:
 _positive = positive_int
 
 
+def jobs_count(text: str) -> int:
+    """``--jobs``: a number of processes, 0 meaning every core."""
+    try:
+        value = _whole(text, 0)
+    except argparse.ArgumentTypeError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of processes (0 = every core), got '{text[:40]}'")
+    return value
+
+
+def jobs_of(args: argparse.Namespace) -> int:
+    """The processes ``--jobs`` asks for, 0 (every core) resolved."""
+    from punchboard.plumbing.pool import default_jobs
+
+    return getattr(args, "jobs", 0) or default_jobs()
+
+
 def add_limit_flags(parser: argparse.ArgumentParser) -> None:
     for name, flag in FLAGS.items():
         default = getattr(DEFAULT_LIMITS, name)

@@ -19,6 +19,8 @@ from .common import (
     TARGET_HELP,
     add_common_flags,
     add_limit_flags,
+    jobs_count,
+    jobs_of,
     limits_of,
     load_targets,
     non_negative_int,
@@ -59,7 +61,8 @@ def run_verify(games: list[Game], args: argparse.Namespace) -> int:
     tty = sys.stdout.isatty() and not args.json
     quiet, verbose = getattr(args, "quiet", False), getattr(args, "verbose", False)
     for game in progress(games, lambda g: f"verify {g.id}", quiet or args.json):
-        results = verify_game(game, variant=args.variant, players=args.players, trials=trials, seed=seed)
+        results = verify_game(game, variant=args.variant, players=args.players, trials=trials, seed=seed,
+                              jobs=jobs_of(args))
         everything.extend(results)
         folder = out / game.id
         atomicio.write_text(folder / "verify.md", report.markdown(game.id, game.title, results, trials, seed))
@@ -100,6 +103,7 @@ def register(sub: Any) -> None:
     p.add_argument("--players", type=_players, help="only this player count")
     p.add_argument("--trials", type=_trials, default=2000, help=f"Monte Carlo re-runs of the whole setup per variant and player count, at most {MAX_TRIALS} (default: 2000)")
     p.add_argument("--seed", type=non_negative_int, default=1, help="random seed for Monte Carlo (default: 1)")
+    p.add_argument("--jobs", type=jobs_count, default=0, metavar="N", help="run the Monte Carlo in up to N processes, 0 = every core; the results are the same for any N (default: 0)")
     p.add_argument("--json", action="store_true", help="print results as JSON")
     add_common_flags(p, out="where verify.md and the matrix picture go")
     add_limit_flags(p)

@@ -46,3 +46,7 @@ class UsageError(Exception):
 
     The CLI prints it after the verb's name and exits 2.
     """
+
+
+class WorkerDied(Exception):
+    """A process of a ``--jobs`` pool died (killed by a signal, or out of memory); the CLI says so and exits 3."""

@@ -1,0 +1,119 @@
+"""``--jobs N``: independent pieces of work in a pool of forked processes, results in order.
+
+Used by ``build`` (one item per component) and ``verify`` (one item per block of Monte Carlo trials).
+Workers are forked, so they start with the caller's state already in memory and only an item and its
+result cross a process boundary. The caller gets the results in the items' order, so what it writes
+does not depend on N.
+
+A worker never outlives its use: the pool is shut down before the last result is handed over, and a
+worker dies with its parent (Linux ``PR_SET_PDEATHSIG``), so a parent killed mid-build leaves no
+orphan holding the output lock or the caller's pipes. A worker that dies (``kill -9``, the
+out-of-memory killer) raises :class:`~punchboard.plumbing.errors.WorkerDied`, which the CLI reports
+as an internal error (exit 3), instead of leaving the pool waiting.
+
+The same interface would carry a cluster: :func:`ordered_map` is the only place that knows about
+processes (see README, "Scaling out").
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+from .errors import WorkerDied
+
+State = TypeVar("State")
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+_STATE: Any = None
+_PR_SET_PDEATHSIG = 1
+
+
+def default_jobs() -> int:
+    """All the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _die_with_parent(parent: int) -> None:
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: the pool's own shutdown is all there is
+        return
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
+def _adopt(state: Any, parent: int) -> None:
+    global _STATE
+    _STATE = state
+    _die_with_parent(parent)
+    # the parent handles Ctrl-C and SIGTERM (its handlers turn them into "interrupted"); a worker just stops
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _call(work: Callable[[Any, Any], Any], item: Any) -> Any:
+    return work(_STATE, item)
+
+
+def ordered_map(work: Callable[[State, Item], Result], state: State, items: Sequence[Item], jobs: int) -> Iterator[Result]:
+    """``work(state, item)`` for every item, yielded in the items' order.
+
+    With ``jobs`` > 1 and more than one item, the calls run in up to ``jobs`` forked processes that
+    inherit ``state``; ``work`` must be a module-level function and its results picklable. Otherwise
+    they run here, one by one.
+    """
+    import multiprocessing
+
+    if jobs <= 1 or len(items) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        for item in items:
+            yield work(state, item)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+    from itertools import repeat
+
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(items)), mp_context=multiprocessing.get_context("fork"),
+                               initializer=_adopt, initargs=(state, os.getpid()))
+    finished = False
+    try:
+        results = pool.map(_call, repeat(work), items)
+        workers = list(pool._processes.values())  # all started by map's submissions
+        try:
+            for _ in range(len(items) - 1):
+                yield next(results)
+            last = next(results)
+        except BrokenProcessPool:
+            raise WorkerDied(_how_they_died(workers)) from None
+        pool.shutdown(wait=True)  # every worker has exited before the caller goes on with the last result
+        finished = True
+    finally:
+        if not finished:  # a worker died, the work raised, or the caller stopped early: stop every worker now
+            for worker in list(pool._processes.values()):
+                worker.kill()
+            pool.shutdown(wait=True, cancel_futures=True)
+    yield last
+
+
+def _how_they_died(workers: Sequence[Any]) -> str:
+    for worker in workers:
+        worker.join(timeout=5)
+    codes = sorted({w.exitcode for w in workers if w.exitcode not in (None, 0)})
+    signals = sorted({-c for c in codes if c < 0} - {signal.SIGTERM})  # SIGTERM: the pool stopping the others
+    if signals:
+        names = ", ".join(signal.Signals(s).name for s in signals)
+        cause = f"was killed ({names}{', out of memory?' if signal.SIGKILL in signals else ''})"
+    elif codes:
+        cause = f"exited with status {', '.join(str(c) for c in codes)}"
+    else:
+        cause = "stopped unexpectedly"
+    return (f"a worker process {cause}; the files written so far are complete (each is the old or the new one). "
+            "Run again, or with fewer --jobs")
