@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -65,12 +65,6 @@ def summary(report: GameReport, out_dir: Path) -> str:
     reused = f"; reused {len(report.reused)} unchanged" if report.reused else ""
     notes = "".join(f"\n{report.game}: {note}" for note in report.notes)
     return f"{report.game}: rendered {drawn}{reused} → {out_dir / report.game}{notes}"
-
-
-def _blank_reverses(roles: Sequence[str], options: BuildOptions) -> bool:
-    """In duplex modes a component without back pages gets blank reverses, so the next
-    component's fronts start on a fresh sheet of the combined PDF."""
-    return options.backs in DUPLEX and not options.print_shop and "back" not in roles
 
 
 @contextmanager
@@ -219,30 +213,34 @@ def _write_combined(ctx: BuildContext, game: Game, entries: dict[str, CachedComp
     from punchboard.generator.document.calibration import calibration_pages
     from punchboard.generator.document.cover import ContentsLine, blank_page, cover_page
     from punchboard.generator.document.pages import render
+    from punchboard.generator.document.sections import plan_combined
 
     options, paper, style = ctx.options, ctx.paper, ctx.style
     roles = {key: entry.roles for key, entry in entries.items()}
     bom = bom_with_sheets(game, roles, options)
     write_bytes(folder / "bom.json", (json.dumps(bom, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    duplex = options.backs in DUPLEX and not options.print_shop
+    calibration = calibration_pages(paper, style, options.backs) if duplex else []
+    # one-sided components gathered after the two-sided ones, no blank reverses (generator/document/sections.py)
+    plan = plan_combined(2 + len(calibration), [(key, entry.roles) for key, entry in entries.items()], duplex)
+    printed = {c.id: c for c in game.printed}
     contents = [
-        ContentsLine(c.name, c.kind, c.count, len(entries[c.id].roles), entries[c.id].file)
-        for c in game.printed
-        if c.id in entries
+        ContentsLine(printed[key].name, printed[key].kind, printed[key].count, len(entries[key].roles), entries[key].file,
+                     plan.pages[key])
+        for key in plan.order
+        if key is not None
     ]
     # The bill of materials is the cover's reverse in duplex modes, so both stay one sheet.
     front = [
-        cover_page(game, paper, style, options, contents),
+        cover_page(game, paper, style, options, contents, (plan.double_sided, plan.single_sided)),
         bom_page(bom, paper.width, paper.height, paper.margin, style.footer_height),
+        *calibration,
     ]
-    if options.backs in DUPLEX and not options.print_shop:
-        calibration = calibration_pages(paper, style, options.backs)
-        front += calibration
+    if duplex:
         write_bytes(folder / "duplex-calibration.pdf", render(calibration, game.title, style, "duplex calibration", _duplex(options)))
-    parts = [Part(render(front, game.title, style, "print and play"))]
-    parts += [
-        Part(folder / entry.file, _blank_reverses(entry.roles, options)) for entry in entries.values()
-    ]
     blank = render([blank_page(paper.width, paper.height)], game.title, style, "blank")
+    parts = [Part(render(front, game.title, style, "print and play"))]
+    parts += [Part(blank) if key is None else Part(folder / entries[key].file) for key in plan.order]
     write_bytes(combined, assemble(parts, blank, game.title, "print and play", _duplex(options)))
 
 

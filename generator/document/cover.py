@@ -24,6 +24,7 @@ class ContentsLine:
     pieces: int
     pages: int
     file: str
+    where: tuple[int, int] | None = None  # its first and last page in the combined PDF
 
 
 PIECE_NOUNS = {"deck": "card", "banknotes": "banknote", "tokens": "token", "board": "board", "tiles": "tile", "sheet": "sheet"}
@@ -41,11 +42,27 @@ BACK_ADVICE = {
 }
 
 
-def instructions(options: BuildOptions, paper: Paper) -> list[str]:
+Sections = tuple[tuple[int, int] | None, tuple[int, int] | None]
+
+
+def _pages(span: tuple[int, int]) -> str:
+    return f"page {span[0]}" if span[0] == span[1] else f"pages {span[0]}–{span[1]}"
+
+
+def instructions(options: BuildOptions, paper: Paper, sections: Sections = (None, None)) -> list[str]:
+    back_advice = BACK_ADVICE.get(options.backs, "")
+    double, single = sections
+    if double is not None and single is not None:  # duplex, with one-sided parts (document/sections.py)
+        flip = "long" if options.backs == "duplex-long" else "short"
+        back_advice = (
+            f"Print **{_pages(double)} duplex, flip on the {flip} edge**: each backs page follows its fronts page. "
+            f"Print **{_pages(single)} single-sided**: one-sided parts, nothing goes on their reverse "
+            "(printed back to back, cutting one would cut the other)."
+        )
     lines = [
         f"Paper: **{paper.name}**. Print at **100 % / actual size**, never *fit to page*; "
         "measure a scale bar in the footer to check.",
-        BACK_ADVICE.get(options.backs, ""),
+        back_advice,
         "Cut on the solid crop marks with a ruler; tokens along their outlines. Dashed marks are folds.",
     ]
     if options.backs in ("duplex-long", "duplex-short"):
@@ -59,7 +76,8 @@ def instructions(options: BuildOptions, paper: Paper) -> list[str]:
     return lines
 
 
-def cover_page(game: Game, paper: Paper, style: SheetStyle, options: BuildOptions, contents: Sequence[ContentsLine]) -> Page:
+def cover_page(game: Game, paper: Paper, style: SheetStyle, options: BuildOptions, contents: Sequence[ContentsLine],
+               sections: Sections = (None, None)) -> Page:
     m = paper.margin + mm(8)
     accent = game.palette.get("brass", game.palette.get("ink", "#333333"))
     ink = game.palette.get("soot", "#222222")
@@ -91,7 +109,11 @@ def cover_page(game: Game, paper: Paper, style: SheetStyle, options: BuildOption
         y = heading(canvas, "Contents", y)
         for line in contents:
             noun = PIECE_NOUNS.get(line.kind, "piece")
-            y = paragraph(canvas, f"{line.name}: {plural(line.pieces, noun)} — {plural(line.pages, 'page')} ({line.file})", y, 10, indent=mm(3))
+            pages = plural(line.pages, "page")
+            if line.where is not None and line.pages:  # where in the combined PDF: "2 pages: 5–6"
+                first, last = line.where
+                pages += f": {first}" if first == last else f": {first}–{last}"
+            y = paragraph(canvas, f"{line.name}: {plural(line.pieces, noun)} — {pages} ({line.file})", y, 10, indent=mm(3))
         y = heading(canvas, "Bought supplies", y - 6)
         supplies = game.supplies
         if not supplies:
@@ -100,7 +122,7 @@ def cover_page(game: Game, paper: Paper, style: SheetStyle, options: BuildOption
             note = f" — *{item.notes}*" if item.notes else ""
             y = paragraph(canvas, f"{item.count} × {item.name}{note}", y, 10, indent=mm(3))
         y = heading(canvas, "Printing", y - 6)
-        for line in instructions(options, paper):
+        for line in instructions(options, paper, sections):
             if line:
                 y = paragraph(canvas, f"• {line}", y, 10, indent=mm(3))
 
