@@ -37,6 +37,7 @@ from punchboard.spec.images import find_image as resolve_image
 from punchboard.spec.model import PRINTED_KINDS, Component, Game, Paper, Piece, Side
 
 from .cache import RENDER_OPTIONS, build_digest, component_fingerprint
+from .jobs import ordered_map
 from .options import BuildOptions
 
 if TYPE_CHECKING:  # the renderers load only when a side has to be drawn
@@ -367,24 +368,46 @@ def fingerprint_game(game: Game, options: BuildOptions, paper: Paper, style: She
     from punchboard.generator.impose.context import BuildContext
 
     ctx = BuildContext(game, paper, options, style)
-    known = memo.sides or {}
+    # With --jobs the pieces are shared out in runs over the processes; a digest depends on its side's
+    # drawing alone, so the records are the same for any split (a side recurring in two runs is drawn twice).
+    runs = [(n, start, min(start + size, len(c.pieces)))
+            for n, c in enumerate(components)
+            for size in [max(MIN_RUN, -(-len(c.pieces) // max(1, options.jobs)))]
+            for start in range(0, len(c.pieces), size)]
+    used: dict[str, str] = {}
+    pieces: list[PiecePrint] = []
+    for run_pieces, run_sides in ordered_map(_fingerprint_run, (ctx, shared, memo.sides or {}, components), runs,
+                                             options.jobs):
+        pieces.extend(run_pieces)
+        used.update(run_sides)
+    return Fingerprints(tuple(pieces), key, used, True)
+
+
+MIN_RUN = 32  # pieces: fewer are not worth a process
+
+
+def _fingerprint_run(state: tuple[BuildContext, str, dict[str, str], list[Component]],
+                     run: tuple[int, int, int]) -> tuple[list[PiecePrint], dict[str, str]]:
+    """The prints of one component's pieces ``start:stop``, and the digest of every side they show by its inputs."""
+    ctx, shared, known, components = state
+    index, start, stop = run
+    component = components[index]
     files = _Files()
     used: dict[str, str] = {}
     pieces: list[PiecePrint] = []
-    for component in components:
-        bleed = side_bleed(ctx, component)
-        names = display_names(component)
-        for piece in component.pieces:
-            width, height = _size(component, piece)
-            digests = []
-            for parts in _side_parts(component, piece, width, height, bleed):
-                if not parts:
-                    digests.append("")
-                    continue
-                side_key = _inputs_key(ctx, shared, piece, (width, height), bleed, parts, files)
-                digest = used.get(side_key) or known.get(side_key) or _drawing_digest(ctx, piece, bleed, parts, files)
-                used[side_key] = digest
-                digests.append(digest)
-            pieces.append(PiecePrint(component.id, names[piece.index], piece.entry, piece.index, piece.copy,
-                                     digests[0], digests[1]))
-    return Fingerprints(tuple(pieces), key, used, True)
+    bleed = side_bleed(ctx, component)
+    names = display_names(component)
+    for piece in component.pieces[start:stop]:
+        width, height = _size(component, piece)
+        digests = []
+        for parts in _side_parts(component, piece, width, height, bleed):
+            if not parts:
+                digests.append("")
+                continue
+            side_key = _inputs_key(ctx, shared, piece, (width, height), bleed, parts, files)
+            digest = used.get(side_key) or known.get(side_key) or _drawing_digest(ctx, piece, bleed, parts, files)
+            used[side_key] = digest
+            digests.append(digest)
+        pieces.append(PiecePrint(component.id, names[piece.index], piece.entry, piece.index, piece.copy,
+                                 digests[0], digests[1]))
+    return pieces, used

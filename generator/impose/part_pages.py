@@ -23,6 +23,7 @@ from .tiles import ClipShape, DrawSide
 
 Warn = Callable[[str], None]
 DUPLEX = ("duplex-long", "duplex-short")
+PIECE_NOUNS = {"tiles": "tile", "sheet": "sheet", "board": "board", "tokens": "token", "deck": "card", "banknotes": "banknote"}
 
 
 class PartsContext(Protocol):
@@ -35,13 +36,15 @@ class PartsContext(Protocol):
 
     def warn(self, message: str) -> None: ...
 
+    def where(self, component: Component, piece: Piece, noun: str = "card") -> str: ...
+
 
 def side_drawer(ctx: PartsContext, component: Component) -> DrawSide:
     """Draw a piece's side with gen's layout renderer (fields: the piece's, then the side's)."""
 
     def draw(canvas: Canvas, side: Side, piece: Piece, trim: Rect, bleed: float, clip: ClipShape | None, rotation: int) -> None:
         layout = ctx.game.layouts[side.layout]
-        where = f"{ctx.game.id}/{component.id}/{piece.name or piece.index + 1}"
+        where = ctx.where(component, piece, PIECE_NOUNS.get(component.kind, "piece"))
         context = SideContext(ctx.game.palette, (ctx.game.folder,), ctx.warn, where, ctx.options.proof,
                               stamp=ctx.options.stamp_label, icons=ctx.game.icons)
         shape = None if clip is None else (lambda path, *_frame: clip(path))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from .common import EXIT_OK, TARGET_HELP, Voice, add_common_flags, add_limit_flags, limits_of, load_targets
@@ -16,7 +17,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         for component in game.components:
             voice.detail(f"  {component.id}: {component.kind}, {component.count} pieces ({component.source.name})")
         for warning in game.warnings:
-            print(f"warning: {warning}")
+            print(f"warning: {warning}", file=sys.stderr)  # on stderr, as build's and verify's are
     return EXIT_OK
 
 

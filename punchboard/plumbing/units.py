@@ -84,3 +84,16 @@ def parse_dim(value: object) -> Dim:
             raise UnitError(f"expected a percentage such as 50%, got '{value}'")
         return Dim(percent, percent=True)
     return Dim(parse_length(value))
+
+
+def parse_fraction(value: object) -> float:
+    """``30%`` (or a bare 30) as the fraction 0.3; from 0% to 100%."""
+    text = str(value).strip()
+    number = text[:-1] if text.endswith("%") else text
+    try:
+        fraction = float(number) / 100
+    except ValueError:
+        raise UnitError(f"expected a percentage such as 30%, got {value!r}") from None
+    if not 0 <= fraction <= 1:
+        raise UnitError(f"expected a percentage from 0% to 100%, got {value!r}")
+    return fraction

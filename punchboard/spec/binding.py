@@ -1,4 +1,4 @@
-"""``{field}`` placeholders in layout text, icon names and image paths."""
+"""``{field}`` placeholders in layout text, icon names, image paths and the look properties below."""
 
 from __future__ import annotations
 
@@ -6,13 +6,14 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from punchboard.plumbing.units import UnitError, parse_length
+from punchboard.plumbing.units import UnitError, parse_fraction, parse_length
 
 FIELD_REF = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 # Properties a layout may bind to a card field besides text, src and icon: the designer's own look.
 BOUND_COLOUR_PROPS = ("fill", "stroke", "color", "accent")
 BOUND_LENGTH_PROPS = ("stroke_width", "radius", "size", "min_size")
-BOUND_PROPS = (*BOUND_COLOUR_PROPS, "font", *BOUND_LENGTH_PROPS)
+FIT_CHOICES = ("contain", "cover", "stretch")
+BOUND_PROPS = (*BOUND_COLOUR_PROPS, "font", *BOUND_LENGTH_PROPS, "fit")
 
 
 def bind(template: Any, fields: Mapping[str, Any]) -> str:
@@ -41,9 +42,13 @@ def bound_props(props: Mapping[str, Any], fields: Mapping[str, Any]) -> Mapping[
     The loader has checked every value; an unset field leaves the property at its default.
     """
     bound = [key for key in BOUND_PROPS if is_bound(props.get(key))]
-    if not bound:
+    focus = props.get("focus")
+    focus_bound = isinstance(focus, tuple) and any(is_bound(part) for part in focus)
+    if not bound and not focus_bound:
         return props
     result = dict(props)
+    if focus_bound:
+        result["focus"] = bound_focus(focus, fields)
     for key in bound:
         value = bind(props[key], fields).strip()
         del result[key]
@@ -54,6 +59,24 @@ def bound_props(props: Mapping[str, Any], fields: Mapping[str, Any]) -> Mapping[
                 result[key] = parse_length(value)
             except UnitError:
                 continue
+        elif key == "fit":
+            if value in FIT_CHOICES:
+                result[key] = value
         else:
             result[key] = value
     return result
+
+
+def bound_focus(focus: tuple[Any, Any], fields: Mapping[str, Any]) -> tuple[float, float]:
+    """``focus`` with field-bound items replaced by the piece's percentages; an unset one is 50%."""
+    fractions = []
+    for part in focus:
+        if not is_bound(part):
+            fractions.append(float(part))
+            continue
+        text = bind(part, fields).strip()
+        try:
+            fractions.append(parse_fraction(text) if text else 0.5)
+        except UnitError:
+            fractions.append(0.5)
+    return fractions[0], fractions[1]

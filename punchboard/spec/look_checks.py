@@ -1,4 +1,4 @@
-"""Checks of a designer's own look, per piece: field-bound colours, fonts and sizes, and icon names.
+"""Checks of a designer's own look, per piece: field-bound colours, fonts, sizes, picture fit and focus, and icon names.
 
 A layout may bind any colour, font or size property to a card field
 (``fill: "{colour}"``); the value each piece gives must then be a colour, a
@@ -11,12 +11,13 @@ layout's property.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from punchboard.plumbing.errors import Problem
-from punchboard.plumbing.units import UnitError, parse_length
+from punchboard.plumbing.units import UnitError, parse_fraction, parse_length
 
 from . import expressions, schema_check
-from .binding import BOUND_COLOUR_PROPS, BOUND_LENGTH_PROPS, FIELD_REF, bind
+from .binding import BOUND_COLOUR_PROPS, BOUND_LENGTH_PROPS, FIELD_REF, FIT_CHOICES, bind, is_bound
 from .icons import BUILTIN_ICONS, ELEMENT_ONLY_ICONS, INLINE_ICON
 from .layout_checks import BUILTIN_FONTS
 from .model import Component, Element, Layout
@@ -81,6 +82,8 @@ class LookChecker:
             if not _shown(element, fields):
                 continue
             for prop, template in props.items():
+                if prop == "focus" and isinstance(template, tuple):
+                    self._check_focus(element, template, fields, marks)
                 if not isinstance(template, str):
                     continue
                 bound = FIELD_REF.search(template) is not None
@@ -106,11 +109,27 @@ class LookChecker:
                         parse_length(value)
                     except UnitError as exc:
                         self.add(self.culprit(element, prop, template, marks, fields), f"{value!r} is not a length ({exc}), for {where}")
+                elif prop == "fit" and value not in FIT_CHOICES:
+                    self.add(self.culprit(element, prop, template, marks, fields),
+                             f"{value!r} is not a way to fit a picture, for {where}; expected one of {', '.join(FIT_CHOICES)}")
                 elif prop == "icon" and element.type == "icon" and value.lower() not in self.icons | ELEMENT_ONLY_ICONS:
                     hint = schema_check.suggest(value.lower(), sorted(self.icons))
                     self.add(self.culprit(element, prop, template, marks, fields),
                              f"unknown icon {value!r}{hint}, for {where}; expected one of {self.icon_names()} "
                              "or an icon declared under icons: in game.yaml")
+
+    def _check_focus(self, element: Element, focus: tuple[Any, ...], fields: Mapping[str, object], marks: Mapping[str, str]) -> None:
+        for template in focus:
+            if not is_bound(template):
+                continue
+            value = bind(template, fields).strip()
+            if not value:
+                continue  # unset: 50%
+            try:
+                parse_fraction(value)
+            except UnitError as exc:
+                where = f"element '{element.id}' (focus: \"{template}\", {self.mark(element, 'focus')})"
+                self.add(self.culprit(element, "focus", template, marks, fields), f"{value!r} is not a focus ({exc}), for {where}")
 
     def _inline_icons(self, element: Element, template: str, text: str, marks: Mapping[str, str], fields: Mapping[str, object]) -> None:
         for name in INLINE_ICON.findall(text):

@@ -1,8 +1,8 @@
 """Which piece a build warning concerns, read from the place every warning starts with.
 
 The renderers name the piece they were drawing: ``game / component / card 'Name': …``
-(or ``card #7`` for a piece without a name), tiles and sheets ``game/component/Name: …``,
-and a component-wide warning ``game / component: …``. A warning that names a piece is
+(``tile``, ``sheet``, ``token`` …; ``card #7`` for a piece without a name), and a
+component-wide warning ``game / component: …``. A warning that names a piece is
 shown on every distinct piece with that name (or number); one that names only a
 component on the component; anything else on the game.
 """
@@ -26,7 +26,7 @@ class Placed:
 
 
 def _who(message: str, game_id: str, component_id: str) -> str | None:
-    """The piece label a message names for this component (``'Name'``, ``#7``, ``Name``), ``""`` for the
+    """The piece label a message names for this component (``'Name'``, ``#7``), ``""`` for the
     component itself, None when the message is not about this component."""
     spaced = f"{game_id} / {component_id}"
     if message.startswith(spaced + ": "):
@@ -35,18 +35,13 @@ def _who(message: str, game_id: str, component_id: str) -> str | None:
         rest = message[len(spaced) + 3:]
         match = re.match(r"\S+ ('.*?'|#\d+): ", rest)
         return match.group(1) if match else None
-    tight = f"{game_id}/{component_id}/"
-    if message.startswith(tight):
-        label, sep, _ = message[len(tight):].partition(": ")
-        return label if sep else None
     return None
 
 
 def _labels(piece: Piece) -> set[str]:
-    number = piece.index + 1
-    labels = {f"#{number}", str(number)}
+    labels = {f"#{piece.index + 1}"}
     if piece.name:
-        labels |= {f"'{piece.name}'", piece.name}
+        labels.add(f"'{piece.name}'")
     return labels
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.build_helpers import build, make_game, outputs
@@ -29,3 +30,23 @@ def test_jobs_must_be_a_count(tmp_path: Path):
     result = build(game, tmp_path / "out", "--jobs", "many")
     assert result.returncode == 2
     assert "--jobs" in result.stderr and "many" in result.stderr
+
+
+def _pieces(folder: Path) -> list[dict[str, object]]:
+    """A print record's pieces and their drawing digests (its date aside)."""
+    return json.loads((folder / "prints" / "0001.json").read_text())["pieces"]
+
+
+def test_jobs_2_fingerprints_a_big_deck_in_runs_and_records_the_same_print(tmp_path: Path):
+    # 90 cards, each its own face: with --jobs 2 the fingerprints are taken in two runs of pieces
+    game = make_game(tmp_path / "tiny")
+    rows = "".join(f"Card {n},{n},Text {n},1\n" for n in range(90))
+    (game / "cards.csv").write_text("name,value,text,count\n" + rows)
+    one = build(game, tmp_path / "one", "--jobs", "1", "--force")
+    two = build(game, tmp_path / "two", "--jobs", "2", "--force")
+    assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+    pieces = _pieces(tmp_path / "one" / "tiny")
+    assert pieces == _pieces(tmp_path / "two" / "tiny")
+    faces = [row["face"] for row in pieces if row["component"] == "cards"]
+    assert len(faces) == 90 and len(set(faces)) == 90
+    assert _drawn(tmp_path / "two" / "tiny") == _drawn(tmp_path / "one" / "tiny")

@@ -5,11 +5,13 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pdfplumber
 from openpyxl import Workbook
 
 from tests.conftest import run_cli
@@ -35,11 +37,24 @@ def _game(folder: Path, table: str) -> Path:
     return folder
 
 
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    """Serves files (answering If-Modified-Since with 304 when unchanged) and records each answer's status."""
+
+    statuses: list[int]
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def send_response(self, code: int, message: str | None = None) -> None:
+        self.statuses.append(code)
+        super().send_response(code, message)
+
+
 @contextmanager
-def _serving(folder: Path) -> Iterator[str]:
-    """An HTTP server on 127.0.0.1 serving ``folder``; yields its base URL."""
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
-    handler.log_message = lambda *args: None  # type: ignore[attr-defined]
+def _serving(folder: Path, statuses: list[int] | None = None) -> Iterator[str]:
+    """An HTTP server on 127.0.0.1 serving ``folder``; yields its base URL. ``statuses`` collects its answers."""
+    handler_class = type("Handler", (_Handler,), {"statuses": statuses if statuses is not None else []})
+    handler = functools.partial(handler_class, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -133,3 +148,35 @@ def test_problems_in_a_sheet_point_at_its_row_and_column(tmp_path: Path):
     (game / "deck.yaml").write_text(DECK.replace("TABLE", "table: {file: cards.xlsx, sheet: Dekc}"))
     result = run_cli("check", str(game), cwd=tmp_path)
     assert result.stderr == "xlsx/sheets/deck.yaml:7:34: no sheet 'Dekc' in cards.xlsx (did you mean 'Deck'?); the workbook has Deck, Counts\n"
+
+
+def test_an_unchanged_link_is_not_downloaded_again_and_a_changed_one_is(tmp_path: Path):
+    published = tmp_path / "published"
+    published.mkdir()
+    sheet = published / "deck.csv"
+    sheet.write_text(CSV)
+    os.utime(sheet, (1_700_000_000, 1_700_000_000))
+    out = tmp_path / "out"
+    statuses: list[int] = []
+    with _serving(published, statuses) as base:
+        game = _game(tmp_path / "url" / "sheets", f"csv: {base}/deck.csv")
+        first = _build(game, out)
+        assert first.returncode == 0, first.stderr
+        again = _build(game, out)
+        assert again.returncode == 0 and "warning" not in again.stderr, again.stderr
+        assert "rendered nothing" in run_cli("build", str(game), "--out", str(out), "--backs", "none").stdout
+        assert statuses == [200, 304, 304]  # the later commands only asked whether it changed
+        sheet.write_text(CSV.replace("Flies", "Soars"))
+        os.utime(sheet, (1_700_000_100, 1_700_000_100))
+        changed = _build(game, out)
+        assert changed.returncode == 0, changed.stderr
+        assert statuses == [200, 304, 304, 200]
+        # a cached copy that is not the one fetched is never trusted: the whole sheet is asked for
+        (stamp,) = (out / ".sheets").glob("*.json")
+        stamp.with_suffix(".csv").write_text("name\nImpostor\n")
+        assert _build(game, out).returncode == 0
+        assert statuses == [200, 304, 304, 200, 200]
+        assert stamp.with_suffix(".csv").read_text() == CSV.replace("Flies", "Soars")
+    with pdfplumber.open(out / "sheets" / "deck.pdf") as pdf:
+        text = "".join(page.extract_text() or "" for page in pdf.pages)
+    assert "Soars" in text and "Flies" not in text

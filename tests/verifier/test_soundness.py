@@ -251,7 +251,8 @@ variants:
     assert by_count[3] == "" and code == 0
     check = run_cli("check", str(folder))
     assert check.returncode == 0
-    warnings = [line for line in check.stdout.splitlines() if line.startswith("warning:")]
+    assert "warning" not in check.stdout
+    warnings = [line for line in check.stderr.splitlines() if line.startswith("warning:")]
     assert len(warnings) == 1 and "no entry for 5 players" in warnings[0] and "setup.yaml:6:" in warnings[0]
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from punchboard.plumbing.paths import LAYOUTS, is_inside
-from punchboard.plumbing.units import UnitError, parse_dim, parse_length
+from punchboard.plumbing.units import UnitError, parse_dim, parse_fraction, parse_length
 from punchboard.spec import expressions, schema_check
 from punchboard.spec.binding import is_bound
 from punchboard.spec.fonts import FontRefused, check_font
@@ -220,17 +220,8 @@ class LayoutLoader:
         return props
 
 
-def _focus(value: Any) -> tuple[float, float]:
-    """``[x%, y%]``: the point of a picture kept in view, as fractions from its left and top edges."""
-    result = []
-    for part in value:
-        text = str(part).strip()
-        number = text[:-1] if text.endswith("%") else text
-        try:
-            fraction = float(number) / 100
-        except ValueError:
-            raise UnitError(f"expected a percentage such as 30%, got {part!r}") from None
-        if not 0 <= fraction <= 1:
-            raise UnitError(f"expected a percentage from 0% to 100%, got {part!r}")
-        result.append(fraction)
-    return result[0], result[1]
+def _focus(value: Any) -> tuple[Any, Any]:
+    """``[x%, y%]``: the point of a picture kept in view, as fractions from its left and top edges.
+    An item binding a card field (``"{focus_x}"``) stays as written; look_checks checks each piece's value."""
+    x, y = (part if is_bound(part) else parse_fraction(part) for part in value)
+    return x, y

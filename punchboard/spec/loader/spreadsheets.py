@@ -9,8 +9,9 @@ A component names its table with ``csv:`` (a file or a link) or ``table:``::
 Every kind is read into the same rows of text cells, each with its position,
 so problems keep the ``file:ROW:COL`` form (``cards.xlsx[Deck]:4:2`` for a
 sheet). A link is fetched with a timeout and cached inside the output folder
-(``OUT/.sheets/``) with its fetch time; when it cannot be fetched the cached
-copy is used and a warning says so.
+(``OUT/.sheets/``) with its fetch time and validators (ETag, Last-Modified), so
+the next command asks only "has it changed?" and an unchanged sheet is not sent
+again; when it cannot be fetched the cached copy is used and a warning says so.
 """
 
 from __future__ import annotations
@@ -176,10 +177,19 @@ def _url_table(doc: Document, path_key: PathKey, spec: dict[str, Any], out: Coll
     stem = hashlib.sha256(url.encode()).hexdigest()[:16]
     cached, stamp = sheets / f"{stem}.csv", sheets / f"{stem}.json"
     max_bytes = out.limits.max_file_bytes
+    known = _stamp(stamp) if cached.is_file() else {}
+    if known.get("sha256") != (hashlib.sha256(cached.read_bytes()).hexdigest() if known else None):
+        known = {}  # the copy is not the one fetched: ask for the whole sheet again
+    headers = {"User-Agent": "punchboard"}
+    if known.get("etag"):
+        headers["If-None-Match"] = str(known["etag"])
+    if known.get("last_modified"):
+        headers["If-Modified-Since"] = str(known["last_modified"])
     try:
-        request = urllib.request.Request(url, headers={"User-Agent": "punchboard"})
+        request = urllib.request.Request(url, headers=headers)
         with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 - http(s) only, checked above
             kind = response.headers.get_content_type()
+            validators = {"etag": response.headers.get("ETag"), "last_modified": response.headers.get("Last-Modified")}
             data = response.read(max_bytes + 1)
         if len(data) > max_bytes:
             out.add(doc.problem(path_key, f"the sheet at {url} is more than {max_bytes} bytes (raise the limit with {FLAGS['max_file_bytes']})"))
@@ -188,27 +198,44 @@ def _url_table(doc: Document, path_key: PathKey, spec: dict[str, Any], out: Coll
             out.add(doc.problem(path_key, f"{url} returned a web page, not CSV; expected a published CSV link "
                                           "(Google Sheets: File → Share → Publish to web → CSV)"))
             return None
-    except (urllib.error.URLError, TimeoutError, OSError, ValueError) as exc:
-        reason = getattr(exc, "reason", None) or exc
-        if cached.is_file():
-            line, col = doc.where(path_key)
-            out.warnings.append(f"{doc.name}:{line}:{col}: could not fetch {url} ({reason}); "
-                                f"using the copy fetched {_fetched(stamp)} from {display_path(cached)}")
+    except urllib.error.HTTPError as exc:
+        if exc.code == 304 and cached.is_file():  # not modified since the cached copy
             return _csv_table(url, cached, cached.read_bytes(), out)
-        out.add(doc.problem(path_key, f"could not fetch {url} ({reason}) and there is no cached copy in "
-                                      f"{display_path(sheets)}; expected a reachable published CSV link"))
-        return None
+        return _unreachable(doc, path_key, url, exc.reason or exc, cached, stamp, sheets, out)
+    except (urllib.error.URLError, TimeoutError, OSError, ValueError) as exc:
+        return _unreachable(doc, path_key, url, getattr(exc, "reason", None) or exc, cached, stamp, sheets, out)
     fetched = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
     write_bytes(cached, data)
-    write_bytes(stamp, (json.dumps({"url": url, "fetched": fetched}, indent=2) + "\n").encode())
+    record = {"url": url, "fetched": fetched, "sha256": hashlib.sha256(data).hexdigest(),
+              **{k: v for k, v in validators.items() if v}}
+    write_bytes(stamp, (json.dumps(record, indent=2) + "\n").encode())
     return _csv_table(url, cached, data, out)
 
 
-def _fetched(stamp: Path) -> str:
+def _unreachable(doc: Document, path_key: PathKey, url: str, reason: object, cached: Path, stamp: Path,
+                 sheets: Path, out: Collector) -> Table | None:
+    """The cached copy with a warning, or an error when there is none."""
+    if cached.is_file():
+        line, col = doc.where(path_key)
+        out.warnings.append(f"{doc.name}:{line}:{col}: could not fetch {url} ({reason}); "
+                            f"using the copy fetched {_fetched(stamp)} from {display_path(cached)}")
+        return _csv_table(url, cached, cached.read_bytes(), out)
+    out.add(doc.problem(path_key, f"could not fetch {url} ({reason}) and there is no cached copy in "
+                                  f"{display_path(sheets)}; expected a reachable published CSV link"))
+    return None
+
+
+def _stamp(stamp: Path) -> dict[str, Any]:
     try:
-        return "at " + str(json.loads(stamp.read_text(encoding="utf-8"))["fetched"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return "earlier"
+        record = json.loads(stamp.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return record if isinstance(record, dict) else {}
+
+
+def _fetched(stamp: Path) -> str:
+    fetched = _stamp(stamp).get("fetched")
+    return f"at {fetched}" if fetched else "earlier"
 
 
 def table_entries(table: Table, fields: list[str], out: Collector) -> list[tuple[dict[str, Any], Document]]:

@@ -29,3 +29,35 @@ def test_combined_pdf_holds_every_component_page_byte_for_byte(tmp_path: Path):
 
 def test_anything_it_does_not_recognise_is_left_to_pypdf():
     assert merge([(b"%PDF-1.4\nnot really\n", False)], b"", "t", "s") is None
+
+
+def test_the_pypdf_fallback_gives_the_same_document_as_the_copy(tmp_path: Path, monkeypatch):
+    """A future reportlab writing PDFs :mod:`merge` does not recognise still gets the same combined PDF."""
+    from io import BytesIO
+
+    from punchboard.generator.document import assemble as assembly
+    from reportlab.pdfgen.canvas import Canvas
+
+    game = make_game(tmp_path / "tiny")
+    assert build(game, tmp_path / "out", "--backs", "duplex-long").returncode == 0
+    folder = tmp_path / "out" / "tiny"
+    blank = BytesIO()
+    canvas = Canvas(blank, pagesize=(612, 792), invariant=1)
+    canvas.showPage()
+    canvas.save()
+    parts = [assembly.Part(folder / "cards.pdf"), assembly.Part((folder / "tokens.pdf").read_bytes(), blank_reverses=True)]
+    copied = assembly.assemble(parts, blank.getvalue(), "Tiny", "print and play", "DuplexFlipLongEdge")
+    monkeypatch.setattr(assembly, "merge", lambda *args, **kwargs: None)
+    parsed = assembly.assemble(parts, blank.getvalue(), "Tiny", "print and play", "DuplexFlipLongEdge")
+    assert parsed != copied  # the other path really ran
+
+    def summary(data: bytes) -> tuple[object, ...]:
+        reader = PdfReader(BytesIO(data), strict=True)
+        preferences = reader.trailer["/Root"]["/ViewerPreferences"]
+        pages = tuple((tuple(float(v) for v in page.mediabox), page.get_contents().get_data() if page.get_contents() else b"")
+                      for page in reader.pages)
+        return (reader.metadata.title, preferences["/PrintScaling"], preferences["/Duplex"], pages)
+
+    assert summary(parsed) == summary(copied)
+    cards, tokens = (len(PdfReader(folder / n).pages) for n in ("cards.pdf", "tokens.pdf"))
+    assert len(PdfReader(BytesIO(parsed)).pages) == cards + 2 * tokens

@@ -149,10 +149,11 @@ elements:
 RED, BLUE, YELLOW = (220, 20, 20), (20, 20, 220), (255, 255, 0)
 
 
-def _art_box_colours(tmp_path: Path, fit: str, focus: str) -> tuple[dict[tuple[int, int, int], float], set[tuple[int, int, int]]]:
+def _art_box_colours(tmp_path: Path, fit: str, focus: str, deck: str = WIDE_DECK) -> tuple[dict[tuple[int, int, int], float], set[tuple[int, int, int]]]:
     """Shares of the colours inside the art box, and the colours just outside it (above and below)."""
-    game = _game(tmp_path / f"{fit}-{focus.strip('[]').replace('%', '').replace(', ', '-')}", **{
-        "deck.yaml": WIDE_DECK, "layouts/wide.yaml": WIDE_LAYOUT.replace("FIT", fit).replace("FOCUS", focus)})
+    name = "".join(c if c.isalnum() else "-" for c in f"{fit}-{focus}")
+    game = _game(tmp_path / name, **{
+        "deck.yaml": deck, "layouts/wide.yaml": WIDE_LAYOUT.replace("FIT", fit).replace("FOCUS", focus)})
     picture = Image.new("RGB", (200, 100), RED)
     picture.paste(BLUE, (100, 0, 200, 100))
     picture.save(game / "wide.png")
@@ -187,6 +188,34 @@ def test_contain_letterboxes_and_stretch_distorts(tmp_path: Path):
     assert YELLOW in contain and contain[YELLOW] > 0.2  # bands above and below the picture
     stretch, _ = _art_box_colours(tmp_path, "stretch", "[50%, 50%]")
     assert YELLOW not in stretch and abs(stretch[RED] - 0.5) < 0.03 and abs(stretch[BLUE] - 0.5) < 0.03
+
+
+BOUND_FIT_DECK = WIDE_DECK.replace("cards:\n  - {name: One}", "fields: [fit, art_x]\ncards:\n  - {name: One, fit: FIT, art_x: ART_X}")
+
+
+def test_fit_and_focus_can_come_from_card_fields(tmp_path: Path):
+    deck = BOUND_FIT_DECK.replace("FIT", "cover").replace("ART_X", "0%")
+    left, _ = _art_box_colours(tmp_path, '"{fit}"', '["{art_x}", 50%]', deck)
+    assert YELLOW not in left and abs(left[RED] - 0.70) < 0.03  # as with fit: cover, focus: [0%, 50%]
+    deck = BOUND_FIT_DECK.replace("FIT", "contain").replace("ART_X", "100%")
+    contain, _ = _art_box_colours(tmp_path / "contain", '"{fit}"', '["{art_x}", 50%]', deck)
+    assert YELLOW in contain and contain[YELLOW] > 0.2
+
+
+def test_a_bound_fit_or_focus_that_is_not_one_is_an_error_at_check_pointing_at_the_card(tmp_path: Path):
+    deck = BOUND_FIT_DECK.replace("FIT", "covr").replace("ART_X", "left")
+    game = _game(tmp_path / "looks", **{"deck.yaml": deck, "layouts/wide.yaml": WIDE_LAYOUT.replace("FIT", '"{fit}"').replace(
+        "FOCUS", '["{art_x}", 50%]')})
+    Image.new("RGB", (20, 10), RED).save(game / "wide.png")
+    for verb in ("check", "build"):
+        result = run_cli(verb, str(game), "--out", str(tmp_path / "out")) if verb == "build" else run_cli(verb, str(game))
+        assert result.returncode == 2, result.stderr
+        lines = result.stderr.splitlines()
+        assert len(lines) == 2, result.stderr
+        assert lines[0].startswith(f"{game / 'deck.yaml'}:8:22: 'covr' is not a way to fit a picture, for element 'art' (fit: \"{{fit}}\", ")
+        assert lines[0].endswith("; expected one of contain, cover, stretch")
+        assert lines[1].startswith(f"{game / 'deck.yaml'}:8:35: 'left' is not a focus (expected a percentage such as 30%")
+    assert not (tmp_path / "out").exists()
 
 
 def test_the_loader_knows_exactly_the_generators_built_in_icons():
