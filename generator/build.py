@@ -248,6 +248,7 @@ def _write_combined(ctx: BuildContext, game: Game, entries: dict[str, CachedComp
     from punchboard.generator.document.cover import ContentsLine, blank_page, cover_page
     from punchboard.generator.document.pages import render
     from punchboard.generator.document.sections import plan_combined
+    from punchboard.generator.impose.grid import printable_margin
     from punchboard.generator.impose.groups import group_title
 
     options, paper, style = ctx.options, ctx.paper, ctx.style
@@ -284,7 +285,7 @@ def _write_combined(ctx: BuildContext, game: Game, entries: dict[str, CachedComp
     # The bill of materials is the cover's reverse in duplex modes, so both stay one sheet.
     front = [
         cover_page(game, paper, style, options, contents, (plan.double_sided, plan.single_sided)),
-        bom_page(bom, paper.width, paper.height, paper.margin, style.footer_height),
+        bom_page(bom, paper.width, paper.height, printable_margin(paper, style), style.footer_height),
         *calibration,
     ]
     if duplex:

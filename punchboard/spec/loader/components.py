@@ -88,9 +88,9 @@ class ComponentLoader:
             self.out.add(doc.problem(("kind",), f"kind must be one of {', '.join(kinds)}, got {got}{hint}"))
             return None
         problems = schema_check.check(doc, "component", kind)
-        if "print_group" in data and kind not in ("deck", "banknotes"):  # say why, not only "unknown key"
+        if "print_group" in data and kind not in ("deck", "banknotes", "tokens"):  # say why, not only "unknown key"
             problems = [p for p in problems if not p.message.startswith("unknown key 'print_group'")]
-            problems.append(doc.problem(("print_group",), f"print_group: only decks and banknotes share sheets (a {kind} "
+            problems.append(doc.problem(("print_group",), f"print_group: only decks, banknotes and tokens share sheets (a {kind} "
                                                          "component prints on its own); expected no print_group here", key=True))
         if problems:
             self.out.extend(problems)

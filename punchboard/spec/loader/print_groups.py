@@ -1,9 +1,11 @@
 """Print groups: components that share sheets must be able to (checked once all components are read).
 
-Members of one group are imposed on one sheet grid (generator/impose/groups.py), so they need the
-same kind (deck or banknotes; the schema allows ``print_group`` on nothing else), the same trim
-size and the same declared bleed. Backs may differ: a member without backs leaves its slots'
-reverse blank. A group's name must not be a component id (both write ``<name>.pdf``).
+Members of one group are imposed together (generator/impose/groups.py), so they need the same
+kind (deck, banknotes or tokens; the schema allows ``print_group`` on nothing else) and the same
+declared bleed; decks and banknotes share one sheet grid, so they also need one trim size (tokens
+are packed shape by shape, so their sizes and shapes may differ). Backs may differ: a member
+without backs leaves its slots' reverse blank. A group's name must not be a component id (both
+write ``<name>.pdf``).
 """
 
 from __future__ import annotations
@@ -51,12 +53,13 @@ def check_print_groups(
         if lead is component:
             continue
         lead_at = "{}:{}:{}".format(*marks[lead.id])
-        why = f"members of print group '{group}' share one sheet grid"
+        why = f"members of print group '{group}' share sheets" if component.kind == "tokens" else \
+            f"members of print group '{group}' share one sheet grid"
         assert component.size is not None and lead.size is not None  # decks and banknotes have a size
         if component.kind != lead.kind:
             problems.append(Problem(*where, f"{component.name} is a {component.kind} component but {lead.name} ({lead_at}) "
                                             f"is a {lead.kind} component; {why}, so they need one kind"))
-        elif (abs(component.size.width - lead.size.width) > SIZE_TOLERANCE
+        elif component.kind != "tokens" and (abs(component.size.width - lead.size.width) > SIZE_TOLERANCE
               or abs(component.size.height - lead.size.height) > SIZE_TOLERANCE):
             problems.append(Problem(*where, f"{component.name} are {_mm(component.size.width)} × {_mm(component.size.height)} mm "
                                             f"but {lead.name} ({lead_at}) are {_mm(lead.size.width)} × {_mm(lead.size.height)} mm; "

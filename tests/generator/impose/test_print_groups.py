@@ -129,3 +129,40 @@ def shutil_copy(source: Path, target: Path) -> None:
     import shutil
 
     shutil.copytree(source, target)
+
+
+def _tokens(key: str, shape: str, size: str, names: list[str]) -> str:
+    tokens = "".join(f"  - {{name: {n}}}\n" for n in names)
+    return f"id: {key}\nkind: tokens\nshape: {shape}\nsize: {size}\nlayout: base/card\nback: none\nprint_group: chits\ntokens:\n{tokens}"
+
+
+def test_tokens_of_different_sizes_and_shapes_share_a_sheet(tmp_path: Path) -> None:
+    game = tmp_path / "tok"
+    game.mkdir()
+    (game / "game.yaml").write_text("id: tok\ntitle: Tok\nplayers: {min: 2, max: 4}\ncomponents: [round.yaml, square.yaml]\n",
+                                    encoding="utf-8")
+    rounds, squares = [f"R{n}" for n in range(1, 11)], [f"S{n}" for n in range(1, 4)]
+    (game / "round.yaml").write_text(_tokens("round", "circle", "20mm", rounds), encoding="utf-8")
+    (game / "square.yaml").write_text(_tokens("square", "square", "30mm", squares), encoding="utf-8")
+    _build(game, tmp_path / "out")
+    folder = tmp_path / "out" / "tok"
+    assert len(_pages(folder / "round.pdf")) == len(_pages(folder / "square.pdf")) == 1  # two part-filled sheets …
+    shared = _pages(folder / "chits.pdf")
+    assert len(shared) == 1  # … make one
+    mm = 72 / 25.4
+    with pdfplumber.open(folder / "chits.pdf") as doc:
+        page = doc.pages[0]
+        words = {w["text"]: w for w in page.extract_words()}
+        assert set(rounds + squares) <= set(words)
+        # each token is cut along its own outline, at its own size: 10 circles of 20 mm, 3 squares of 30 mm
+        outlines = [(round((o["x1"] - o["x0"]) / mm, 1), round((o["bottom"] - o["top"]) / mm, 1))
+                    for o in (*page.curves, *page.rects) if o.get("stroke") and abs(o.get("linewidth", 0) - 0.4) < 0.01]
+    assert sorted(outlines) == [(20.0, 20.0)] * 10 + [(30.0, 30.0)] * 3, outlines
+    combined = _pages(folder / "tok-print-and-play.pdf")
+    assert sum("· Chits (print group) · page" in text for text in combined) == 1
+    assert not any("· Round ·" in text or "· Square ·" in text for text in combined)
+
+
+def _pages(pdf: Path) -> list[str]:
+    with pdfplumber.open(pdf) as doc:
+        return [page.extract_text() or "" for page in doc.pages]
