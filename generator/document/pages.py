@@ -18,6 +18,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.plumbing.units import to_mm
 
+from . import pdf_encoding
+
 Draw = Callable[[Canvas], None]
 
 
@@ -67,6 +69,7 @@ def duplex_preference(backs: str) -> str:
 def render(pages: Sequence[Page], title: str, style: SheetStyle, subject: str = "", duplex: str | None = None) -> bytes:
     """PDF bytes for ``pages``; identical input gives identical bytes (invariant mode).
     ``duplex`` (Simplex, DuplexFlipLongEdge, DuplexFlipShortEdge) asks the print dialog for it."""
+    pdf_encoding.install()
     buffer = BytesIO()
     canvas = Canvas(buffer, pagesize=(pages[0].width, pages[0].height) if pages else (612, 792), invariant=1, pageCompression=1, initialFontName="Vera")
     canvas.setTitle(title)
