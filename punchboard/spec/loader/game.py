@@ -160,9 +160,13 @@ def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS, out_dir: Path | Non
                 used[name] = layout
     images = layout_checks.ImageChecker(folder, limits, layouts.mark)
 
+    sharing: dict[str, bool] = {}
+
     def shared(file: str) -> bool:
         """A layout file meant for many games: in punchboard's layouts/ but not its layouts/<game id>/."""
-        return is_inside(Path(file), LAYOUTS) and not is_inside(Path(file), LAYOUTS / str(data["id"]))
+        if file not in sharing:  # asked once per bound property: resolving paths each time took a third of a load
+            sharing[file] = is_inside(Path(file), LAYOUTS) and not is_inside(Path(file), LAYOUTS / str(data["id"]))
+        return sharing[file]
 
     for layout in used.values():
         _check_colours(palette, layout, layouts.mark, out)
