@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -23,7 +23,7 @@ from punchboard.plumbing.units import mm
 from punchboard.spec.loader import load_paper
 from punchboard.spec.model import Component, Game
 
-from .cache import BuildCache, CachedComponent, build_digest, component_fingerprint
+from .cache import BuildCache, CachedComponent, build_digest, component_fingerprint, group_fingerprint
 from .jobs import ordered_map
 from .options import BuildOptions
 
@@ -189,11 +189,17 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
             entries[component.id] = entry
             warnings.extend(entry.warnings)
     cache.components = entries
+    groups = _build_groups(game, folder, options, shared, entries, cache, context)
+    for name, (entry, drew) in groups.items():
+        (rendered if drew else reused).append(name)
+        warnings.extend(entry.warnings)
+    cache.groups = {name: entry for name, (entry, _) in groups.items()}
     combined = folder / f"{game.id}-print-and-play.pdf"
     combined_key = shared + "".join(f"{key}:{entries[key].fingerprint}" for key in entries)
+    combined_key += "".join(f"group {name}:{entry.fingerprint}" for name, entry in cache.groups.items())
     combined_written = False
     if options.force or rendered or cache.combined != combined_key or not combined.is_file():
-        _write_combined(context(), game, entries, folder, combined)
+        _write_combined(context(), game, entries, folder, combined, cache.groups)
         cache.combined = combined_key
         combined_written = True
     cache.save()
@@ -207,40 +213,86 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     return GameReport(game.id, tuple(rendered), tuple(reused), combined_written, tuple(dict.fromkeys(warnings)), tuple(notes))
 
 
-def _write_combined(ctx: BuildContext, game: Game, entries: dict[str, CachedComponent], folder: Path, combined: Path) -> None:
+def _build_groups(game: Game, folder: Path, options: BuildOptions, shared: str, entries: dict[str, CachedComponent],
+                  cache: BuildCache, context: Callable[[], BuildContext]) -> dict[str, tuple[CachedComponent, bool]]:
+    """Each print group's shared sheets as ``<group>.pdf`` (generator/impose/groups.py), redrawn when a
+    member changed: name → (entry, drawn now). Print-shop and print-and-cut files print every
+    member on its own, so they have no groups."""
+    if options.print_shop or options.cut:
+        return {}
+    out: dict[str, tuple[CachedComponent, bool]] = {}
+    for name, members in game.print_groups.items():
+        if not all(m.id in entries for m in members):
+            continue
+        fingerprint = group_fingerprint(name, {m.id: entries[m.id].fingerprint for m in members}, shared)
+        entry = None if options.force else cache.fresh(name, fingerprint, group=True)
+        if entry is not None:
+            out[name] = (entry, False)
+            continue
+        from punchboard.generator.document.pages import render
+        from punchboard.generator.impose.groups import group_title, render_group
+
+        ctx = context()
+        before = len(ctx.warnings)
+        pages = render_group(ctx, name, members)
+        write_bytes(folder / f"{name}.pdf", render(pages, game.title, ctx.style, group_title(name), _duplex(options)))
+        out[name] = (CachedComponent(fingerprint, f"{name}.pdf", [page.role for page in pages], ctx.warnings[before:]), True)
+    return out
+
+
+def _write_combined(ctx: BuildContext, game: Game, entries: dict[str, CachedComponent], folder: Path, combined: Path,
+                    groups: dict[str, CachedComponent]) -> None:
     from punchboard.generator.document.assemble import Part, assemble
     from punchboard.generator.document.bom_page import bom_page, bom_with_sheets
     from punchboard.generator.document.calibration import calibration_pages
     from punchboard.generator.document.cover import ContentsLine, blank_page, cover_page
     from punchboard.generator.document.pages import render
     from punchboard.generator.document.sections import plan_combined
+    from punchboard.generator.impose.grid import printable_margin
+    from punchboard.generator.impose.groups import group_title
 
     options, paper, style = ctx.options, ctx.paper, ctx.style
     roles = {key: entry.roles for key, entry in entries.items()}
-    bom = bom_with_sheets(game, roles, options)
+    shared = {name: (tuple(m.id for m in game.print_groups[name]), entry.roles) for name, entry in groups.items()}
+    bom = bom_with_sheets(game, roles, options, shared)
     write_bytes(folder / "bom.json", (json.dumps(bom, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     duplex = options.backs in DUPLEX and not options.print_shop
     calibration = calibration_pages(paper, style, options.backs) if duplex else []
     # one-sided components gathered after the two-sided ones, no blank reverses (generator/document/sections.py)
-    plan = plan_combined(2 + len(calibration), [(key, entry.roles) for key, entry in entries.items()], duplex)
     printed = {c.id: c for c in game.printed}
-    contents = [
-        ContentsLine(printed[key].name, printed[key].kind, printed[key].count, len(entries[key].roles), entries[key].file,
-                     plan.pages[key])
-        for key in plan.order
-        if key is not None
-    ]
+    members = game.print_groups
+    # a print group's shared sheets stand where its first member would, in place of every member's own
+    sources: dict[str, CachedComponent] = {}
+    for key, entry in entries.items():
+        group = printed[key].print_group
+        if group in groups:
+            sources.setdefault(group, groups[group])
+        else:
+            sources[key] = entry
+    plan = plan_combined(2 + len(calibration), [(key, entry.roles) for key, entry in sources.items()], duplex)
+    contents = []
+    for key in plan.order:
+        if key is None:
+            continue
+        if key in groups:
+            names = ", ".join(m.name for m in members[key])
+            kind, count = members[key][0].kind, sum(m.count for m in members[key])
+            line = ContentsLine(f"{group_title(key)}: {names}", kind, count, len(groups[key].roles), groups[key].file, plan.pages[key])
+        else:
+            component = printed[key]
+            line = ContentsLine(component.name, component.kind, component.count, len(entries[key].roles), entries[key].file, plan.pages[key])
+        contents.append(line)
     # The bill of materials is the cover's reverse in duplex modes, so both stay one sheet.
     front = [
         cover_page(game, paper, style, options, contents, (plan.double_sided, plan.single_sided)),
-        bom_page(bom, paper.width, paper.height, paper.margin, style.footer_height),
+        bom_page(bom, paper.width, paper.height, printable_margin(paper, style), style.footer_height),
         *calibration,
     ]
     if duplex:
         write_bytes(folder / "duplex-calibration.pdf", render(calibration, game.title, style, "duplex calibration", _duplex(options)))
     blank = render([blank_page(paper.width, paper.height)], game.title, style, "blank")
     parts = [Part(render(front, game.title, style, "print and play"))]
-    parts += [Part(blank) if key is None else Part(folder / entries[key].file) for key in plan.order]
+    parts += [Part(blank) if key is None else Part(folder / sources[key].file) for key in plan.order]
     write_bytes(combined, assemble(parts, blank, game.title, "print and play", _duplex(options)))
 
 

@@ -98,6 +98,15 @@ def component_inputs(game: Game, component: Component) -> list[Path]:
     return sorted({path.resolve() for path in files})  # resolved: 'game' and '/abs/game' are one game
 
 
+def group_fingerprint(name: str, members: dict[str, str], shared: str) -> str:
+    """A print group's shared sheets: redrawn when any member (id → fingerprint, in order) changes."""
+    sha = hashlib.sha256(shared.encode())
+    sha.update(f"group:{name}".encode())
+    for member, fingerprint in members.items():
+        sha.update(f"{member}:{fingerprint}".encode())
+    return sha.hexdigest()
+
+
 def component_fingerprint(game: Game, component: Component, shared: str) -> str:
     sha = hashlib.sha256(shared.encode())
     sha.update(component.id.encode())
@@ -121,6 +130,7 @@ class BuildCache:
     components: dict[str, CachedComponent] = field(default_factory=dict)
     combined: str = ""
     saved: str = ""  # the file's text as loaded: an unchanged cache is not written (nor synced) again
+    groups: dict[str, CachedComponent] = field(default_factory=dict)  # print groups' shared sheets, by group name
 
     @classmethod
     def load(cls, folder: Path) -> BuildCache:
@@ -131,12 +141,13 @@ class BuildCache:
             if data.get("version") != CACHE_VERSION:
                 return cls(path)
             components = {key: CachedComponent(**value) for key, value in data["components"].items()}
-            return cls(path, components, data.get("combined", ""), text)
+            groups = {key: CachedComponent(**value) for key, value in data.get("groups", {}).items()}
+            return cls(path, components, data.get("combined", ""), text, groups)
         except (OSError, ValueError, TypeError, KeyError):
             return cls(path)
 
-    def fresh(self, component_id: str, fingerprint: str) -> CachedComponent | None:
-        entry = self.components.get(component_id)
+    def fresh(self, component_id: str, fingerprint: str, group: bool = False) -> CachedComponent | None:
+        entry = (self.groups if group else self.components).get(component_id)
         if entry is None or entry.fingerprint != fingerprint:
             return None
         if not (self.path.parent / entry.file).is_file():
@@ -149,6 +160,8 @@ class BuildCache:
             "components": {key: asdict(value) for key, value in sorted(self.components.items())},
             "combined": self.combined,
         }
+        if self.groups:
+            data["groups"] = {key: asdict(value) for key, value in sorted(self.groups.items())}
         text = json.dumps(data, indent=1, sort_keys=True) + "\n"
         if text != self.saved or not self.path.is_file():
             write_text(self.path, text)

@@ -36,16 +36,28 @@ def sheets_of_paper(roles: Sequence[str], backs: str) -> int:
     return len(roles)
 
 
-def bom_with_sheets(game: Game, roles_by_component: Mapping[str, Sequence[str]], options: BuildOptions) -> dict[str, Any]:
-    """The model's bill of materials plus, per printed component, its pages and sheets on this paper."""
+def bom_with_sheets(game: Game, roles_by_component: Mapping[str, Sequence[str]], options: BuildOptions,
+                    groups: Mapping[str, tuple[Sequence[str], Sequence[str]]] | None = None) -> dict[str, Any]:
+    """The model's bill of materials plus, per printed component, its pages and sheets on this paper
+    (printed on its own); ``groups``: print group → (member ids, the shared sheets' page roles), whose
+    sheets replace their members' in the total."""
     bom = bill_of_materials(game)
+    grouped = {member: name for name, (members, _) in (groups or {}).items() for member in members}
     for entry in bom["components"]:
         roles = roles_by_component.get(entry["id"])
         entry["pages"] = len(roles) if roles is not None else 0
         entry["sheets"] = sheets_of_paper(roles, options.backs) if roles is not None else 0
+        if entry["id"] in grouped:
+            entry["print_group"] = grouped[entry["id"]]
     bom["paper"] = options.paper
     bom["backs"] = options.backs
-    bom["total_sheets"] = sum(e["sheets"] for e in bom["components"])
+    shared = [
+        {"name": name, "components": list(members), "pages": len(roles), "sheets": sheets_of_paper(roles, options.backs)}
+        for name, (members, roles) in (groups or {}).items()
+    ]
+    if shared:
+        bom["print_groups"] = shared
+    bom["total_sheets"] = sum(e["sheets"] for e in bom["components"] if e["id"] not in grouped) + sum(g["sheets"] for g in shared)
     return bom
 
 
@@ -85,6 +97,10 @@ def draw_bom(canvas: Canvas, bom: Mapping[str, Any], box: Rect) -> None:
             y = _wrapped(canvas, f"by {entry['by']}: {parts}", columns[3] + mm(3), y + 1, box.right, BODY_FONT, 7.5, GREY) - 11
         if y < box.y + 60:
             break
+    for group in bom.get("print_groups", []):
+        y = _wrapped(canvas, f"Print group {group['name']}: {', '.join(group['components'])} share "
+                     f"{plural(group['sheets'], 'sheet')} ({plural(group['pages'], 'page')}) in the print-and-play PDF",
+                     columns[0], y, box.right, BODY_FONT, 8, GREY) - 11
     y -= 14
     y = _heading(canvas, "Bought supplies", ("count", "", "", "item"), columns, y, box)
     canvas.setFont(BODY_FONT, 10)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from punchboard.generator.draw import fonts, text
 from punchboard.generator.draw.geometry import Rect
+from punchboard.generator.impose.grid import printable_margin
 from punchboard.generator.impose.style import SheetStyle
 from punchboard.generator.options import BuildOptions
 from reportlab.pdfgen.canvas import Canvas
@@ -126,7 +127,8 @@ def cover_page(game: Game, paper: Paper, style: SheetStyle, options: BuildOption
             if line:
                 y = paragraph(canvas, f"• {line}", y, 10, indent=mm(3))
 
-    footer = FooterBand(Rect(paper.margin, paper.margin, paper.width - 2 * paper.margin, style.footer_height))
+    edge = printable_margin(paper, style)  # the footer's scale bars clear the unprintable margin
+    footer = FooterBand(Rect(edge, edge, paper.width - 2 * edge, style.footer_height))
     return Page(paper.width, paper.height, draw, "contents", "cover", footer, role="cover")
 
 

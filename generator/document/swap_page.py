@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from punchboard.generator.draw import fonts
 from punchboard.generator.draw.geometry import Rect
+from punchboard.generator.impose.grid import printable_margin
 from punchboard.generator.impose.style import SheetStyle
 from reportlab.pdfgen.canvas import Canvas
 
@@ -61,10 +62,11 @@ def _rows(lines: Sequence[SwapLine]) -> list[tuple[str, SwapLine | None]]:
 def swap_pages(title: str, heading: str, lines: Sequence[SwapLine], stamp_note: str, paper: Paper, style: SheetStyle) -> list[Page]:
     """The swap list on as many pages as it needs (always at least one)."""
     margin = paper.margin + mm(6)
-    footer = FooterBand(Rect(paper.margin, paper.margin, paper.width - 2 * paper.margin, style.footer_height))
+    edge = printable_margin(paper, style)  # the footer's scale bars clear the unprintable margin
+    footer = FooterBand(Rect(edge, edge, paper.width - 2 * edge, style.footer_height))
     top = paper.height - margin
     first_table_top = top - TITLE_SIZE - 58
-    bottom = paper.margin + style.footer_height + mm(4)
+    bottom = edge + style.footer_height + mm(4)
     rows = _rows(lines)
     pages: list[list[tuple[str, SwapLine | None]]] = []
     chunk: list[tuple[str, SwapLine | None]] = []

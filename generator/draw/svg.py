@@ -21,14 +21,16 @@ import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Drawing
 from reportlab.pdfgen.canvas import Canvas
 
 from .fonts import register_builtin
 from .geometry import Rect
 from .placement import Placement, place_picture
+
+if TYPE_CHECKING:  # reportlab.graphics (and platypus with it) is imported when a game has an SVG, not before
+    from reportlab.graphics.shapes import Drawing
 
 MAX_BYTES = 2_000_000
 # Nodes svglib skips that carry no paint of their own; the others are reported.
@@ -123,6 +125,8 @@ def load(path: Path) -> Picture:
 
 def draw_svg(canvas: Canvas, path: Path, box: Rect, fit: str = "contain", focus: tuple[float, float] = (0.5, 0.5)) -> tuple[str, ...]:
     """Draw the SVG at ``path`` into ``box``; returns the features that could not be drawn faithfully."""
+    from reportlab.graphics import renderPDF
+
     picture = load(path)
     spot: Placement = place_picture(box, picture.width, picture.height, fit, focus)
     canvas.saveState()

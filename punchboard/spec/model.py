@@ -97,6 +97,7 @@ class Component:
     outside: Side | None = None  # a folded sheet's half facing away from the player
     supplies: tuple[SupplyItem, ...] = ()
     inputs: tuple[Path, ...] = ()  # the files this component was read from (YAML, CSV)
+    print_group: str = ""  # components of one group share sheets (decks and banknotes of one trim and bleed)
 
     @property
     def count(self) -> int:
@@ -182,6 +183,15 @@ class Game:
     @property
     def printed(self) -> tuple[Component, ...]:
         return tuple(c for c in self.components if c.printed and c.kind != "supply")
+
+    @property
+    def print_groups(self) -> dict[str, tuple[Component, ...]]:
+        """Every print group's printed members, in the game's order (the loader checked they can share sheets)."""
+        groups: dict[str, list[Component]] = {}
+        for component in self.printed:
+            if component.print_group:
+                groups.setdefault(component.print_group, []).append(component)
+        return {name: tuple(members) for name, members in groups.items()}
 
     @property
     def supplies(self) -> tuple[SupplyItem, ...]:

@@ -1,4 +1,4 @@
-"""Remembered schema verdicts: a document validated once is not validated again while unchanged.
+"""Remembered verdicts: a document validated (or a picture decoded) once is not checked again while unchanged.
 
 Validating a game's YAML with jsonschema costs a third of a second (and the
 import of jsonschema itself) on every command. A successful check is recorded
@@ -9,6 +9,7 @@ all differ), the schema and definition checked against, punchboard's version
 the source of the loader (``punchboard/spec``, ``punchboard/plumbing``) and
 every schema file, and the installed jsonschema's version. Only "no problems" is remembered: a document
 with problems is always checked again, so its messages are always current.
+Pictures are remembered the same way (:mod:`.images`), by their bytes' digest.
 
 The folder is ``$PUNCHBOARD_CACHE_DIR``, else ``$XDG_CACHE_HOME/punchboard``,
 else ``~/.cache/punchboard``; if it cannot be written, nothing is remembered.

@@ -150,10 +150,12 @@ def test_build_prints_every_component_into_the_combined_pdf(built: Path):
     )
     printed = {
         "Rides", "Visitors", "Bonus cards", "Additional Ground Tiles", "Starting Ground Tiles", "Stands",
-        "Turn Order Tokens", "Turn Counter", "Turn Track", "Final Dirt Track", "Reference cards",
-        "Pig Boards", "Danari banknotes", "Dirt tokens",
+        "Turn Track", "Final Dirt Track", "Reference cards", "Pig Boards", "Danari banknotes",
+        "Tokens (print group)",  # the dirt tokens, the turn counter and the turn-order tokens share one sheet
     }
     assert printed <= set(footers), printed - set(footers)
+    assert footers["Tokens (print group)"] == 1
+    assert not {"Turn Order Tokens", "Turn Counter", "Dirt tokens"} & set(footers)
     # the rules text is real, searchable text in the PDF (words are placed one by one)
     text = " ".join(" ".join(pages).split())
     for words in (

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import PIL
+
+from punchboard.plumbing.limits import DEFAULT_LIMITS
+from punchboard.spec import validated
 from tests.build_helpers import make_game
 from tests.conftest import ROOT
 
@@ -50,3 +55,25 @@ def test_a_remembered_component_does_not_cover_an_edited_one(tmp_path: Path):
     refused = _check(game, cache)
     assert refused.returncode == 2
     assert "tokens.yaml:" in refused.stderr and "hexagonn" in refused.stderr
+
+
+def test_a_remembered_picture_never_covers_a_corrupted_file_of_the_same_name(tmp_path: Path):
+    game = make_game(tmp_path / "tiny")
+    cache = tmp_path / "cache"
+    art = game / "art.png"
+    good = art.read_bytes()
+    assert _check(game, cache).returncode == 0
+    remembered = sorted(p.name for p in cache.rglob("*") if p.is_file())
+    picture = validated.key(art, hashlib.sha256(good).hexdigest(), "image", DEFAULT_LIMITS.max_image_pixels,
+                            DEFAULT_LIMITS.max_file_bytes, PIL.__version__)
+    assert picture in remembered
+    corrupt = (ROOT / "tests" / "bad_inputs" / "image_corrupt_pixel_data" / "layouts" / "mini" / "art.png").read_bytes()
+    art.write_bytes(corrupt)  # same name and path, corrupt pixel data
+    refused = _check(game, cache)
+    assert refused.returncode == 2
+    assert refused.stderr.endswith("src: image 'art.png' is corrupt (broken data stream when reading image file); "
+                                   "expected a valid PNG, JPG or SVG\n"), refused.stderr
+    assert _check(game, cache).returncode == 2  # a refusal is never remembered
+    art.write_bytes(good)
+    assert _check(game, cache).returncode == 0
+    assert sorted(p.name for p in cache.rglob("*") if p.is_file()) == remembered  # the good picture's verdict was kept

@@ -39,6 +39,7 @@ class ComponentLoader:
         self.id_marks: dict[Path, tuple[int, int]] = {}
         self.ids_read: set[str] = set()  # ids of every component file read, valid or not
         self.nameless: list[Path] = []  # component files too broken to tell their id
+        self.group_marks: dict[str, tuple[str, int, int]] = {}  # component id -> file, line, col of its print_group
 
     def side(self, doc: Document, path: PathKey, spec: Any, inherited: Side | None) -> Side | None:
         if spec is None:
@@ -87,6 +88,10 @@ class ComponentLoader:
             self.out.add(doc.problem(("kind",), f"kind must be one of {', '.join(kinds)}, got {got}{hint}"))
             return None
         problems = schema_check.check(doc, "component", kind)
+        if "print_group" in data and kind not in ("deck", "banknotes", "tokens"):  # say why, not only "unknown key"
+            problems = [p for p in problems if not p.message.startswith("unknown key 'print_group'")]
+            problems.append(doc.problem(("print_group",), f"print_group: only decks, banknotes and tokens share sheets (a {kind} "
+                                                         "component prints on its own); expected no print_group here", key=True))
         if problems:
             self.out.extend(problems)
             return None
@@ -240,6 +245,7 @@ class ComponentLoader:
             fold=data.get("fold", "none"),
             outside=self._outside(doc, data),
             inputs=(doc.path, table_file) if table_file is not None else (doc.path,),
+            print_group=self._print_group(doc, data),
         )
 
     def _safe_zones_fit(self, doc: Document, size: Size, kind: str, *sides: tuple[PathKey, Side | None]) -> bool:
@@ -259,6 +265,13 @@ class ComponentLoader:
                 )
             )
         return fits
+
+    def _print_group(self, doc: Document, data: dict[str, Any]) -> str:
+        """The print group, its place remembered for the game-wide check (loader/print_groups.py)."""
+        group = data.get("print_group", "")
+        if group:
+            self.group_marks[data["id"]] = (doc.name, *doc.where(("print_group",)))
+        return group
 
     def _outside(self, doc: Document, data: dict[str, Any]) -> Side | None:
         if "outside" not in data:

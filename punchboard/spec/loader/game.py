@@ -24,6 +24,7 @@ from .common import HEX_COLOUR, Collector, load_document
 from .components import ComponentLoader
 from .icons import load_icons
 from .layouts import LayoutLoader
+from .print_groups import check_print_groups
 from .sizes import load_size_presets
 from .spreadsheets import SHEETS_FOLDER
 
@@ -121,6 +122,7 @@ def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS, out_dir: Path | Non
     components, files = _load_components(folder, doc, data["components"], loader, out)
     files.insert(0, game_path)
     seen = {component.id for component in components}
+    out.extend(check_print_groups(components, loader.group_marks, layouts.cache.get))
     setup = None
     warnings: tuple[str, ...] = ()
     if "setup" in data:
@@ -158,9 +160,13 @@ def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS, out_dir: Path | Non
                 used[name] = layout
     images = layout_checks.ImageChecker(folder, limits, layouts.mark)
 
+    sharing: dict[str, bool] = {}
+
     def shared(file: str) -> bool:
         """A layout file meant for many games: in punchboard's layouts/ but not its layouts/<game id>/."""
-        return is_inside(Path(file), LAYOUTS) and not is_inside(Path(file), LAYOUTS / str(data["id"]))
+        if file not in sharing:  # asked once per bound property: resolving paths each time took a third of a load
+            sharing[file] = is_inside(Path(file), LAYOUTS) and not is_inside(Path(file), LAYOUTS / str(data["id"]))
+        return sharing[file]
 
     for layout in used.values():
         _check_colours(palette, layout, layouts.mark, out)

@@ -65,8 +65,13 @@ def _blanks(texts: list[str]) -> int:
     return sum("intentionally blank" in t for t in texts)
 
 
-def test_duplex_gathers_one_sided_parts_after_the_two_sided_ones_without_blank_reverses(game: Path, tmp_path: Path) -> None:
-    folder = _build(game, tmp_path)
+@pytest.fixture(scope="module")
+def duplex(game: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _build(game, tmp_path_factory.mktemp("duplex"))
+
+
+def test_duplex_gathers_one_sided_parts_after_the_two_sided_ones_without_blank_reverses(duplex: Path) -> None:
+    folder = duplex
     texts, names = _read(folder / "parts_fixture-print-and-play.pdf")
     assert names[:4] == ["contents", "bill of materials", "duplex calibration", "duplex calibration"]
     components: dict[str, list[str]] = {}  # name -> its PDF's page texts
@@ -98,10 +103,10 @@ def test_duplex_gathers_one_sided_parts_after_the_two_sided_ones_without_blank_r
         assert f"{name}: " in cover and f"{count} page{'s' if count > 1 else ''}: {span} (" in cover, (name, span, cover)
 
 
-def test_duplex_pages_are_the_component_pages_unchanged(game: Path, tmp_path: Path) -> None:
+def test_duplex_pages_are_the_component_pages_unchanged(duplex: Path) -> None:
     """Backs register per card in the combined PDF as in the component PDF: the same page content,
     each back page right after its fronts page."""
-    folder = _build(game, tmp_path)
+    folder = duplex
     combined = PdfReader(folder / "parts_fixture-print-and-play.pdf")
     streams = [page.get_contents().get_data() for page in combined.pages]
     for file in ("backed.pdf", "ground.pdf", "rides.pdf", "plain.pdf"):
