@@ -105,4 +105,9 @@ def _token_pages(ctx: BuildContext, name: str, members: tuple[Component, ...]) -
         mode = "duplex-long" if options.backs == "gutterfold" else options.backs  # shared token sheets are not folded
         out += paginate(items, sheet, mode, style, title, options.duplex_offset, decorate=cut_lines,
                         front_legend="fronts: cut along the solid outlines")
+    if mode == "separate":  # every back page after all the fronts, as for any component
+        backs = [page for page in out if page.role == "back"]
+        for number, page in enumerate(backs, start=1):  # each sheet was paginated alone: number them here
+            page.legend = page.legend.replace("backs of page 1 of", f"backs of page {number} of", 1)
+        out = [page for page in out if page.role != "back"] + backs
     return out

@@ -166,3 +166,22 @@ def test_tokens_of_different_sizes_and_shapes_share_a_sheet(tmp_path: Path) -> N
 def _pages(pdf: Path) -> list[str]:
     with pdfplumber.open(pdf) as doc:
         return [page.extract_text() or "" for page in doc.pages]
+
+
+def test_two_sided_token_groups_in_separate_mode_put_every_back_after_the_fronts(tmp_path: Path) -> None:
+    game = tmp_path / "tok"
+    game.mkdir()
+    (game / "game.yaml").write_text("id: tok\ntitle: Tok\nplayers: {min: 2, max: 4}\ncomponents: [round.yaml, square.yaml]\n",
+                                    encoding="utf-8")
+    # 60 + 20 two-sided tokens: more than one sheet
+    (game / "round.yaml").write_text(_tokens("round", "circle", "20mm", [f"R{n}" for n in range(1, 61)])
+                                     .replace("back: none", "back: {layout: base/card}"), encoding="utf-8")
+    (game / "square.yaml").write_text(_tokens("square", "square", "30mm", [f"S{n}" for n in range(1, 21)])
+                                      .replace("back: none", "back: {layout: base/card}"), encoding="utf-8")
+    _build(game, tmp_path / "out", "--backs", "separate")
+    texts = [" ".join(t.split()) for t in _pages(tmp_path / "out" / "tok" / "chits.pdf")]
+    fronts = [t for t in texts if "fronts: cut along the solid outlines" in t]
+    backs = [t for t in texts if "backs of page" in t]
+    assert len(fronts) == len(backs) >= 2 and texts == fronts + backs
+    for number, text in enumerate(backs, start=1):
+        assert f"backs of page {number} of this component" in text, text
