@@ -23,7 +23,7 @@ from punchboard.spec.images import ImageRefused
 from punchboard.spec.images import find_image as resolve_image
 from punchboard.spec.model import Element, Layout
 
-from . import fonts, svg, text
+from . import fonts, packed_forms, svg, text
 from .art import Ink, draw_icon
 from .colours import resolved
 from .geometry import Rect
@@ -174,6 +174,7 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
         shadings = dict(canvas._shadingUsed)  # gradients (SVG) the form uses; endForm forgets them
         canvas.endForm()
         _keep_transparency(canvas, name, shadings)
+        packed_forms.pack(canvas, name)
     canvas.saveState()
     if outer != clip:
         path = canvas.beginPath()
