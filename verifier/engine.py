@@ -8,11 +8,12 @@ from punchboard.spec.model import Game
 from punchboard.spec.setup_loader import load_setup
 
 from .box import check_box
-from .events import Study, finish, prepare
+from .events import Study, comparisons, finish, prepare
 from .findings import Finding, Result
 from .inventory import Instance, build_inventory
 from .numbers import check_numbers
 from .simulate import simulate
+from .stats import joint_z
 from .supply import check_supply
 
 
@@ -57,8 +58,9 @@ def verify_game(game: Game, *, variant: str | None = None, players: int | None =
     counted: list[list[list[int]]] = [[] for _ in plans]
     for (n, _, _), hits in zip(blocks, ordered_map(_count, plans, blocks, jobs), strict=True):
         counted[n].append(hits)
+    z = joint_z(sum(comparisons(study) for study in plans))
     for (result, study), block_hits in zip(studies, counted, strict=True):
-        stats, notes = finish(study, block_hits)
+        stats, notes = finish(study, block_hits, z)
         result.events.extend(stats)
         result.findings.extend(notes)
     return results

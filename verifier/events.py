@@ -21,7 +21,7 @@ from .counts import blocked_by
 from .findings import EventStat, Finding
 from .inventory import Instance
 from .simulate import Run, Scope, simulate, table_env
-from .stats import exact_probability, wilson
+from .stats import Z_999, exact_probability, wilson
 
 BLOCK = 500
 """Monte Carlo trials per block. Block ``b`` of a variant × player count draws from its own stream, seeded
@@ -163,15 +163,21 @@ def prepare(game: Game, variant: Variant, players: int, run: Run, trials: int, s
                  f"{seed}:{variant.id}:{players}:events")
 
 
-def finish(study: Study, block_hits: list[list[int]]) -> tuple[list[EventStat], list[Finding]]:
-    """The statistics from every block's counts (in block order), and the findings."""
+def comparisons(study: Study) -> int:
+    """How many of the study's events have an exact figure for the Monte Carlo estimate to agree with."""
+    return sum(1 for value, _ in study.exact if value is not None) if study.trials else 0
+
+
+def finish(study: Study, block_hits: list[list[int]], z: float = Z_999) -> tuple[list[EventStat], list[Finding]]:
+    """The statistics from every block's counts (in block order), and the findings; ``z`` sets the
+    intervals (:func:`~.stats.joint_z` over the whole run)."""
     findings, trials, seed_text = study.findings, study.trials, study.seed_text
     if not study.targets:
         return [], findings
     hits = [sum(column) for column in zip(*block_hits, strict=True)] if block_hits else [0] * len(study.targets)
     stats = []
     for target, (value, why), hit in zip(study.targets, study.exact, hits, strict=True):
-        low, high = wilson(hit, trials)
+        low, high = wilson(hit, trials, z)
         stats.append(EventStat(target.event.name, target.scope.table, value, hit / trials if trials else 0.0, low, high,
                                trials, hit, seed_text, "exact" if value is not None else "estimate", why))
     for stat in stats:

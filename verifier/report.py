@@ -78,13 +78,13 @@ def events_text(results: Sequence[Result]) -> list[str]:
         return []
     name_width = min(max(len(e.name) for _, e in rows), 60)
     cell_width = max(len(c) for c, _ in rows)
-    head = f"  {'event':<{name_width}}  {'where':<{cell_width}}  {'exact':>9}  Monte Carlo [99.9 % interval]     agrees"
+    head = f"  {'event':<{name_width}}  {'where':<{cell_width}}  {'exact':>9}  Monte Carlo [joint 99.9 % interval] agrees"
     lines = ["  deal events (probability over the whole setup; Monte Carlo re-runs it from scratch)", head]
     for cell, e in rows:
         name = e.name if len(e.name) <= name_width else e.name[: name_width - 1] + "…"
         mc = f"{e.estimate:.4f} [{e.low:.4f}, {e.high:.4f}]" if e.trials else "not run (--trials 0)"
         agrees = "—" if e.exact is None or not e.trials else ("yes" if e.agrees else "NO")
-        lines.append(f"  {name:<{name_width}}  {cell:<{cell_width}}  {_probability(e.exact):>9}  {mc:<30}  {agrees}")
+        lines.append(f"  {name:<{name_width}}  {cell:<{cell_width}}  {_probability(e.exact):>9}  {mc:<34}  {agrees}")
     return lines
 
 
@@ -139,7 +139,7 @@ def markdown(game_id: str, title: str, results: Sequence[Result], trials: int, s
             out.append("- every step, expectation and supply bound holds")
         if result.events:
             out.append("")
-            out.append("| event | table | exact | Monte Carlo | 99.9 % interval | agrees | seed |")
+            out.append("| event | table | exact | Monte Carlo | joint 99.9 % interval | agrees | seed |")
             out.append("|---|---|---|---|---|---|---|")
             for e in result.events:
                 exact = f"estimate ({e.why})" if e.exact is None else f"{e.exact:.6f}"

@@ -10,8 +10,21 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
+from statistics import NormalDist
 
 Z_999 = 3.2905  # two-sided 99.9 % normal quantile
+FALSE_ALARM = 0.001  # chance that a whole verify run wrongly says "disagrees" somewhere
+
+
+def joint_z(comparisons: int, false_alarm: float = FALSE_ALARM) -> float:
+    """The z of intervals that hold all at once with probability 1 − ``false_alarm`` (Bonferroni).
+
+    One verify run compares dozens of events with their exact figures; at 99.9 % each, a
+    game with 36 of them would cry wolf in one run out of thirty. Widening every interval
+    to the ``false_alarm / comparisons`` level keeps the run's chance of a false alarm at
+    ``false_alarm``, whatever the number of events.
+    """
+    return NormalDist().inv_cdf(1 - false_alarm / (2 * max(1, comparisons)))
 
 
 def _inside(k: int, low: int, high: int | None) -> bool:

@@ -35,3 +35,16 @@ def test_wilson_interval_brackets_the_estimate() -> None:
     lo, hi = wilson(50, 1000)
     assert lo < 0.05 < hi
     assert wilson(0, 100)[0] == 0.0 and wilson(100, 100)[1] == 1.0
+
+
+def test_joint_intervals_keep_a_whole_runs_false_alarm_chance_at_one_in_a_thousand():
+    from statistics import NormalDist
+
+    from punchboard.verifier.stats import Z_999, joint_z
+
+    assert abs(joint_z(1) - Z_999) < 1e-3  # one event: the plain 99.9 % interval
+    widths = [joint_z(m) for m in (1, 2, 12, 36, 500)]
+    assert widths == sorted(widths) and widths[-1] > widths[0]
+    for m in (2, 36, 500):  # each interval misses with chance 0.001 / m, so all m together with at most 0.001
+        miss_each = 2 * (1 - NormalDist().cdf(joint_z(m)))
+        assert abs(miss_each * m - 0.001) < 1e-9
