@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -235,9 +235,19 @@ def _build_groups(game: Game, folder: Path, options: BuildOptions, shared: str, 
         ctx = context()
         before = len(ctx.warnings)
         pages = render_group(ctx, name, members)
+        shared, apart = _sheets([page.role for page in pages]), sum(_sheets(entries[m.id].roles) for m in members)
+        if shared > apart:  # tokens of a group are shelf-packed; alone, round ones pack denser
+            ctx.warn(f"{game.id} / {name}: print group '{name}' takes {shared} sheets, more than the {apart} its members "
+                     "take printed apart (mixed tokens are shelf-packed; alone, round tokens pack denser); "
+                     "remove print_group to print them apart")
         write_bytes(folder / f"{name}.pdf", render(pages, game.title, ctx.style, group_title(name), _duplex(options)))
         out[name] = (CachedComponent(fingerprint, f"{name}.pdf", [page.role for page in pages], ctx.warnings[before:]), True)
     return out
+
+
+def _sheets(roles: Sequence[str]) -> int:
+    """Sheets of paper for pages of these roles: a back or blank page is the reverse of the page before."""
+    return sum(1 for role in roles if role not in ("back", "blank"))
 
 
 def _write_combined(ctx: BuildContext, game: Game, entries: dict[str, CachedComponent], folder: Path, combined: Path,

@@ -185,3 +185,24 @@ def test_two_sided_token_groups_in_separate_mode_put_every_back_after_the_fronts
     assert len(fronts) == len(backs) >= 2 and texts == fronts + backs
     for number, text in enumerate(backs, start=1):
         assert f"backs of page {number} of this component" in text, text
+
+
+def test_a_group_that_takes_more_sheets_than_its_members_apart_says_so(tmp_path: Path) -> None:
+    game = tmp_path / "tok"
+    game.mkdir()
+    (game / "game.yaml").write_text("id: tok\ntitle: Tok\nplayers: {min: 2, max: 4}\ncomponents: [round.yaml, other.yaml]\n",
+                                    encoding="utf-8")
+    # 40 round 28 mm tokens fill a Letter sheet packed in offset rows; shelf-packed together, 80 take 3 sheets
+    (game / "round.yaml").write_text(_tokens("round", "circle", "28mm", [f"R{n}" for n in range(1, 41)]), encoding="utf-8")
+    (game / "other.yaml").write_text(_tokens("other", "circle", "28mm", [f"O{n}" for n in range(1, 41)]), encoding="utf-8")
+    result = run_cli("build", str(game), "--out", str(tmp_path / "out"), "--quiet")
+    assert result.returncode == 0, result.stderr
+    folder = tmp_path / "out" / "tok"
+    apart = len(_pages(folder / "round.pdf")) + len(_pages(folder / "other.pdf"))
+    shared = len(_pages(folder / "chits.pdf"))
+    assert (apart, shared) == (2, 3)
+    assert ("warning: tok / chits: print group 'chits' takes 3 sheets, more than the 2 its members take printed apart"
+            in result.stderr), result.stderr
+    (game / "other.yaml").write_text(_tokens("other", "circle", "28mm", ["O1"]), encoding="utf-8")
+    ok = run_cli("build", str(game), "--out", str(tmp_path / "out2"), "--quiet")
+    assert ok.returncode == 0 and "print group" not in ok.stderr, ok.stderr  # 41 tokens: 2 sheets either way
