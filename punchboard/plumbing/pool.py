@@ -104,8 +104,15 @@ def ordered_map(work: Callable[[State, Item], Result], state: State, items: Sequ
 
 
 def _how_they_died(workers: Sequence[Any]) -> str:
+    import time
+
+    deadline = time.monotonic() + 5
     for worker in workers:
-        worker.join(timeout=5)
+        worker.join(timeout=max(0.0, deadline - time.monotonic()))
+        # The pool's own thread may be reaping the same process: its waitpid wins, ours sees
+        # "no such child" and join returns before the exit code is recorded. Wait for the record.
+        while worker.exitcode is None and time.monotonic() < deadline:
+            time.sleep(0.005)
     codes = sorted({w.exitcode for w in workers if w.exitcode not in (None, 0)})
     signals = sorted({-c for c in codes if c < 0} - {signal.SIGTERM})  # SIGTERM: the pool stopping the others
     if signals:
