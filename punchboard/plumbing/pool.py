@@ -51,13 +51,19 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
 def _adopt(state: Any, parent: int) -> None:
     global _STATE
-    _STATE = state
-    _die_with_parent(parent)
-    # the parent handles Ctrl-C and SIGTERM (its handlers turn them into "interrupted"); a worker just stops
+    # The parent handles Ctrl-C and SIGTERM (its handlers turn them into "interrupted"); a worker just
+    # stops. It was forked with both blocked (see ordered_map), so the parent's handlers, which raise
+    # in Python, never run here: a stop that came early is delivered now, to these.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
+    _STATE = state
+    _die_with_parent(parent)
 
 
 def _call(work: Callable[[Any, Any], Any], item: Any) -> Any:
@@ -85,8 +91,14 @@ def ordered_map(work: Callable[[State, Item], Result], state: State, items: Sequ
                                initializer=_adopt, initargs=(state, os.getpid()))
     finished = False
     try:
-        results = pool.map(_call, repeat(work), items)
-        workers = list(pool._processes.values())  # all started by map's submissions
+        # The workers are forked by map's first submission: with Ctrl-C and SIGTERM blocked until they
+        # have their own handlers, so a stop in that moment cannot raise inside a worker's start-up.
+        unblocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+        try:
+            results = pool.map(_call, repeat(work), items)
+            workers = list(pool._processes.values())  # all started by map's submissions
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, unblocked)
         try:
             for _ in range(len(items) - 1):
                 yield next(results)
