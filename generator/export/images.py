@@ -35,6 +35,7 @@ from punchboard.generator.options import BuildOptions
 from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.plumbing.atomicio import write_bytes
+from punchboard.plumbing.pool import ordered_map
 from punchboard.plumbing.units import to_mm
 from punchboard.spec.loader import load_paper
 from punchboard.spec.model import Component, Game, Piece, Side
@@ -206,38 +207,51 @@ def image_components(game: Game) -> list[Component]:
 
 
 def export_images(game: Game, out_dir: Path, dpi: float = DEFAULT_DPI, bleed: float = DEFAULT_BLEED_IN * 72,
-                  unique: bool = False) -> list[ExportedImage]:
-    """PNG per piece face and back under ``out_dir/<game>/images/<component>/``."""
-    ctx = export_context(game, bleed)
+                  unique: bool = False, jobs: int = 1) -> list[ExportedImage]:
+    """PNG per piece face and back under ``out_dir/<game>/images/<component>/``; with ``jobs`` > 1 the
+    components are drawn in that many processes (the files are the same for any ``jobs``)."""
+    components = image_components(game)
+    state = (export_context(game, bleed), out_dir, dpi, unique, components)
     written: list[ExportedImage] = []
-    for component in image_components(game):
-        folder = out_dir / game.id / "images" / component.id
-        sides = piece_sides(ctx, component)
-        # With --unique, fronts and backs are counted apart: a deck of 40 faces and one common back
-        # gives 40 front images and one back image standing for 40 cards.
-        counts: dict[tuple[object, ...], int] = {}
-        jobs: list[tuple[Page, str, PieceSides, tuple[object, ...]]] = []
-        for position, entry in enumerate(sides, start=1):
-            stem = piece_stem(entry.piece, position)
-            for side_name, page, side in (("front", entry.front, entry.piece.face), ("back", entry.back, entry.piece.back)):
-                if page is None:
-                    continue
-                key = (side_name, side_key(entry.piece, side, game), entry.piece.cells) if unique else (position, side_name)
-                counts[key] = counts.get(key, 0) + 1
-                if counts[key] == 1:
-                    jobs.append((page, f"{stem}-{side_name}.png", entry, key))
-        if not jobs:
-            continue
-        pages = [page for page, _, _, _ in jobs]
-        sizes = [pixel_size(page.width, page.height, dpi) for page in pages]
-        alpha = component.kind in SHAPED_KINDS
-        for image, (_, name, entry, key) in zip(render_pages(pages, sizes, alpha, game.title), jobs, strict=True):
-            path = folder / name
-            write_bytes(path, png_bytes(image, dpi))
-            written.append(ExportedImage(path, entry.piece, name.rsplit("-", 1)[1].removesuffix(".png"), counts[key]))
+    for index, made in enumerate(ordered_map(_component_images, state, list(range(len(components))), jobs)):
+        pieces = components[index].pieces
+        written.extend(ExportedImage(path, pieces[n], side, count) for path, n, side, count in made)
     if written:
         write_bytes(out_dir / game.id / "images" / "manifest.json", manifest(game, written, out_dir / game.id / "images", dpi, bleed))
     return written
+
+
+def _component_images(state: tuple[BuildContext, Path, float, bool, list[Component]],
+                      index: int) -> list[tuple[Path, int, str, int]]:
+    """Write one component's images; (path, piece position, side, count) of each (picklable, for --jobs)."""
+    ctx, out_dir, dpi, unique, components = state
+    component, game = components[index], ctx.game
+    folder = out_dir / game.id / "images" / component.id
+    sides = piece_sides(ctx, component)
+    # With --unique, fronts and backs are counted apart: a deck of 40 faces and one common back
+    # gives 40 front images and one back image standing for 40 cards.
+    counts: dict[tuple[object, ...], int] = {}
+    work: list[tuple[Page, str, int, tuple[object, ...]]] = []
+    for position, entry in enumerate(sides, start=1):
+        stem = piece_stem(entry.piece, position)
+        for side_name, page, side in (("front", entry.front, entry.piece.face), ("back", entry.back, entry.piece.back)):
+            if page is None:
+                continue
+            key = (side_name, side_key(entry.piece, side, game), entry.piece.cells) if unique else (position, side_name)
+            counts[key] = counts.get(key, 0) + 1
+            if counts[key] == 1:
+                work.append((page, f"{stem}-{side_name}.png", entry.piece.index, key))
+    if not work:
+        return []
+    pages = [page for page, _, _, _ in work]
+    sizes = [pixel_size(page.width, page.height, dpi) for page in pages]
+    alpha = component.kind in SHAPED_KINDS
+    made = []
+    for image, (_, name, piece, key) in zip(render_pages(pages, sizes, alpha, game.title), work, strict=True):
+        path = folder / name
+        write_bytes(path, png_bytes(image, dpi))
+        made.append((path, piece, name.rsplit("-", 1)[1].removesuffix(".png"), counts[key]))
+    return made
 
 
 def manifest(game: Game, images: Sequence[ExportedImage], root: Path, dpi: float, bleed: float) -> bytes:

@@ -14,6 +14,7 @@ import reportlab
 from PIL import Image, ImageDraw, ImageFont
 
 from punchboard.plumbing.atomicio import write_bytes
+from punchboard.plumbing.pool import ordered_map
 from punchboard.spec.model import Component, Game, Piece
 
 from .images import export_context, piece_sides, png_bytes, render_pages, side_key
@@ -99,14 +100,17 @@ def contact_sheet(component: Component, thumbs: list[Thumb]) -> Image.Image:
     return sheet
 
 
-def export_previews(game: Game, out_dir: Path, dpi: float = PREVIEW_DPI) -> list[Path]:
-    """``out_dir/<game>/preview/<component>.png`` for every printed component."""
-    written = []
-    for component in game.printed:
-        if not component.pieces:
-            continue
-        thumbs = face_thumbnails(game, component, dpi)
-        path = out_dir / game.id / "preview" / f"{component.id}.png"
-        write_bytes(path, png_bytes(contact_sheet(component, thumbs)))
-        written.append(path)
-    return written
+def export_previews(game: Game, out_dir: Path, dpi: float = PREVIEW_DPI, jobs: int = 1) -> list[Path]:
+    """``out_dir/<game>/preview/<component>.png`` for every printed component; with ``jobs`` > 1
+    the components are drawn in that many processes (the files are the same for any ``jobs``)."""
+    components = [component for component in game.printed if component.pieces]
+    state = (game, out_dir, dpi, components)
+    return list(ordered_map(_contact_sheet_file, state, list(range(len(components))), jobs))
+
+
+def _contact_sheet_file(state: tuple[Game, Path, float, list[Component]], index: int) -> Path:
+    game, out_dir, dpi, components = state
+    component = components[index]
+    path = out_dir / game.id / "preview" / f"{component.id}.png"
+    write_bytes(path, png_bytes(contact_sheet(component, face_thumbnails(game, component, dpi))))
+    return path

@@ -12,7 +12,18 @@ from typing import Any
 from punchboard.plumbing.outlock import output_lock
 from punchboard.plumbing.units import UnitError, parse_length
 
-from .common import TARGET_HELP, Voice, add_common_flags, add_limit_flags, limits_of, load_targets
+from .common import (
+    TARGET_HELP,
+    Voice,
+    add_common_flags,
+    add_limit_flags,
+    jobs_count,
+    jobs_of,
+    limits_of,
+    load_targets,
+)
+
+JOBS_HELP = "draw up to N components at once in separate processes, 0 = every core; the files are the same for any N (default: 0)"
 
 MAX_BLEED = 72.0  # points: 1in, far beyond any print service
 MAX_DPI = 1200  # a 1200-dpi board is already a ~20000 px wide bitmap
@@ -52,7 +63,7 @@ def cmd_images(args: argparse.Namespace) -> int:
 def _images(args: argparse.Namespace, export_images: Any) -> int:
     voice = Voice(args)
     for game in voice.progress(_games(args), lambda g: f"images {g.id}"):
-        images = export_images(game, Path(args.out), args.dpi, args.bleed, args.unique)
+        images = export_images(game, Path(args.out), args.dpi, args.bleed, args.unique, jobs_of(args))
         for image in images:
             voice.detail(f"  {image.path}")
         voice.say(f"{game.id}: {len(images)} images in {Path(args.out) / game.id / 'images'}")
@@ -86,7 +97,7 @@ def cmd_preview(args: argparse.Namespace) -> int:
 def _previews(args: argparse.Namespace, export_previews: Any) -> int:
     voice = Voice(args)
     for game in voice.progress(_games(args), lambda g: f"preview {g.id}"):
-        sheets = export_previews(game, Path(args.out))
+        sheets = export_previews(game, Path(args.out), jobs=jobs_of(args))
         for sheet in sheets:
             voice.detail(f"  {sheet}")
         voice.say(f"{game.id}: {len(sheets)} contact sheets in {Path(args.out) / game.id / 'preview'}")
@@ -103,6 +114,7 @@ def register(sub: Any) -> None:
     p.add_argument("--dpi", type=_dpi, default=300.0, help="resolution (default: 300)")
     p.add_argument("--bleed", type=_bleed, default=9.0, metavar="LENGTH", help="bleed on every edge, e.g. 0.125in or 3mm (default: 0.125in)")
     p.add_argument("--unique", action="store_true", help="one image per distinct piece; manifest.json gives the counts")
+    p.add_argument("--jobs", type=jobs_count, default=0, metavar="N", help=JOBS_HELP)
     add_limit_flags(p)
     p.set_defaults(func=cmd_images)
 
@@ -118,5 +130,6 @@ def register(sub: Any) -> None:
                        description="Write a contact-sheet PNG per component, one thumbnail per distinct face, under OUT/<game_id>/preview/.")
     p.add_argument("targets", nargs="*", metavar="TARGET", help=target_help)
     add_common_flags(p, out="output folder")
+    p.add_argument("--jobs", type=jobs_count, default=0, metavar="N", help=JOBS_HELP)
     add_limit_flags(p)
     p.set_defaults(func=cmd_preview)
