@@ -13,7 +13,7 @@ from punchboard.generator.options import BuildOptions
 from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.plumbing.units import mm
-from punchboard.spec.model import Game, Paper
+from punchboard.spec.model import PIECE_NOUNS, Game, Paper
 
 from .pages import FooterBand, Page
 
@@ -26,9 +26,6 @@ class ContentsLine:
     pages: int
     file: str
     where: tuple[int, int] | None = None  # its first and last page in the combined PDF
-
-
-PIECE_NOUNS = {"deck": "card", "banknotes": "banknote", "tokens": "token", "board": "board", "tiles": "tile", "sheet": "sheet"}
 
 
 def plural(count: int, noun: str) -> str:

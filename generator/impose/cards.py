@@ -8,7 +8,7 @@ from punchboard.generator.options import BuildOptions
 from punchboard.plumbing.errors import Problem, SpecError
 from punchboard.plumbing.units import to_mm
 from punchboard.spec.fit import size_location
-from punchboard.spec.model import Component, Game
+from punchboard.spec.model import PIECE_NOUNS, Component, Game
 
 from .backs import Item, paginate, print_shop_pages
 from .context import BuildContext
@@ -82,7 +82,7 @@ def warn_short_bleed(ctx: BuildContext, component: Component, sheet: Sheet, decl
 
 
 def render_cards(ctx: BuildContext, game: Game, component: Component, options: BuildOptions) -> list[Page]:
-    noun = "banknote" if component.kind == "banknotes" else "card"
+    noun = PIECE_NOUNS[component.kind]
     assert component.size is not None  # the loader requires a size for decks and banknotes
     width, height = component.size.width, component.size.height
     items = [

@@ -23,7 +23,7 @@ from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.draw.side import SideFrame
 from reportlab.pdfgen.canvas import Canvas
 
-from punchboard.spec.model import Component, TokenShape
+from punchboard.spec.model import PIECE_NOUNS, Component, TokenShape
 
 from .backs import Item, paginate
 from .cards import card_sheet, too_big
@@ -43,7 +43,7 @@ def render_group(ctx: BuildContext, name: str, members: tuple[Component, ...]) -
     if first.kind == "tokens":
         return _token_pages(ctx, name, members)
     assert first.size is not None  # decks and banknotes have a size
-    noun = "banknote" if first.kind == "banknotes" else "card"
+    noun = PIECE_NOUNS[first.kind]
     pieces = tuple(piece for member in members for piece in member.pieces)
     merged = replace(first, id=name, name=group_title(name), pieces=pieces)
     items = [

@@ -13,7 +13,7 @@ from punchboard.generator.options import BuildOptions
 from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.plumbing.units import mm
-from punchboard.spec.model import Component, Game, Paper, Piece, Side
+from punchboard.spec.model import PIECE_NOUNS, Component, Game, Paper, Piece, Side
 
 from . import boards, sheets, tiles
 from .die import draw_die_line
@@ -23,7 +23,6 @@ from .tiles import ClipShape, DrawSide
 
 Warn = Callable[[str], None]
 DUPLEX = ("duplex-long", "duplex-short")
-PIECE_NOUNS = {"tiles": "tile", "sheet": "sheet", "board": "board", "tokens": "token", "deck": "card", "banknotes": "banknote"}
 
 
 class PartsContext(Protocol):

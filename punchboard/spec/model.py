@@ -16,6 +16,7 @@ from typing import Any
 Scalar = str | int | float | bool | None
 
 PRINTED_KINDS = ("deck", "banknotes", "tokens", "board", "tiles", "sheet")
+PIECE_NOUNS = {"deck": "card", "banknotes": "banknote", "tokens": "token", "board": "board", "tiles": "tile", "sheet": "sheet"}
 
 
 def frozen_map(data: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
