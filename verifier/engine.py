@@ -8,10 +8,13 @@ from punchboard.spec.model import Game
 from punchboard.spec.setup_loader import load_setup
 
 from .box import check_box
+from .derived import size_seeds
+from .derived_check import box_totals, cell_numbers
 from .events import Study, comparisons, finish, prepare
 from .findings import Finding, Result
 from .inventory import Instance, build_inventory
 from .numbers import check_numbers
+from .playout import runner as playouts_runner
 from .simulate import simulate
 from .stats import joint_z
 from .supply import check_supply
@@ -22,13 +25,22 @@ def _count(studies: list[Study], item: tuple[int, int, int]) -> list[int]:
     return studies[study].count(block, size)
 
 
+def _play(studies: list[playouts_runner.Study], item: tuple[int, int, int]) -> playouts_runner.Played:
+    study, block, size = item
+    return studies[study].play_block(block, size)
+
+
 def verify_game(game: Game, *, variant: str | None = None, players: int | None = None, trials: int = 2000,
-                seed: int = 1, inventory: tuple[Instance, ...] | None = None, jobs: int = 1) -> list[Result]:
+                seed: int = 1, inventory: tuple[Instance, ...] | None = None, jobs: int = 1,
+                playouts: int = 0) -> list[Result]:
     """Every check of one game. The Monte Carlo blocks of every variant × player count run in up to
-    ``jobs`` processes; each block has its own seed, so the results are the same for any ``jobs``."""
+    ``jobs`` processes; each block has its own seed, so the results are the same for any ``jobs``.
+    ``playouts`` games of each variant's round model are played the same way (0: none)."""
     results: list[Result] = []
+    box_result = None
     if variant is None and players is None:
-        results.append(Result(game.id, "box", None, check_box(game)))
+        box_result = Result(game.id, "box", None, check_box(game))
+        results.append(box_result)
     if game.setup is None:
         if variant is not None:
             raise SpecError([Problem("--variant", 1, 1, f"{game.id} has no setup.yaml, so no variant '{variant}'")])
@@ -41,7 +53,12 @@ def verify_game(game: Game, *, variant: str | None = None, players: int | None =
     if variant is None and players is None and setup.numbers:
         results.append(Result(game.id, "rulebook numbers", None, check_numbers(game, setup.numbers)))
     inventory = inventory if inventory is not None else build_inventory(game)
+    if box_result is not None:  # derived numbers: every numeric field over the box; stated totals
+        box_result.derived, stated, wrong = box_totals(inventory, setup.numbers)
+        if stated.sums:
+            results.append(Result(game.id, "stated totals", None, wrong, derived=stated))
     studies: list[tuple[Result, Study]] = []
+    plays: list[tuple[Result, playouts_runner.Study]] = []
     for spec in setup.variants:
         if variant is not None and spec.id != variant:
             continue
@@ -51,6 +68,13 @@ def verify_game(game: Game, *, variant: str | None = None, players: int | None =
             run = simulate(game, spec, count, f"{seed}:setup:{spec.id}:{count}", inventory)
             result = Result(game.id, spec.id, count, list(run.findings))
             result.findings.extend(check_supply(run))
+            cache: dict[tuple[object, ...], object] = {}  # the replays of one cell share condition results
+            replays = [simulate(game, spec, count, rng, inventory, quiet=True, cache=cache)
+                       for rng in size_seeds(seed, spec.id, count)]
+            result.derived, wrong = cell_numbers([run, *replays], setup.numbers)
+            result.findings.extend(wrong)
+            if playouts and spec.playout is not None:
+                plays.append((result, playouts_runner.prepare(game, spec, count, run.env, playouts, seed, inventory)))
             studies.append((result, prepare(game, spec, count, run, trials, seed, inventory)))
             results.append(result)
     plans = [study for _, study in studies]
@@ -63,4 +87,11 @@ def verify_game(game: Game, *, variant: str | None = None, players: int | None =
         stats, notes = finish(study, block_hits, z)
         result.events.extend(stats)
         result.findings.extend(notes)
+    games = [study for _, study in plays]
+    items = [(n, block, size) for n, study in enumerate(games) for block, size in study.blocks()]
+    played: list[list[playouts_runner.Played]] = [[] for _ in games]
+    for (n, _, _), out in zip(items, ordered_map(_play, games, items, jobs), strict=True):
+        played[n].append(out)
+    for (result, study), blocks in zip(plays, played, strict=True):
+        result.playout = playouts_runner.finish(study, blocks)
     return results

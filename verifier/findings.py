@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # derived numbers and playouts (their modules import nothing from here)
+    from .derived import Derived
+    from .playout.stats import PlayoutCell
 
 STATUSES = ("pass", "warn", "fail")
 
@@ -93,6 +97,8 @@ class Result:
     players: int | None
     findings: list[Finding] = field(default_factory=list)
     events: list[EventStat] = field(default_factory=list)
+    derived: Derived | None = None  # zone sizes after setup, field sums
+    playout: PlayoutCell | None = None  # verify --playouts
 
     @property
     def status(self) -> str:
@@ -109,4 +115,6 @@ class Result:
             "status": self.status,
             "findings": [f.as_json() for f in self.findings],
             "events": [e.as_json() for e in self.events],
+            "derived": self.derived.as_json() if self.derived is not None else None,
+            "playout": self.playout.as_json() if self.playout is not None else None,
         }

@@ -9,6 +9,7 @@ from html import escape
 
 from PIL import Image, ImageDraw, ImageFont
 
+from . import derived_report
 from .findings import Finding, Result
 
 COLOURS = {"pass": "#4c9a2a", "warn": "#e0a800", "fail": "#c0392b", "": "#e6e6e6"}
@@ -96,7 +97,7 @@ def plain_text(game_id: str, results: Sequence[Result]) -> str:
     for variant in variants:
         row = " ".join(f"{cells.get((variant, c), '·'):>4}" for c in counts)
         lines.append(f"  {variant:<{width}} {row}")
-    return "\n".join(lines + findings_text(results) + events_text(results))
+    return "\n".join(lines + findings_text(results) + events_text(results) + derived_report.text(results))
 
 
 def rich_table(game_id: str, results: Sequence[Result]) -> object:
@@ -146,7 +147,7 @@ def markdown(game_id: str, title: str, results: Sequence[Result], trials: int, s
                 out.append(f"| {e.name} | {e.table or '—'} | {exact} | {e.estimate:.6f} ({e.hits}/{e.trials}) | "
                            f"[{e.low:.6f}, {e.high:.6f}] | {'yes' if e.agrees else 'NO'} | `{e.seed}` |")
         out.append("")
-    return "\n".join(out)
+    return "\n".join(out + derived_report.markdown(results))
 
 
 def svg(title: str, results: Sequence[Result]) -> str:

@@ -46,6 +46,16 @@ def _trials(text: str) -> int:
     return value
 
 
+MAX_PLAYOUTS = 1_000_000
+
+
+def _games(text: str) -> int:
+    value = non_negative_int(text)
+    if value > MAX_PLAYOUTS:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_PLAYOUTS} games, got {value}")
+    return value
+
+
 def run_verify(games: list[Game], args: argparse.Namespace) -> int:
     from punchboard.verifier import report
     from punchboard.verifier.engine import verify_game
@@ -62,7 +72,7 @@ def run_verify(games: list[Game], args: argparse.Namespace) -> int:
     quiet, verbose = getattr(args, "quiet", False), getattr(args, "verbose", False)
     for game in progress(games, lambda g: f"verify {g.id}", quiet or args.json):
         results = verify_game(game, variant=args.variant, players=args.players, trials=trials, seed=seed,
-                              jobs=jobs_of(args))
+                              jobs=jobs_of(args), playouts=getattr(args, "playouts", 0))
         everything.extend(results)
         folder = out / game.id
         atomicio.write_text(folder / "verify.md", report.markdown(game.id, game.title, results, trials, seed))
@@ -79,7 +89,7 @@ def run_verify(games: list[Game], args: argparse.Namespace) -> int:
 
             console = Console()
             console.print(report.rich_table(game.id, results))
-            print("\n".join(report.findings_text(results) + report.events_text(results)))
+            print("\n".join(report.findings_text(results) + report.events_text(results) + report.derived_report.text(results)))
         else:
             print(report.plain_text(game.id, results))
         print(f"  report: {folder / 'verify.md'}, matrix: {folder / 'verify.svg'} and {folder / 'verify.png'}")
@@ -104,6 +114,7 @@ def register(sub: Any) -> None:
     p.add_argument("--trials", type=_trials, default=2000, help=f"Monte Carlo re-runs of the whole setup per variant and player count, at most {MAX_TRIALS} (default: 2000)")
     p.add_argument("--seed", type=non_negative_int, default=1, help="random seed for Monte Carlo (default: 1)")
     p.add_argument("--jobs", type=jobs_count, default=0, metavar="N", help="run the Monte Carlo in up to N processes, 0 = every core; the results are the same for any N (default: 0)")
+    p.add_argument("--playouts", type=_games, default=0, metavar="K", help="also play K whole games per variant and player count with the variant's round model (playout: in setup.yaml) and report when piles run out; never changes the exit code (default: 0, none)")
     p.add_argument("--json", action="store_true", help="print results as JSON")
     add_common_flags(p, out="where verify.md and the matrix picture go")
     add_limit_flags(p)

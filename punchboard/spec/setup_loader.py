@@ -10,6 +10,7 @@ from punchboard.plumbing.errors import Problem, SpecError
 
 from . import expressions, schema_check, validated
 from .model import Component, frozen_map
+from .playout_loader import read_playout, read_total
 from .setup_model import (
     BOX,
     COUNT_VARIABLES,
@@ -90,6 +91,7 @@ class _Builder:
         self.number_names: set[str] = set()
         self.numbers: tuple[RuleNumber, ...] = ()
         self.variant_id = ""
+        self.filled_zones: set[str] = set()  # every zone any variant's setup fills (numbers: sum: zone)
 
     def source(self, path: PathKey) -> str:
         line, col = self.doc.where(path)
@@ -284,7 +286,9 @@ class _Builder:
             if spec["name"] in self.fields:
                 self.error(at + ("name",), f"'{spec['name']}' is a field of the components; choose another name")
                 continue
-            numbers.append(RuleNumber(spec["name"], spec["value"], spec["quote"], self.source(at), spec.get("where", "")))
+            total = read_total(self, at + ("sum",), spec["sum"]) if "sum" in spec else None  # playouts/derived block
+            numbers.append(RuleNumber(spec["name"], spec["value"], spec.get("quote", ""), self.source(at),
+                                      spec.get("where", ""), total))
             self.number_names.add(spec["name"])
         self.numbers = tuple(numbers)
 
@@ -384,12 +388,22 @@ class _Builder:
                 self.error(at, f"event min {low} is more than max {high}")
             events.append(Event(name=spec["name"], zone=spec["zone"], where=spec["where"], source=self.source(at),
                                 low=low, high=high, who=spec.get("who", "any")))
+        # ---- playouts and derived numbers (verify --playouts; numbers: sum: over a zone)
+        self.filled_zones |= all_known
+        playout = None
+        if "playout" in raw:
+            if tables:
+                self.error(path + ("playout",), "playout: is not supported for a variant with tables yet; "
+                                                "model one table as its own variant")
+            else:
+                playout = read_playout(self, path + ("playout",), raw["playout"], all_known, all_per_player)
+        # ---- end of the playouts block
         variant = Variant(
             id=raw["id"], name=raw.get("name", raw["id"]), players=players, steps=steps, source=self.source(path),
             rules=raw.get("rules", ""), notes=raw.get("notes", ""), let=frozen_map(let),
             zones=frozen_map(self.zones(path + ("zones",), raw.get("zones", {}))), tables=tuple(tables),
             expect=self.expectations(path + ("expect",), raw.get("expect", []), all_known),
-            supply=tuple(supply), events=tuple(events), numbers=self.numbers,
+            supply=tuple(supply), events=tuple(events), numbers=self.numbers, playout=playout,
         )
         return variant if len(self.problems) == before else None
 
@@ -413,6 +427,11 @@ def load_setup(path: Path, components: Sequence[Component], players: tuple[int, 
         variant = builder.variant(("variants", index), raw)
         if variant is not None:
             variants.append(variant)
+    for index, spec in enumerate(doc.data.get("numbers", [])):  # playouts/derived block: a sum over an unfilled zone
+        zone = spec.get("sum", {}).get("zone")
+        if zone is not None and zone not in builder.filled_zones:
+            builder.error(("numbers", index, "sum", "zone"), f"zone '{zone}' is never filled by any variant's setup; "
+                          f"zones: {', '.join(sorted(builder.filled_zones))}")
     if builder.problems:
         raise SpecError(builder.problems)
     return Setup(path=path, variants=tuple(variants), notes=doc.data.get("notes", ""), gaps=tuple(builder.gaps),

@@ -145,6 +145,7 @@ class Variant:
     supply: tuple[Consumption, ...] = ()
     events: tuple[Event, ...] = ()
     numbers: tuple[RuleNumber, ...] = ()  # the setup file's rulebook numbers (shared by every variant)
+    playout: Playout | None = None  # the round model of a whole-game playout (verify --playouts)
 
 
 @dataclass(frozen=True)
@@ -156,6 +157,7 @@ class RuleNumber:
     quote: str
     source: str  # file:line:col in setup.yaml
     where: str = ""
+    total: Total | None = None  # a stated sum of a field, checked against the pieces (quote optional then)
 
 
 @dataclass(frozen=True)
@@ -171,3 +173,119 @@ class Setup:
             if variant.id == variant_id:
                 return variant
         raise KeyError(variant_id)
+
+
+# ================================================================ playouts and stated totals
+# The round model of a whole-game playout (``playout:`` in a variant) and the field sums a ``numbers:``
+# entry may state (``sum:``). Loaded by :mod:`punchboard.spec.playout_loader`; played by
+# :mod:`punchboard.verifier.playout`. A playout starts from the zones a setup left and repeats
+# ``each_round`` until the round limit or an ``end`` condition: pieces gained, spent, returned, refilled,
+# shuffled, and a score. Amounts may be fixed, dice rolls, a uniform range or the value of a drawn card;
+# they stay unevaluated here (they depend on the player count, the round and the dice).
+
+ACTION_KINDS = ("gain", "spend", "return", "refill", "shuffle", "score")
+PLAYOUT_VARIABLES = ("round", "player", "place", "score")  # besides the setup's count variables
+SPENT = "spent"  # where spent pieces go unless the action names another zone
+
+
+@dataclass(frozen=True)
+class Amount:
+    """How many: ``count`` (a number, an expression, a table by player count), ``roll`` (the sum of
+    ``dice`` dice with these ``faces``, plus ``plus``), ``between`` (uniform from ``low`` to ``high``) or
+    ``card`` (the ``field`` of the top piece of ``card_from``, which then goes to ``card_to``)."""
+
+    kind: str  # count | roll | between | card
+    source: str
+    count: Count | None = None
+    dice: Count | None = None
+    faces: tuple[int, ...] = ()
+    plus: int = 0
+    low: Count | None = None
+    high: Count | None = None
+    card_from: str = ""
+    card_field: str = ""
+    card_to: str = ""
+
+    def describe(self) -> str:
+        if self.kind == "roll":
+            dice = self.dice.describe() if self.dice else "?"
+            standard = self.faces == tuple(range(1, len(self.faces) + 1))
+            faces = f"d{len(self.faces)}" if standard else f" dice with faces {list(self.faces)}"
+            return f"{dice}{faces}" + (f"{self.plus:+d}" if self.plus else "")
+        if self.kind == "between":
+            return f"{self.low.describe() if self.low else '?'} to {self.high.describe() if self.high else '?'}"
+        if self.kind == "card":
+            return f"the {self.card_field} of the top of {self.card_from}"
+        return self.count.describe() if self.count else "all"
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing done every round; only the options of its ``kind`` are set."""
+
+    kind: str
+    number: int
+    say: str
+    source: str
+    when: str | None = None
+    from_zone: str = ""
+    to: str = ""
+    amount: Amount | None = None  # None: every piece (return, spend)
+    up_to: Count | None = None  # refill: until ``to`` holds this many
+    each_player: bool = False  # once per player, in turn order, on that player's own zones
+
+    def describe(self) -> str:
+        if self.say:
+            return self.say
+        what = self.amount.describe() if self.amount else "all"
+        who = "each player " if self.each_player else ""
+        if self.kind == "refill":
+            return f"{who}refill {self.to} up to {self.up_to.describe() if self.up_to else '?'} from {self.from_zone}"
+        if self.kind == "shuffle":
+            return f"shuffle {self.from_zone}"
+        if self.kind == "score":
+            return f"{who}score {what}"
+        return f"{who}{self.kind} {what} from {self.from_zone} to {self.to}"
+
+
+@dataclass(frozen=True)
+class EndCondition:
+    """The game ends after the first round at whose end this holds."""
+
+    kind: str  # 'empty' (a zone holds nothing; any player's, for a zone each player has) or 'score'
+    source: str
+    zone: str = ""
+    score: Count | None = None  # a score of at least this (any player's)
+
+    def describe(self) -> str:
+        return f"{self.zone} is empty" if self.kind == "empty" else f"a score reaches {self.score.describe() if self.score else '?'}"
+
+
+@dataclass(frozen=True)
+class Playout:
+    rounds: Count  # the round limit
+    actions: tuple[Action, ...]
+    source: str
+    end: tuple[EndCondition, ...] = ()
+    turn_order: str = "seat"  # 'seat': place = player; 'random': a new random order every round
+    say: str = ""
+    player_zones: tuple[str, ...] = ()  # zones the playout itself gives each player (to: with each_player)
+
+
+@dataclass(frozen=True)
+class Total:
+    """A sum of one field: over the pieces of ``components`` in the box (matching ``where``), or over what
+    ``zone`` holds after setup (every player's, for a zone each player has)."""
+
+    field: str
+    source: str
+    zone: str = ""
+    components: tuple[str, ...] = ()
+    where: str | None = None
+
+    def describe(self) -> str:
+        if self.zone:
+            return f"{self.field} over {self.zone} after setup"
+        what = ", ".join(self.components) or "every piece"
+        cond = f" where {self.where}" if self.where else ""
+        return f"{self.field} over {what}{cond} in the box"
