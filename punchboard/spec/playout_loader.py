@@ -101,11 +101,16 @@ def _read(builder: Builder, path: PathKey, raw: dict[str, Any], setup_zones: set
     zones = set(setup_zones) | {SPENT, REMOVED}
     own: list[str] = []
     bodies = [(i, next(k for k in step if k in ACTION_KINDS), step) for i, step in enumerate(raw["each_round"])]
+    shared: set[str] = set()  # new zones an action names without each_player: one zone for the table
+    for _, kind, step in bodies:
+        if not step[kind].get("each_player"):
+            shared.update(step[kind].get(key) for key in ("from", "to", "zone") if step[kind].get(key))
     for _, kind, step in bodies:  # zones a playout action fills exist from round 1 (empty until filled)
         target = step[kind].get("to")
         if target:
             zones.add(target)
-            if step[kind].get("each_player") and target not in setup_zones and target not in own:
+            # a new zone is each player's own only when every action that names it acts per player
+            if step[kind].get("each_player") and target not in setup_zones | shared and target not in own:
                 per_player.add(target)
                 own.append(target)
         card = step[kind].get("count")
@@ -126,7 +131,9 @@ def _read(builder: Builder, path: PathKey, raw: dict[str, Any], setup_zones: set
             if zone in per_player and not each:
                 builder.error(at + (kind, key), f"'{zone}' is a zone each player has: write each_player: true to "
                                                 f"{kind} on each player's own '{zone}'")
-        options: dict[str, Any] = {"each_player": each}
+        options: dict[str, Any] = {"each_player": each, "where": body.get("where")}
+        if "where" in body:
+            builder.expression(at + (kind, "where"), body["where"], condition=True)
         if kind == "shuffle":
             options["from_zone"] = body["zone"]
         else:

@@ -233,6 +233,7 @@ class Action:
     amount: Amount | None = None  # None: every piece (return, spend)
     up_to: Count | None = None  # refill: until ``to`` holds this many
     each_player: bool = False  # once per player, in turn order, on that player's own zones
+    where: str | None = None  # gain, spend, return: only the pieces matching it
 
     def describe(self) -> str:
         if self.say:

@@ -10,6 +10,7 @@ pile run out.
 from __future__ import annotations
 
 import random
+from collections import ChainMap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,12 +45,22 @@ class Table:
     def pile(self, key: str) -> list[int]:
         return self.zones.setdefault(key, [])
 
-    def take(self, source: str, target: str, need: int, player: int, *, drains: bool) -> None:
+    def matching(self, pile: list[int], where: str | None) -> list[int]:
+        if where is None:
+            return pile
+        return [i for i in pile if expressions.evaluate(where, ChainMap(dict(self.inventory[i].env), self.env), lenient=True)]
+
+    def take(self, source: str, target: str, need: int, player: int, *, drains: bool, where: str | None = None) -> None:
         pile = self.pile(self.key(source, player))
-        if need > len(pile) and drains:
+        found = self.matching(pile, where)
+        if need > len(found) and drains:
             self.short.setdefault(source, self.env["round"])
-        moved = pile[:need]
-        del pile[:need]
+        moved = found[:need]
+        if where is None:
+            del pile[:need]
+        else:
+            gone = set(moved)
+            pile[:] = [i for i in pile if i not in gone]
         self.pile(self.key(target, player)).extend(moved)
 
 
@@ -98,11 +109,11 @@ def _act(table: Table, action: Action, player: int, env: Mapping[str, Any]) -> N
         need = max(0, _whole(whole(action.up_to, env), action, "up_to") - have)
         table.take(action.from_zone, action.to, need, player, drains=True)
         return
-    if action.amount is None:  # spend or return every piece
+    if action.amount is None:  # spend or return every (matching) piece
         need = len(table.pile(table.key(action.from_zone, player)))
     else:
         need = amount_of(table, action.amount, player, env)
-    table.take(action.from_zone, action.to, need, player, drains=kind == "gain")
+    table.take(action.from_zone, action.to, need, player, drains=kind == "gain", where=action.where)
 
 
 def _ended(table: Table, model: Playout, env: Mapping[str, Any]) -> bool:
