@@ -17,7 +17,7 @@ from punchboard.spec.setup_model import BOX, REMOVED, Total
 
 from .inventory import Instance
 
-SIZE_RUNS = 8  # seeded re-runs of the setup besides the one the verdict reads, to see sizes that vary
+SIZE_RUNS = 4  # seeded re-runs of the setup besides the one the verdict reads, to see sizes that vary
 
 
 @dataclass(frozen=True)

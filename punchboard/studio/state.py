@@ -27,7 +27,7 @@ from punchboard.plumbing.limits import DEFAULT_LIMITS, Limits
 from punchboard.spec.bom import bill_of_materials
 from punchboard.spec.loader import load_game
 from punchboard.spec.model import Game, Piece, Side
-from punchboard.verifier import report
+from punchboard.verifier import derived_report, report
 from punchboard.verifier.engine import verify_game
 from punchboard.verifier.findings import Result
 
@@ -74,6 +74,22 @@ def _piece_view(game: Game, component_id: str, number: int, distinct: DistinctPi
     }
 
 
+def _derived_view(results: Sequence[Result]) -> dict[str, Any]:
+    """Zone sizes after setup per variant (one column per player count) and the field sums."""
+    tables = []
+    grouped: dict[str, list[Result]] = {}
+    for result in results:
+        if result.players is not None and result.derived is not None and result.derived.sizes:
+            grouped.setdefault(result.variant, []).append(result)
+    for variant, cells in grouped.items():
+        _, rows = derived_report.size_rows(cells)
+        tables.append({"variant": variant, "counts": [r.players for r in cells],
+                       "rows": [{"zone": row[0], "cells": row[1:]} for row in rows]})
+    sums = [{"where": report.where(r), "text": s.text(), "agrees": s.agrees}
+            for r in results if r.derived is not None for s in r.derived.sums]
+    return {"sizes": tables, "sums": sums}
+
+
 def _verify_view(results: Sequence[Result], trials: int, seed: int) -> dict[str, Any]:
     variants, counts, cells = report.matrix(results)
     statuses = {r.status for r in results}
@@ -84,6 +100,7 @@ def _verify_view(results: Sequence[Result], trials: int, seed: int) -> dict[str,
         "seed": seed,
         "counts": counts,
         "rows": [{"variant": v, "cells": [cells.get((v, c), "") for c in counts]} for v in variants],
+        "derived": _derived_view(results),
         "results": [
             {
                 "where": report.where(r),

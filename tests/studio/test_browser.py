@@ -66,6 +66,12 @@ def test_the_page_follows_every_save_without_a_reload(served: Served, browser: W
     assert _texts(browser, "#pieces figure.piece[data-piece] .count") == ["×1", "×1", "×1"]
     assert browser.find_element(By.CSS_SELECTOR, ".common-back img.back")  # one back for the whole deck
     wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#verifier .matrix td.pass"))
+    # derived numbers: what each zone holds after setup, one column per player count (3 cards, 1 dealt each)
+    sizes = browser.execute_script(
+        "return [...document.querySelectorAll('#verifier .derived-sizes tr')].map("
+        "(tr) => [...tr.children].map((c) => c.textContent));")
+    assert sizes == [["standard", "2 players", "3 players"], ["deck", "1", "0"], ["hand", "1 each", "1 each"],
+                     ["box", "0", "0"]]
     assert "Tiny deck" in browser.find_element(By.ID, "bom").text
     browser.execute_script("window.studioMarker = 'not reloaded';")
     first = _front_src(browser)

@@ -127,3 +127,25 @@ def test_playouts_never_change_a_bundled_games_exit_code(tmp_path, capsys):  # t
         assert played == plain, game
         if game == "steamark":  # the corrected bank note: nothing fails
             assert plain == 0
+
+
+def test_a_size_that_depends_on_the_shuffle_is_a_range(tmp_path, capsys):  # type: ignore[no-untyped-def]
+    folder = tmp_path / "colours"
+    folder.mkdir()
+    (folder / "game.yaml").write_text("id: colours\ntitle: Colours\nplayers: {min: 2, max: 2}\nsetup: setup.yaml\n"
+                                      "components: [cubes.yaml]\n", encoding="utf-8")
+    (folder / "cubes.yaml").write_text("id: cubes\nkind: supply\nname: Cubes\nfields: [colour]\nitems:\n"
+                                       "  - {name: Red, colour: red, count: 2}\n  - {name: Blue, colour: blue, count: 2}\n",
+                                       encoding="utf-8")
+    (folder / "setup.yaml").write_text(
+        "variants:\n  - id: main\n    players: [2]\n    steps:\n      - take: {component: cubes, to: bag}\n"
+        "      - deal: {from: bag, to: hand, count: 2}\n"
+        "      - take: {from: hand, where: \"colour == 'red'\", to: reds, each_player: true}\n", encoding="utf-8")
+    code, results = _verify(capsys, folder, tmp_path)
+    sizes = {z["zone"]: z for z in results[1]["derived"]["sizes"]}
+    # each player's 2 cubes are red in 0, 1 or 2 of them: what stays in the hand and what goes to reds differ
+    # between setups, and the table says so instead of printing what one shuffle gave
+    for zone in ("hand", "reds"):
+        assert sizes[zone]["per_player"] and sizes[zone]["text"] == "0–2 each"
+        assert sizes[zone]["sizes"] == [0, 0] and sizes[zone]["max_sizes"] == [2, 2]
+    assert sizes["bag"]["text"] == "0" and sizes["bag"]["max_sizes"] is None

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from punchboard.spec import expressions
-from punchboard.spec.setup_model import Action, Amount, Playout
+from punchboard.spec.setup_model import Action, Amount, Count, Playout
 
-from ..counts import whole
+from ..counts import names, whole
 from ..inventory import Instance
 
 
@@ -38,6 +38,19 @@ class Table:
     inventory: Sequence[Instance]
     scores: dict[int, int] = field(default_factory=dict)  # player (0: the shared score) → score
     short: dict[str, int] = field(default_factory=dict)  # pile → the round it first ran out
+    memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # values by the names they read (shareable)
+
+    def value(self, text: str | Count, env: Mapping[str, Any]) -> Any:
+        """A condition's truth or a count's value, remembered by the values of the names it reads: the same
+        few (round, place, a let value) recur in every game, and the expression walker is the slow part."""
+        reads = _reads(text)
+        key = (id(text), text if isinstance(text, str) else None, *sorted((n, repr(env.get(n))) for n in reads))
+        if key not in self.memo:
+            if isinstance(text, str):
+                self.memo[key] = bool(expressions.evaluate(text, env, lenient=True))
+            else:
+                self.memo[key] = whole(text, env)
+        return self.memo[key]
 
     def key(self, zone: str, player: int) -> str:
         return f"{zone}#{player}" if zone in self.per_player else zone
@@ -64,6 +77,18 @@ class Table:
         self.pile(self.key(target, player)).extend(moved)
 
 
+def _reads(text: str | Count) -> frozenset[str]:
+    """Every name a condition or count may read (a table by player count: players and its entries' names)."""
+    if isinstance(text, str):
+        return names(text)
+    found = {"players"} if text.by_players is not None else set()
+    entries = text.by_players.values() if text.by_players is not None else [text.value]
+    for entry in entries:
+        if isinstance(entry, str):
+            found |= names(entry)
+    return frozenset(found)
+
+
 def _whole(value: Any, amount: Amount | Action, what: str) -> int:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
@@ -74,12 +99,15 @@ def _whole(value: Any, amount: Amount | Action, what: str) -> int:
 
 def amount_of(table: Table, amount: Amount, player: int, env: Mapping[str, Any]) -> int:
     if amount.kind == "count":
-        return _whole(whole(amount.count, env), amount, f"the count {amount.describe()}")
+        assert amount.count is not None
+        return _whole(table.value(amount.count, env), amount, f"the count {amount.describe()}")
     if amount.kind == "roll":
-        dice = _whole(whole(amount.dice, env), amount, "the number of dice")
-        return max(0, sum(table.rng.choice(amount.faces) for _ in range(dice)) + amount.plus)
+        assert amount.dice is not None
+        dice = _whole(table.value(amount.dice, env), amount, "the number of dice")
+        return max(0, sum(table.rng.choices(amount.faces, k=dice)) + amount.plus)
     if amount.kind == "between":
-        low, high = whole(amount.low, env), whole(amount.high, env)
+        assert amount.low is not None and amount.high is not None
+        low, high = table.value(amount.low, env), table.value(amount.high, env)
         if low > high or low < 0:
             raise PlayoutError(f"between {low} and {high} is not a range of whole numbers 0 or more ({amount.source})")
         return table.rng.randint(low, high)
@@ -94,7 +122,7 @@ def amount_of(table: Table, amount: Amount, player: int, env: Mapping[str, Any])
 
 
 def _act(table: Table, action: Action, player: int, env: Mapping[str, Any]) -> None:
-    if action.when is not None and not expressions.evaluate(action.when, env, lenient=True):
+    if action.when is not None and not table.value(action.when, env):
         return
     kind = action.kind
     if kind == "shuffle":
@@ -106,7 +134,8 @@ def _act(table: Table, action: Action, player: int, env: Mapping[str, Any]) -> N
         return
     if kind == "refill":
         have = len(table.pile(table.key(action.to, player)))
-        need = max(0, _whole(whole(action.up_to, env), action, "up_to") - have)
+        assert action.up_to is not None
+        need = max(0, _whole(table.value(action.up_to, env), action, "up_to") - have)
         table.take(action.from_zone, action.to, need, player, drains=True)
         return
     if action.amount is None:  # spend or return every (matching) piece

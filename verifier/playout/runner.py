@@ -37,6 +37,7 @@ class Study:
     seed: int
     env: dict[str, Any]
     cache: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # the games' expression values (play.Table.value)
     note: str = ""
     limit: int | None = None
 
@@ -62,7 +63,7 @@ class Study:
             for _ in range(size):
                 run = simulate(self.game, self.variant, self.players, rng, self.inventory, quiet=True, cache=self.cache)
                 per_player = {**run.per_player, **{z: self.players for z in model.player_zones}}
-                table = Table(run.zones, per_player, self.players, dict(run.env), rng, self.inventory)
+                table = Table(run.zones, per_player, self.players, dict(run.env), rng, self.inventory, memo=self.memo)
                 length = play(model, table)
                 out.append((length, tuple(table.short.get(n, 0) for n in names)))
         except (PlayoutError, ExpressionError, Open) as exc:

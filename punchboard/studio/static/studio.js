@@ -167,7 +167,21 @@ function verifierSection(verify) {
     h("p", { class: "meta" }, `${verify.trials} Monte Carlo runs of each setup, seed ${verify.seed}`,
       verify.running ? " · re-simulating…" : ""),
     verify.rows.length ? table : h("p", { class: "meta" }, "no setup.yaml: nothing to simulate"),
-    findings];
+    findings, derivedSection(verify.derived)];
+}
+
+function derivedSection(derived) {
+  if (!derived || (!derived.sizes.length && !derived.sums.length)) return null;
+  const tables = derived.sizes.map((t) => h("table", { class: "derived-sizes", "data-variant": t.variant },
+    h("tr", {}, h("th", {}, t.variant), t.counts.map((c) => h("th", {}, plural(c, "player")))),
+    t.rows.map((row) => h("tr", {}, h("th", {}, row.zone), row.cells.map((c) => h("td", { class: "num" }, c))))));
+  const sums = derived.sums.length
+    ? h("ul", { class: "derived-sums" }, derived.sums.map((s) =>
+      h("li", { class: s.agrees ? "" : "fail" }, h("strong", {}, s.where), ": ", s.text)))
+    : null;
+  return h("div", { class: "derived" },
+    h("h3", {}, "Derived numbers ", h("span", { class: "meta" }, "what each zone holds after setup; field sums")),
+    tables, sums);
 }
 
 function bomSection(bom) {
