@@ -115,7 +115,7 @@ def _draw(state: tuple[BuildContext, Game, Path, dict[str, str]], index: int) ->
 
 
 def _render_component(ctx: BuildContext, game: Game, component: Component, folder: Path, fingerprint: str) -> CachedComponent | None:
-    from punchboard.generator.document.pages import render
+    from punchboard.generator.document.pages import render, render_to
     from punchboard.generator.impose.cut import cut_pages, cuttable
     from punchboard.generator.impose.kinds import KINDS
 
@@ -130,13 +130,15 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
         return None
     file = f"{component.id}.pdf"
     style = ctx.style
-    pdf = render(pages, game.title, style, component.name, _duplex(ctx.options))
-    write_bytes(folder / file, pdf)
     if cutter and cuttable(component.kind, cutter):
         from punchboard.generator.export.cutfiles import write_cut_files
 
+        pdf = render(pages, game.title, style, component.name, _duplex(ctx.options))
+        write_bytes(folder / file, pdf)
         write_cut_files(folder, component.id, pages, pdf, cutter)
-    elif cutter:
+    else:  # streamed to disk as it is written: a large deck is never held whole in memory
+        render_to(folder / file, pages, game.title, style, component.name, _duplex(ctx.options))
+    if cutter and not cuttable(component.kind, cutter):
         ctx.warn(f"{game.id} / {component.id}: no {cutter} cut file for a {component.kind} component; printed as usual, cut by hand")
     return CachedComponent(fingerprint, file, [page.role for page in pages], ctx.warnings[before:])
 
@@ -232,7 +234,7 @@ def _build_groups(game: Game, folder: Path, options: BuildOptions, shared: str, 
         if entry is not None:
             out[name] = (entry, False)
             continue
-        from punchboard.generator.document.pages import render
+        from punchboard.generator.document.pages import render_to
         from punchboard.generator.impose.groups import group_title, render_group
 
         ctx = context()
@@ -243,7 +245,7 @@ def _build_groups(game: Game, folder: Path, options: BuildOptions, shared: str, 
             ctx.warn(f"{game.id} / {name}: print group '{name}' takes {shared} sheets, more than the {apart} its members "
                      "take printed apart (mixed tokens are shelf-packed; alone, round tokens pack denser); "
                      "remove print_group to print them apart")
-        write_bytes(folder / f"{name}.pdf", render(pages, game.title, ctx.style, group_title(name), _duplex(options)))
+        render_to(folder / f"{name}.pdf", pages, game.title, ctx.style, group_title(name), _duplex(options))
         out[name] = (CachedComponent(fingerprint, f"{name}.pdf", [page.role for page in pages], ctx.warnings[before:]), True)
     return out
 
@@ -255,7 +257,7 @@ def _sheets(roles: Sequence[str]) -> int:
 
 def _write_combined(context: Callable[[], BuildContext], game: Game, entries: dict[str, CachedComponent], folder: Path,
                     combined: Path, cache: BuildCache, shared_digest: str) -> None:
-    from punchboard.generator.document.assemble import Part, assemble
+    from punchboard.generator.document.assemble import Part, assemble_to
     from punchboard.generator.document.bom_page import bom_with_sheets
     from punchboard.generator.document.cover import ContentsLine
     from punchboard.generator.document.sections import plan_combined
@@ -324,7 +326,7 @@ def _write_combined(context: Callable[[], BuildContext], game: Game, entries: di
         cache.remember(BLANK_FILE, shared_digest, blank)
     parts = [Part(front)]
     parts += [Part(blank) if key is None else Part(folder / sources[key].file) for key in plan.order]
-    write_bytes(combined, assemble(parts, blank, game.title, "print and play", _duplex(options)))
+    assemble_to(combined, parts, blank, game.title, "print and play", _duplex(options))
 
 
 FRONT_FILE = ".front.pdf.keep"  # the combined PDF's cover, bill of materials and calibration pages, as last drawn

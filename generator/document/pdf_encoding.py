@@ -17,7 +17,10 @@ else still goes through the codec, errors included.
 
 from __future__ import annotations
 
-from typing import Any
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, BinaryIO
 
 from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
@@ -34,7 +37,40 @@ def pdfdoc_encode(text: Any) -> Any:
     return _codec_encode(text)
 
 
+_ORIGINAL_FILE = pdfdoc.PDFFile
+_local = threading.local()
+
+
+class _File(_ORIGINAL_FILE):  # type: ignore[misc, valid-type]
+    """reportlab's output collector; inside :func:`streaming_to`, each formatted object goes straight
+    to the handle instead of a list joined at the end (same bytes, same offsets)."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self._sink = getattr(_local, "sink", None)
+        if self._sink is not None:
+            for chunk in self.strings:
+                self._sink.write(chunk)
+            self.strings = []
+            self.write = self._sink.write
+
+    def format(self, document: Any) -> bytes:
+        return b"" if self._sink is not None else super().format(document)
+
+
+@contextmanager
+def streaming_to(handle: BinaryIO) -> Iterator[None]:
+    """reportlab documents saved in this block (on this thread) are written to ``handle`` as they are formatted."""
+    _local.sink = handle
+    try:
+        yield
+    finally:
+        _local.sink = None
+
+
 def install() -> None:
-    """Binary streams, and the fast path for everything reportlab's pdfdoc module encodes (idempotent)."""
+    """Binary streams, streamed saving, and the fast path for everything reportlab's pdfdoc module
+    encodes (idempotent)."""
     rl_config.useA85 = 0
     pdfdoc.pdfdocEnc = pdfdoc_encode
+    pdfdoc.PDFFile = _File
