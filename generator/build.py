@@ -26,7 +26,7 @@ from punchboard.spec.loader import load_paper
 from punchboard.spec.model import Component, Game
 
 from .cache import BuildCache, CachedComponent, build_digest, component_fingerprint, group_fingerprint
-from .jobs import ordered_map
+from .jobs import jobs_for, ordered_map
 from .options import BuildOptions
 
 if TYPE_CHECKING:  # the renderers (and reportlab) load only when something must be drawn
@@ -178,7 +178,8 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     printable = [c for c in game.printed if fresh.get(c.id) is not None or c.kind in _kinds()]
     chosen = {c.id for c in printable}
     to_draw = [n for n, c in enumerate(game.printed) if c.id in chosen and fresh.get(c.id) is None]
-    drawn = ordered_map(_draw, (context() if to_draw else None, game, folder, fingerprints), to_draw, options.jobs)
+    jobs = jobs_for(options.jobs, options.jobs_auto, sum(len(game.printed[n].pieces) for n in to_draw))
+    drawn = ordered_map(_draw, (context() if to_draw else None, game, folder, fingerprints), to_draw, jobs)
     with _progress(len(printable), f"{game.id}", options.quiet) as tick:
         for component in printable:
             entry = fresh.get(component.id)
