@@ -124,6 +124,7 @@ def _watching(game: Path, out: Path) -> Iterator[Callable[[str], None]]:
 
     try:
         until("watching")
+        time.sleep(1.0)  # a polling watcher (watch --poll, or an older punchboard) takes its first look after this line
         yield until
     finally:
         watcher.terminate()
