@@ -45,6 +45,7 @@ class PageGeometry:
     clips: list[BaseGeometry] = field(default_factory=list)  # every clip area set, in drawing order
     strokes: list[Stroke] = field(default_factory=list)
     fills: list[tuple[tuple[float, ...], BaseGeometry]] = field(default_factory=list)  # fill colour, area (clipped)
+    forms: list[BaseGeometry] = field(default_factory=list)  # each form XObject placed: its bounding box, clipped
 
 
 def _bezier(p0: Point, p1: Point, p2: Point, p3: Point) -> list[Point]:
@@ -152,6 +153,13 @@ def page_geometry(page: PageObject) -> PageGeometry:
                 geometry.clips.append(clip)
                 clip_rule = None
             subpaths = []
+        elif op == b"Do":
+            xobject = page["/Resources"]["/XObject"][operands[0]].get_object()
+            x0, y0, x1, y1 = (float(v) for v in xobject["/BBox"])
+            a, b, c, d, e, f = (float(v) for v in xobject.get("/Matrix", (1, 0, 0, 1, 0, 0)))
+            corners = [(a * x + c * y + e, b * x + d * y + f) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
+            area = Polygon([at(x, y) for x, y in corners])
+            geometry.forms.append(area if clip is None else area.intersection(clip))
     return geometry
 
 

@@ -10,9 +10,12 @@ figure, when a piece keeps less.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
+from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.draw.outlines import Outline
+from punchboard.generator.draw.side import SideFrame
 
 MEASURE_SEGMENTS = 360  # chords per circle when measuring: within 0.002 mm of the true curve for pieces up to 60 mm
 TOLERANCE = 0.005 * 72 / 25.4  # 0.005 mm: figures closer than this to the declared bleed count as kept
@@ -39,3 +42,31 @@ def least_kept(pieces: Sequence[tuple[Outline, Outline]]) -> float | None:
     """The least bleed any of the pieces keeps (None for no pieces)."""
     kept = kept_bleed(pieces)
     return min(kept) if kept else None
+
+
+def rect_bleed(frames: Sequence[SideFrame]) -> tuple[float, float]:
+    """(left/right, top/bottom): the least bleed rectangular pieces keep on each axis, in points.
+
+    Each piece's art reaches its clip rectangle, cut back where a neighbour's clip reaches
+    towards it (neighbours' art never overlaps a piece's own trim on a planned sheet).
+    """
+    bx = by = math.inf
+    clips = [(f.trim, f.clip if isinstance(f.clip, Rect) else f.bleed_rect) for f in frames]
+    for trim, clip in clips:
+        left, right = trim.x - clip.x, clip.right - trim.right
+        bottom, top = trim.y - clip.y, clip.top - trim.top
+        for other_trim, other in clips:
+            if other_trim is trim:
+                continue
+            if other.y < trim.top and other.top > trim.y:  # beside it
+                if other.right <= trim.x + 1e-6:
+                    left = min(left, max(0.0, trim.x - other.right))
+                elif other.x >= trim.right - 1e-6:
+                    right = min(right, max(0.0, other.x - trim.right))
+            if other.x < trim.right and other.right > trim.x:  # above or below it
+                if other.top <= trim.y + 1e-6:
+                    bottom = min(bottom, max(0.0, trim.y - other.top))
+                elif other.y >= trim.top - 1e-6:
+                    top = min(top, max(0.0, other.y - trim.top))
+        bx, by = min(bx, left, right), min(by, bottom, top)
+    return bx, by

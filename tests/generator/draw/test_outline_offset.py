@@ -5,11 +5,11 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from shapely.geometry import Point
-
 from punchboard.generator.draw.outlines import Outline, polyomino_outline, token_outline
+from shapely.geometry import Point, Polygon
+
 from punchboard.spec.model import TokenShape
 
 MM = 72 / 25.4
@@ -74,12 +74,14 @@ def test_grown_outlines_are_cut_back_to_a_slot() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=3, max_size=12), st.floats(0.5, 5))
-def test_any_custom_outline_keeps_at_least_the_bleed(points: list[tuple[float, float]], bleed: float) -> None:
-    cut = token_outline(TokenShape("custom", outline=tuple(points)), 0.0, 0.0, 25 * MM, 25 * MM)
+@given(st.lists(st.tuples(st.integers(0, 100), st.integers(0, 100)), min_size=3, max_size=12), st.floats(0.5, 5))
+def test_any_simple_custom_outline_keeps_at_least_the_bleed(points: list[tuple[int, int]], bleed: float) -> None:
+    """Custom outlines as games write them (fractions to two places), any simple polygon."""
+    fractions = tuple((x / 100, y / 100) for x, y in points)
+    simple = Polygon(fractions)
+    assume(simple.is_valid and simple.area > 0.01)
+    cut = token_outline(TokenShape("custom", outline=fractions), 0.0, 0.0, 25 * MM, 25 * MM)
     area = cut.shape(1440)
-    if area.is_empty or area.area < 1.0:
-        return  # a degenerate outline cuts nothing
     grown = cut.grown(bleed * MM).shape(1440)
-    assert area.difference(grown).area < 1e-3  # all of it (bar zero-width slivers of a degenerate outline)
-    assert grown.boundary.distance(area.boundary) / MM >= bleed - 0.002
+    assert grown.contains(area)
+    assert grown.boundary.distance(area.boundary) / MM >= bleed - 0.005  # the tolerance builds measure with

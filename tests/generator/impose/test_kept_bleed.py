@@ -121,3 +121,60 @@ def test_bundled_games_keep_the_bleed_or_warn(tmp_path: Path, capsys: pytest.Cap
         out = tmp_path / "-".join(flags or ("sheets",))
         warned = build(game, out, capsys, *flags)
         assert_kept_or_warned(out / game, warned)
+
+
+DECK = """\
+id: deck
+kind: deck
+size: poker
+layout: face
+back: {layout: back}
+fields: [label]
+cards:
+  - range: {field: label, from: 1, to: 8}
+"""
+CARD_WARNING = re.compile(r"deck: bleed ([\d.]+) mm left/right, ([\d.]+) mm top/bottom of the declared 3 mm \((\d+)-up.*?\)(.*)")
+
+
+def card_bleed_read_back(pdf: Path) -> tuple[float, float]:
+    """(left/right, top/bottom) in mm: each card's art (its form's box, clipped) against the crop marks inside it."""
+    from tests.pdf_content import page_level
+
+    bx = by = 99.0
+    for page in PdfReader(pdf).pages:
+        height = float(page.mediabox.height)
+        xs, ys = page_level(page).cuts(0.3)  # layouts/sheet.yaml crop_marks.stroke; y from the top
+        cut_ys = [height - y for y in ys]
+        for form in page_geometry(page).forms:
+            x0, y0, x1, y1 = form.bounds
+            inside_x = [x for x in xs if x0 < x < x1]
+            inside_y = [y for y in cut_ys if y0 < y < y1]
+            bx = min(bx, (min(inside_x) - x0) / MM, (x1 - max(inside_x)) / MM)
+            by = min(by, (min(inside_y) - y0) / MM, (y1 - max(inside_y)) / MM)
+    return bx, by
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_gutterfold_card_warnings_state_what_is_printed(tmp_path: Path, capsys: pytest.CaptureFixture[str], paper: str) -> None:
+    game = tmp_path / "game"
+    (game / "layouts").mkdir(parents=True)
+    (game / "game.yaml").write_text("id: cardy\ntitle: Cardy\nplayers: {min: 1, max: 2}\ncomponents: [deck.yaml]\n")
+    (game / "deck.yaml").write_text(DECK)
+    for name in ("face", "back"):
+        (game / "layouts" / f"{name}.yaml").write_text((FIXTURE / "layouts" / f"{name}.yaml").read_text())
+    assert main(["build", str(game), "--out", str(tmp_path / "out"), "--quiet", "--backs", "gutterfold", "--paper", paper]) == 0
+    warning = CARD_WARNING.search(capsys.readouterr().err)
+    assert warning is not None
+    bx, by = card_bleed_read_back(tmp_path / "out" / "cardy" / "deck.pdf")
+    assert float(warning.group(1)) == pytest.approx(bx, abs=0.006)
+    assert float(warning.group(2)) == pytest.approx(by, abs=0.006)
+    hint = warning.group(4)
+    if paper == "a4":  # a poker front and back with 3 mm bleed do not stack on landscape A4
+        assert "do not fit one above the other on A4 landscape" in hint
+        return
+    up = int(re.search(r"gutter keeps 3 mm, (\d+)-up", hint).group(1))  # type: ignore[union-attr]
+    assert main(["build", str(game), "--out", str(tmp_path / "gutter"), "--quiet", "--backs", "gutterfold", "--bleed-policy", "gutter"]) == 0
+    assert "deck: bleed" not in capsys.readouterr().err
+    first = PdfReader(tmp_path / "gutter" / "cardy" / "deck.pdf").pages[0]
+    assert len(page_geometry(first).forms) == 2 * up  # the hint's count: fronts and their backs
+    assert min(card_bleed_read_back(tmp_path / "gutter" / "cardy" / "deck.pdf")) == pytest.approx(3.0, abs=0.006)
