@@ -156,7 +156,7 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
         if not made:
             from punchboard.generator.impose.context import BuildContext
 
-            made.append(BuildContext(game, paper, options, style))
+            made.append(BuildContext(game, paper, options, style, preflight=True))
         return made[0]
 
     for leftover in folder.glob(".*.part"):  # from a build that was killed mid-write

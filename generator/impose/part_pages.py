@@ -8,7 +8,7 @@ from typing import Protocol
 from punchboard.generator.document.cover import blank_page
 from punchboard.generator.document.pages import FooterBand, Page
 from punchboard.generator.draw.geometry import Rect
-from punchboard.generator.draw.side import SideContext, SideFrame, draw_side
+from punchboard.generator.draw.side import Observe, SideContext, SideFrame, draw_side
 from punchboard.generator.options import BuildOptions
 from reportlab.pdfgen.canvas import Canvas
 
@@ -33,6 +33,9 @@ class PartsContext(Protocol):
     options: BuildOptions
     style: SheetStyle
 
+    @property
+    def observe(self) -> Observe | None: ...
+
     def warn(self, message: str) -> None: ...
 
     def where(self, component: Component, piece: Piece, noun: str = "card") -> str: ...
@@ -45,7 +48,7 @@ def side_drawer(ctx: PartsContext, component: Component) -> DrawSide:
         layout = ctx.game.layouts[side.layout]
         where = ctx.where(component, piece, PIECE_NOUNS.get(component.kind, "piece"))
         context = SideContext(ctx.game.palette, (ctx.game.folder,), ctx.warn, where, ctx.options.proof,
-                              stamp=ctx.options.stamp_label, icons=ctx.game.icons)
+                              stamp=ctx.options.stamp_label, icons=ctx.game.icons, observe=ctx.observe)
         shape = None if clip is None else (lambda path, *_frame: clip(path))
         draw_side(canvas, layout, {**piece.fields, **side.fields}, SideFrame(trim, bleed, bleed, shape, rotation), context)
 
