@@ -47,17 +47,23 @@ class GameReport:
 
 def build_games(games: list[Game], out_dir: Path, options: BuildOptions) -> int:
     """Build every game; warnings (text that does not fit, …) go to stderr. Returns the exit code."""
+    from .preflight.findings import count, shown
+
+    failed = False
     for game in games:
         report = build_game(game, out_dir, options)
-        for message in report.warnings:
+        for message in shown(report.warnings, options.preflight):
             print(f"warning: {message}", file=sys.stderr)
+        failed = failed or (options.preflight == "strict" and count(report.warnings) > 0)
         if not options.quiet:
             print(summary(report, out_dir))
         if options.verbose:
             for verb, ids in (("drew", report.rendered), ("reused", report.reused)):
                 for component in ids:
                     print(f"  {verb} {out_dir / game.id / component}.pdf")
-    return 0
+    if failed:
+        print("error: --preflight strict: the preflight found problems (the warnings above); the files are written", file=sys.stderr)
+    return 1 if failed else 0
 
 
 def summary(report: GameReport, out_dir: Path) -> str:
@@ -135,6 +141,10 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
         write_cut_files(folder, component.id, pages, pdf, cutter)
     elif cutter:
         ctx.warn(f"{game.id} / {component.id}: no {cutter} cut file for a {component.kind} component; printed as usual, cut by hand")
+    from punchboard.generator.preflight.colour_blind import check_component
+
+    for finding in check_component(game, component):  # the per-side checks ran while the pieces were drawn
+        ctx.warn(finding)
     return CachedComponent(fingerprint, file, [page.role for page in pages], ctx.warnings[before:])
 
 

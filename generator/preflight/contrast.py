@@ -139,7 +139,9 @@ def check(side: SideSeen) -> Iterator[Finding]:
         size = drawn.text.size
         least = LARGE if size >= LARGE_SIZE or (bold and size >= LARGE_BOLD_SIZE) else NORMAL
         measured: list[tuple[float, RGB, RGB]] = []
-        for point in grid(lines):
+        uniform = all(layer.kind == "rect" and layer.fill is not None and not layer.turned and layer.drawn.rect.contains(lines)
+                      for layer in below)  # the same colour under every point: judge one
+        for point in [lines.center] if uniform else grid(lines):
             under = _under(below, point)
             if under is None:
                 continue

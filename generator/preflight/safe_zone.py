@@ -1,7 +1,7 @@
 """``safe_zone``: text and key art that reach outside the safe zone, where a slightly off cut trims them.
 
-Text is measured by its lines as drawn, not its box. Key art is an icon, or a
-picture that stays inside the trim (a picture reaching past the trim on any
+Text is measured by its lines as drawn, not its box. Key art is an icon (but
+not the ``frame`` icon, a border meant to run along the edge), or a picture that stays inside the trim (a picture reaching past the trim on any
 edge is a background meant to bleed).
 """
 
@@ -11,9 +11,12 @@ from collections.abc import Iterator
 
 from punchboard.generator.draw.geometry import Rect
 
+from punchboard.spec.icons import ELEMENT_ONLY_ICONS
+
 from .seen import Finding, SideSeen, angle, bounds, millimetres, placement, raster
 
 TOLERANCE = 0.05  # points
+BORDERS = ELEMENT_ONLY_ICONS  # the frame icon is a border drawn along the edge, not key art
 
 
 def _reach(inner: Rect, rect: Rect) -> float:
@@ -36,7 +39,7 @@ def check(side: SideSeen) -> Iterator[Finding]:
         if kind == "text":
             lines = side.ink(drawn)
             area, what = (lines, "text") if lines is not None and lines.width > 0 else (None, "")
-        elif kind == "icon":
+        elif kind == "icon" and str(drawn.element.props.get("icon", "")).strip().lower() not in BORDERS:
             area, what = bounds(drawn.rect, angle(drawn), drawn.rect.center), "icon"
         elif kind == "image" and drawn.picture is not None:
             picture = raster(drawn.picture)

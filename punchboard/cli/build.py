@@ -13,7 +13,15 @@ from punchboard.generator.options import BACK_MODES, BuildOptions
 from punchboard.plumbing.outlock import output_lock
 from punchboard.plumbing.paths import LAYOUTS
 
-from .common import EXIT_INPUT, TARGET_HELP, add_common_flags, add_limit_flags, limits_of, load_targets
+from .common import (
+    EXIT_INPUT,
+    TARGET_HELP,
+    add_common_flags,
+    add_limit_flags,
+    add_preflight_flag,
+    limits_of,
+    load_targets,
+)
 
 MAX_DUPLEX_OFFSET = 50.0  # mm; a printer that misregisters by more than 5 cm needs fixing, not correcting
 
@@ -69,6 +77,7 @@ def build_options(args: argparse.Namespace) -> BuildOptions:
         changed_since=args.changed_since,
         stamp=args.stamp,
         jobs=getattr(args, "jobs", 1) or _all_cores(),
+        preflight=args.preflight,
     )
 
 
@@ -117,6 +126,7 @@ def add_build_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--force", action="store_true", help="rebuild everything, ignoring the cache")
     p.add_argument("--jobs", type=_jobs, default=0, metavar="N", help="draw up to N components (and fingerprint runs of pieces) at once in separate processes, 0 = every core; output is identical for any N (default: 0, every core)")
     p.add_argument("--changed-since", type=_print_number, metavar="PRINT", help="also write <game>-reprint.pdf: only the pieces drawn differently since print PRINT ('last' or a number from OUT/<game>/prints/), after a swap list")
+    add_preflight_flag(p)
     p.add_argument("--stamp", action="store_true", help="print the print number (P3) small in a corner of every piece, to tell prints apart once cut")
     add_limit_flags(p)
 

@@ -23,6 +23,10 @@ FORBIDDEN = {  # a module under the key may not import anything under these
                             "punchboard.spec"),
     # The studio shows the generator's pictures and the verifier's findings, like the CLI it sits below.
     "punchboard.studio": ("punchboard.cli",),
+    # Drawing reports what it drew to an observer it is handed; it never knows the preflight that watches.
+    "punchboard.generator.draw": ("punchboard.generator.preflight",),
+    # The preflight reads the drawing (and, for check, draws sides alone); it writes no sheets or files.
+    "punchboard.generator.preflight": ("punchboard.generator.document", "punchboard.generator.export"),
 }
 
 
@@ -62,6 +66,7 @@ def test_every_package_is_found():
     assert "punchboard.verifier.simulate" in MODULES
     assert "punchboard.cli.build" in MODULES
     assert "punchboard.studio.server" in MODULES
+    assert "punchboard.generator.preflight.contrast" in MODULES
     assert len(MODULES) > 60
 
 
