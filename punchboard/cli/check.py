@@ -25,7 +25,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     for game in load_targets(args.targets, limits_of(args), getattr(args, "out", None), echo=False):
         pieces = sum(c.count for c in game.components)
         findings = _preflight(game, args.preflight)
-        said = f", preflight: {len(findings)} findings" if args.preflight != "off" else ""
+        said = f", preflight: {len(findings)} finding{'' if len(findings) == 1 else 's'}" if findings else ""
         voice.say(f"{game.id}: ok ({len(game.components)} components, {pieces} pieces{said})")
         for component in game.components:
             voice.detail(f"  {component.id}: {component.kind}, {component.count} pieces ({component.source.name})")

@@ -82,7 +82,7 @@ def test_a_clean_game_passes_strict(tmp_path: Path):
     game = write_game(tmp_path / "clean", fixed=tuple(FIGURES))
     result = run_cli("check", str(game), "--preflight", "strict")
     assert result.returncode == 0, result.stderr
-    assert "preflight: 0 findings" in result.stdout
+    assert result.stdout == "flawed: ok (1 components, 2 pieces)\n"
     assert "warning" not in result.stderr
 
 
