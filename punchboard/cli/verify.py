@@ -87,7 +87,8 @@ def run_verify(games: list[Game], args: argparse.Namespace) -> int:
             print(f"  {len(results)} checks, {sum(len(r.events) for r in results)} deal statistics, {trials} trials from seed {seed}")
     if args.json:
         sys.stdout.write(report.as_json(everything))
-    return 1 if any(r.status == "fail" for r in everything) else 0
+    strict = getattr(args, "strict", False)
+    return 1 if any(r.status == "fail" or (strict and r.status == "warn") for r in everything) else 0
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -97,7 +98,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("verify", help="simulate every setup and deal", description="Check that the components support every variant and player count the rules promise. Exit 0 if nothing fails, 1 if something fails, 2 on invalid input.")
+    p = sub.add_parser("verify", help="simulate every setup and deal", description="Check that the components support every variant and player count the rules promise. Exit 0 if nothing fails, 1 if something fails (or, with --strict, warns), 2 on invalid input.")
     p.add_argument("targets", nargs="*", metavar="TARGET", help=TARGET_HELP)
     p.add_argument("--variant", help="only this variant")
     p.add_argument("--players", type=_players, help="only this player count")
@@ -105,6 +106,8 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=non_negative_int, default=1, help="random seed for Monte Carlo (default: 1)")
     p.add_argument("--jobs", type=jobs_count, default=0, metavar="N", help="run the Monte Carlo in up to N processes, 0 = every core; the results are the same for any N (default: 0)")
     p.add_argument("--json", action="store_true", help="print results as JSON")
+    p.add_argument("--strict", action="store_true", help="exit 1 on any warning too: rulebook contradictions, "
+                   "counts the rulebook leaves open, worst cases that fail")
     add_common_flags(p, out="where verify.md and the matrix picture go")
     add_limit_flags(p)
     p.set_defaults(func=cmd_verify)
