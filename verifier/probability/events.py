@@ -84,9 +84,13 @@ def _scopes(run: Run) -> list[tuple[Scope, Mapping[str, Any]]]:
 
 
 def _hands(run: Run, target: _Target) -> list[list[int]]:
+    """The zones the event reads: every player's, player 1's (``first``), one named player's, or one shared zone."""
     keys = run.keys(target.scope, target.event.zone)
-    if target.event.who == "first":
+    who = target.event.who
+    if who == "first":
         keys = keys[:1]
+    elif isinstance(who, int):
+        keys = keys[who - 1:who]
     return [run.zones.get(k, []) for k in keys]
 
 
@@ -96,9 +100,9 @@ def _inside(k: int, event: Event) -> bool:
 
 def _outcome(run: Run, target: _Target) -> bool:
     counts = [len(target.marked.intersection(hand)) for hand in _hands(run, target)]  # a hand holds a piece once
-    if target.event.who == "every":
-        return all(_inside(c, target.event) for c in counts)
-    return any(_inside(c, target.event) for c in counts)
+    if target.event.who == "any":
+        return any(_inside(c, target.event) for c in counts)
+    return all(_inside(c, target.event) for c in counts)
 
 
 def _exact(run: Run, target: _Target) -> tuple[float | None, str]:
@@ -110,8 +114,6 @@ def _exact(run: Run, target: _Target) -> tuple[float | None, str]:
     """
     event, origins = target.event, run.origins
     hands = _hands(run, target)
-    if event.who == "first":
-        hands = hands[:1]
     fixed: list[int] = []
     groups: dict[int, list[int]] = {}
     for n, hand in enumerate(hands):
@@ -172,9 +174,17 @@ def prepare(game: Game, variant: Variant, players: int, run: Run, trials: int, s
             findings.append(Finding(label, f"'{event.where}' matches no piece in the box: every hand counts 0 "
                                            "(a misspelt name or value?)", "warn"))
         found = False
+        shared_seen: set[str] = set()
         for scope, env in _scopes(run):
             base = run.key(scope, event.zone)
             if base not in run.per_player:
+                if base not in run.zones or base in shared_seen:
+                    continue  # a shared zone (a market row, the nobles on the table) is read once
+                shared_seen.add(base)
+            elif isinstance(event.who, int) and event.who > len(run.keys(scope, event.zone)):
+                findings.append(Finding(label, f"not computed: there is no player {event.who} at "
+                                               f"{run.players} players", "warn"))
+                found = True
                 continue
             found = True
             where = f" at the {scope.table} table" if scope.table else ""
@@ -185,13 +195,14 @@ def prepare(game: Game, variant: Variant, players: int, run: Run, trials: int, s
                 continue
             target = _Target(event, index, scope, env, run.matching(event.where, (), env))
             if not any(_hands(run, target)):
-                whose = "player 1's" if event.who == "first" else "every player's"
+                whose = ("player 1's" if event.who == "first" else f"player {event.who}'s" if isinstance(event.who, int)
+                         else "every player's" if base in run.per_player else "the zone")
                 findings.append(Finding(label, f"not computed{where}: {whose} '{event.zone}' is empty — the deal "
                                                "into it dealt nothing (see the step above)", "warn"))
                 continue
             targets.append(target)
         if not found:
-            findings.append(Finding(label, f"not computed: no deal filled '{event.zone}'", "warn"))
+            findings.append(Finding(label, f"not computed: no step filled '{event.zone}'", "warn"))
     exact = [_exact(run, t) for t in targets]
     return Study(game, variant, players, run, inventory, targets, exact, findings, trials,
                  f"{seed}:{variant.id}:{players}:events")
