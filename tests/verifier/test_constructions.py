@@ -75,7 +75,7 @@ variants:
 @pytest.mark.parametrize("seed", ["1", "7"])
 def test_a_shuffle_of_a_zone_each_player_has_shuffles_every_players_zone(tmp_path: Path, seed: str) -> None:
     folder = write_game(tmp_path, PER_PLAYER_SHUFFLE, {"starters": STARTERS}, (2, 2))
-    code, results = verify(tmp_path, folder, "--seed", seed, "--trials", "4000")
+    code, results = verify(tmp_path, folder, "--seed", seed, "--trials", "4000", "--cross-check")
     # independent decks: the product of each player's 1/2
     truth = {"player 1 draws their Gold": 0.5, "every player draws their Gold": 0.25,
              "some player draws their Gold": 0.75}
@@ -111,7 +111,7 @@ BLANKS = "cards:\n  - {name: Blank, colour: white, count: 10}\n"
 @pytest.mark.parametrize("seed", ["1", "7"])
 def test_a_random_keep_among_pieces_of_two_random_steps_is_exact_over_both(tmp_path: Path, seed: str) -> None:
     folder = write_game(tmp_path, TWO_ORIGINS, {"stars": STARS, "blanks": BLANKS}, (2, 2))
-    code, results = verify(tmp_path, folder, "--seed", seed, "--trials", "4000")
+    code, results = verify(tmp_path, folder, "--seed", seed, "--trials", "4000", "--cross-check")
     first = event(results, 2, "player 1 keeps the Star")
     assert first["exact_kind"] == "exact" and first["exact"] == pytest.approx(1 / 20, abs=1e-12), first
     assert first["agrees"]
@@ -320,7 +320,7 @@ variants:
 
 def test_events_on_a_shared_zone_and_on_a_named_player(tmp_path: Path) -> None:
     folder = write_game(tmp_path, MARKET_EVENTS, {"cards": RED_BLUE}, (2, 2))
-    code, results = verify(tmp_path, folder, "--trials", "3000")
+    code, results = verify(tmp_path, folder, "--trials", "3000", "--cross-check")
     market = event(results, 2, "the market shows 2 or more red")
     assert market["exact_kind"] == "exact" and market["exact"] == pytest.approx(155 / 210, abs=1e-12)
     second = event(results, 2, "player 2 holds no red")  # 2 of 10 with 5 red: C(5,2)/C(10,2)
@@ -350,9 +350,21 @@ variants:
 
 def test_a_fixed_size_random_subset_shuffled_into_a_deck_stays_exact(tmp_path: Path) -> None:
     folder = write_game(tmp_path, AGE_DECK, {"guilds": GUILDS, "ages": AGE}, (3, 3))
-    code, results = verify(tmp_path, folder, "--trials", "3000")
+    code, results = verify(tmp_path, folder, "--trials", "3000", "--cross-check")
     guild = event(results, 3, "player 1 starts with a guild")  # 5 guilds among 25 cards, 7 in the hand
     assert guild["exact_kind"] == "exact" and guild["exact"] == pytest.approx(1 - comb(20, 7) / comb(25, 7), abs=1e-12)
     g1 = event(results, 3, "some player holds guild G1")  # G1 is in the age deck 5/10, then in a hand 21/25
     assert g1["exact_kind"] == "exact" and g1["exact"] == pytest.approx(0.5 * 21 / 25, abs=1e-12), g1
     assert guild["agrees"] and g1["agrees"] and code == 0
+
+
+def test_an_exact_event_gets_no_monte_carlo_unless_cross_check_asks(tmp_path: Path) -> None:
+    folder = write_game(tmp_path, MARKET_EVENTS, {"cards": RED_BLUE}, (2, 2))
+    _, plain = verify(tmp_path, folder, "--trials", "3000")
+    market = event(plain, 2, "the market shows 2 or more red")
+    assert market["exact"] == pytest.approx(155 / 210, abs=1e-12) and market["trials"] == 0 and market["hits"] == 0
+    _, checked = verify(tmp_path, folder, "--trials", "3000", "--cross-check")
+    market = event(checked, 2, "the market shows 2 or more red")
+    assert market["trials"] == 3000 and 0 < market["hits"] < 3000 and market["agrees"]
+    text = run_cli("verify", str(folder), "--out", str(tmp_path / "o")).stdout
+    assert "not needed (--cross-check runs it)" in text

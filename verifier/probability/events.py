@@ -54,23 +54,29 @@ class Study:
     findings: list[Finding]
     trials: int
     seed_text: str
+    cross_check: bool = False  # Monte Carlo for events with an exact figure too (verify --cross-check)
+
+    def sampled(self) -> list[int]:
+        """The events the Monte Carlo estimates: those without an exact figure, or every one to cross-check."""
+        return [n for n, (value, _) in enumerate(self.exact) if value is None or self.cross_check]
 
     def blocks(self) -> list[tuple[int, int]]:
         """(block number, trials in it) for every block of the Monte Carlo."""
-        if not self.targets:
+        if not self.sampled():
             return []
         return [(b, min(BLOCK, self.trials - b * BLOCK)) for b in range((self.trials + BLOCK - 1) // BLOCK)]
 
     def count(self, block: int, size: int) -> list[int]:
         """How many of ``size`` whole-setup replays of ``block`` meet each event."""
         rng = random.Random(f"{self.seed_text}:{block}")
-        reads = frozenset(t.event.zone for t in self.targets)
+        sampled = self.sampled()
+        reads = frozenset(self.targets[n].event.zone for n in sampled)
         hits = [0] * len(self.targets)
         for _ in range(size):
             replay = simulate(self.game, self.variant, self.players, rng, self.inventory, quiet=True,
                               cache=self.run.cache, reads=reads)
-            for n, target in enumerate(self.targets):
-                hits[n] += _outcome(replay, target)
+            for n in sampled:
+                hits[n] += _outcome(replay, self.targets[n])
         return hits
 
 
@@ -153,14 +159,14 @@ def _exact(run: Run, target: _Target) -> tuple[float | None, str]:
 
 
 def event_stats(game: Game, variant: Variant, players: int, run: Run, trials: int, seed: int,
-                inventory: tuple[Instance, ...]) -> tuple[list[EventStat], list[Finding]]:
+                inventory: tuple[Instance, ...], cross_check: bool = False) -> tuple[list[EventStat], list[Finding]]:
     """Every event of one variant × player count, its Monte Carlo run here, block after block."""
-    study = prepare(game, variant, players, run, trials, seed, inventory)
+    study = prepare(game, variant, players, run, trials, seed, inventory, cross_check)
     return finish(study, [study.count(block, size) for block, size in study.blocks()])
 
 
 def prepare(game: Game, variant: Variant, players: int, run: Run, trials: int, seed: int,
-            inventory: tuple[Instance, ...]) -> Study:
+            inventory: tuple[Instance, ...], cross_check: bool = False) -> Study:
     """The events that can be computed, their exact figures, and the findings about the rest."""
     findings: list[Finding] = []
     targets: list[_Target] = []
@@ -205,12 +211,12 @@ def prepare(game: Game, variant: Variant, players: int, run: Run, trials: int, s
             findings.append(Finding(label, f"not computed: no step filled '{event.zone}'", "warn"))
     exact = [_exact(run, t) for t in targets]
     return Study(game, variant, players, run, inventory, targets, exact, findings, trials,
-                 f"{seed}:{variant.id}:{players}:events")
+                 f"{seed}:{variant.id}:{players}:events", cross_check)
 
 
 def comparisons(study: Study) -> int:
     """How many of the study's events have an exact figure for the Monte Carlo estimate to agree with."""
-    return sum(1 for value, _ in study.exact if value is not None) if study.trials else 0
+    return sum(1 for n in study.sampled() if study.exact[n][0] is not None) if study.trials else 0
 
 
 def finish(study: Study, block_hits: list[list[int]], z: float = Z_999) -> tuple[list[EventStat], list[Finding]]:
@@ -221,10 +227,12 @@ def finish(study: Study, block_hits: list[list[int]], z: float = Z_999) -> tuple
         return [], findings
     hits = [sum(column) for column in zip(*block_hits, strict=True)] if block_hits else [0] * len(study.targets)
     stats = []
-    for target, (value, why), hit in zip(study.targets, study.exact, hits, strict=True):
-        low, high = wilson(hit, trials, z)
-        stats.append(EventStat(target.event.name, target.scope.table, value, hit / trials if trials else 0.0, low, high,
-                               trials, hit, seed_text, "exact" if value is not None else "estimate", why))
+    sampled = set(study.sampled())
+    for n, (target, (value, why), hit) in enumerate(zip(study.targets, study.exact, hits, strict=True)):
+        runs = trials if n in sampled else 0  # an exact figure needs no estimate unless --cross-check asks
+        low, high = wilson(hit, runs, z) if runs else ((value, value) if value is not None else (0.0, 1.0))
+        stats.append(EventStat(target.event.name, target.scope.table, value, hit / runs if runs else (value or 0.0), low,
+                               high, runs, hit, seed_text, "exact" if value is not None else "estimate", why))
     for stat in stats:
         if not stat.agrees:
             findings.append(Finding(f'event "{stat.name}"', f"Monte Carlo {stat.estimate:.5f} [{stat.low:.5f}, "
