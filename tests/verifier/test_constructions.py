@@ -165,6 +165,7 @@ def test_a_step_that_fails_on_some_deals_reports_on_how_many_and_the_exit_code_i
             assert cell(results, players)["status"] == "fail"
         outputs.append(results)
     assert outputs[0] == outputs[1] == outputs[2]  # the verdict and its figures never follow --seed
+    assert verify(tmp_path, folder, "--jobs", "1")[1] == verify(tmp_path, folder, "--jobs", "2")[1] == outputs[0]
     text = run_cli("verify", str(folder), "--out", str(tmp_path / "o"), "--players", "2").stdout
     assert "fails on 7" in text and "of deals" in text and "each player reveals a Guard" in text
 
