@@ -3,6 +3,7 @@ plurals on the cover, a marked 6 and 9, and long lines on the bill of materials 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pdfplumber
@@ -67,11 +68,33 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize(("backs", "preference"), [("duplex-long", "/DuplexFlipLongEdge"), ("duplex-short", "/DuplexFlipShortEdge"),
                                                    ("gutterfold", "/Simplex"), ("none", "/Simplex")])
 def test_pdfs_ask_the_print_dialog_for_the_duplex_mode_of_backs(game: Path, tmp_path: Path, backs: str, preference: str) -> None:
-    result = run_cli("build", str(game), "--out", str(tmp_path), "--quiet", "--backs", backs)
+    """A PDF with back pages asks for its flip; a one-sided one never asks for duplex (reprinted from
+    its own file, one sheet would land on the back of another); the combined PDF asks for what its
+    cover says: the double-sided pages duplex, as the dialog's default range when one-sided pages follow."""
+    (game / "deck2.yaml").write_text(DECK.replace("id: deck", "id: deck2").replace("layout: face", "layout: face\nback: {layout: face}"))
+    (game / "game.yaml").write_text(GAME.replace("[deck.yaml", "[deck.yaml, deck2.yaml"))
+    try:
+        result = run_cli("build", str(game), "--out", str(tmp_path), "--quiet", "--backs", backs)
+    finally:
+        (game / "game.yaml").write_text(GAME)
+        (game / "deck2.yaml").unlink()
     assert result.returncode == 0, result.stderr
-    for pdf in (tmp_path / "small" / "deck.pdf", tmp_path / "small" / "small-print-and-play.pdf"):
-        preferences = PdfReader(pdf).trailer["/Root"]["/ViewerPreferences"]
-        assert preferences["/Duplex"] == preference and preferences["/PrintScaling"] == "/None"
+    folder = tmp_path / "small"
+    for name, asked in (("deck", "/Simplex"), ("board", "/Simplex"), ("deck2", preference), ("small-print-and-play", preference)):
+        preferences = PdfReader(folder / f"{name}.pdf").trailer["/Root"]["/ViewerPreferences"]
+        assert preferences["/Duplex"] == asked and preferences["/PrintScaling"] == "/None", name
+    combined = PdfReader(folder / "small-print-and-play.pdf")
+    preferences = combined.trailer["/Root"]["/ViewerPreferences"]
+    cover = " ".join(combined.pages[0].extract_text().split())
+    duplex = re.search(r"Print pages (\d+)[–-](\d+) duplex", cover)
+    single = re.search(r"Print (?:page|pages) (\d+)(?:[–-](\d+))? single-sided", cover)
+    if backs.startswith("duplex"):
+        assert duplex is not None and single is not None, cover
+        first, last = int(duplex.group(1)), int(duplex.group(2))
+        assert [int(v) for v in preferences["/PrintPageRange"]] == [first - 1, last - 1]  # counted from 0
+        assert int(single.group(1)) == last + 1
+    else:
+        assert duplex is None and "/PrintPageRange" not in preferences
 
 
 def test_cover_plurals_marked_indices_and_a_bill_of_materials_inside_the_page(game: Path, tmp_path: Path) -> None:
