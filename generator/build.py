@@ -128,6 +128,8 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
         return None
     file = f"{component.id}.pdf"
     style = ctx.style
+    if ctx.options.print_shop:
+        pages = _print_shop_files(ctx, folder, component, pages)
     pdf = render(pages, game.title, style, component.name, _duplex(ctx.options, pages))
     write_bytes(folder / file, pdf)
     if cutter and cuttable(component.kind, cutter):
@@ -310,6 +312,26 @@ def _write_combined(ctx: BuildContext, game: Game, entries: dict[str, CachedComp
     print_range = double if double is not None and plan.single_sided is not None else None
     write_bytes(combined, assemble(parts, blank, game.title, "print and play", _duplex(options) if double else "Simplex",
                                    print_range))
+
+
+def _print_shop_files(ctx: BuildContext, folder: Path, component: Component, pages: list[Page]) -> list[Page]:
+    """A print-shop preset's page order, the extra files it asks for (per side, per piece), and a warning
+    for layouts whose safe zone is narrower than the service keeps clear."""
+    from punchboard.generator.document.pages import render
+    from punchboard.generator.impose.print_shops import in_order, load_print_shops, narrow_safe, split
+
+    from punchboard.plumbing.units import to_mm
+
+    shop = load_print_shops().get(ctx.options.print_shop_preset)
+    pages = in_order(pages, shop)
+    for name, part in split(pages, shop, component.id).items():
+        write_bytes(folder / name, render(part, ctx.game.title, ctx.style, component.name, "Simplex"))
+    narrow = narrow_safe(ctx.game, component, shop) if ctx.options.print_shop_preset else []
+    if narrow:  # a service named with --shop: its safe zone is a requirement
+        safe = min(ctx.game.layouts[name].safe for name in narrow)
+        ctx.warn(f"{ctx.game.id} / {component.id}: safe zone {to_mm(safe):g} mm in layout {', '.join(narrow)}; "
+                 f"{shop.name} asks for {to_mm(shop.safe):g} mm between the cut and any text or key art")
+    return pages
 
 
 def _duplex(options: BuildOptions, pages: Sequence[Page] | None = None) -> str:
