@@ -119,3 +119,23 @@ def test_cover_plurals_marked_indices_and_a_bill_of_materials_inside_the_page(ga
             under = [r for r in page.rects if r["fill"] and glyph["bottom"] - 8 < r["top"] < glyph["bottom"] + 6
                      and r["x0"] >= glyph["x0"] - 1 and r["x1"] <= glyph["x1"] + 1]
             assert bool(under) == marked, digit
+
+
+def test_index_mark_false_leaves_a_6_and_a_9_plain(game: Path, tmp_path: Path) -> None:
+    import shutil
+
+    plain = tmp_path / "small"
+    shutil.copytree(game, plain)
+    (plain / "layouts" / "face.yaml").write_text(FACE.replace("align: center}", "align: center, index_mark: false}"))
+    result = run_cli("build", str(plain), "--out", str(tmp_path / "out"), "--quiet", "--backs", "none")
+    assert result.returncode == 0, result.stderr
+    with pdfplumber.open(tmp_path / "out" / "small" / "deck.pdf") as doc:
+        page = doc.pages[0]
+        for digit in ("6", "9", "8"):
+            glyph = next(c for c in page.chars if c["text"] == digit and c["size"] > 20)
+            under = [r for r in page.rects if r["fill"] and glyph["bottom"] - 8 < r["top"] < glyph["bottom"] + 6
+                     and r["x0"] >= glyph["x0"] - 1 and r["x1"] <= glyph["x1"] + 1]
+            assert not under, digit
+    (plain / "layouts" / "face.yaml").write_text(FACE.replace("align: center}", "align: center, index_mark: 'no'}"))
+    result = run_cli("check", str(plain))
+    assert result.returncode == 2 and "face.yaml:2:" in result.stderr and "index_mark" in result.stderr
