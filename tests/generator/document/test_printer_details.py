@@ -139,3 +139,19 @@ def test_index_mark_false_leaves_a_6_and_a_9_plain(game: Path, tmp_path: Path) -
     (plain / "layouts" / "face.yaml").write_text(FACE.replace("align: center}", "align: center, index_mark: 'no'}"))
     result = run_cli("check", str(plain))
     assert result.returncode == 2 and "face.yaml:2:" in result.stderr and "index_mark" in result.stderr
+
+
+def test_the_cover_band_stays_inside_the_printable_area(game: Path, tmp_path: Path) -> None:
+    """The title band used to run edge to edge, where home printers print nothing (layouts/sheet.yaml
+    unprintable: 6.35 mm); every fill on the cover now keeps inside that margin."""
+    from tests.pdf_geometry import page_geometry
+
+    result = run_cli("build", str(game), "--out", str(tmp_path), "--quiet", "--backs", "none")
+    assert result.returncode == 0, result.stderr
+    cover = PdfReader(tmp_path / "small" / "small-print-and-play.pdf").pages[0]
+    width, height = float(cover.mediabox.width), float(cover.mediabox.height)
+    fills = [area for _, area in page_geometry(cover).fills if not area.is_empty]
+    assert any(area.bounds[2] - area.bounds[0] > width * 0.8 for area in fills)  # the band is there
+    for area in fills:
+        x0, y0, x1, y1 = area.bounds
+        assert x0 >= 6.35 * MM - 0.01 and y0 >= 6.35 * MM - 0.01 and x1 <= width - 6.35 * MM + 0.01 and y1 <= height - 6.35 * MM + 0.01
