@@ -24,15 +24,17 @@ class Part:
     blank_reverses: bool = False
 
 
-def assemble(parts: Sequence[Part], blank_page: bytes, title: str, subject: str, duplex: str | None = None) -> bytes:
+def assemble(parts: Sequence[Part], blank_page: bytes, title: str, subject: str, duplex: str | None = None,
+             print_range: tuple[int, int] | None = None) -> bytes:
     """Every part's pages in order. PDFs punchboard wrote are copied object by object
-    (:mod:`.merge`, no parsing of their content); anything else goes through pypdf."""
+    (:mod:`.merge`, no parsing of their content); anything else goes through pypdf.
+    ``print_range`` (first and last page, from 1) is the print dialog's default page range."""
     copied = merge([(p.pdf if isinstance(p.pdf, bytes) else p.pdf.read_bytes(), p.blank_reverses) for p in parts],
-                   blank_page, title, subject, duplex)
+                   blank_page, title, subject, duplex, print_range)
     if copied is not None:
         return copied
     from pypdf import PdfReader, PdfWriter  # only when a combined PDF is written: pypdf takes 0.1 s to import
-    from pypdf.generic import NameObject
+    from pypdf.generic import ArrayObject, NameObject, NumberObject
 
     writer = PdfWriter()
     blank = PdfReader(BytesIO(blank_page)).pages[0]
@@ -49,6 +51,8 @@ def assemble(parts: Sequence[Part], blank_page: bytes, title: str, subject: str,
     preferences[NameObject("/PrintScaling")] = NameObject("/None")
     if duplex:
         preferences[NameObject("/Duplex")] = NameObject(f"/{duplex}")
+    if print_range is not None:
+        preferences[NameObject("/PrintPageRange")] = ArrayObject([NumberObject(print_range[0] - 1), NumberObject(print_range[1] - 1)])
     out = BytesIO()
     writer.write(out)
     return out.getvalue()

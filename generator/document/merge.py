@@ -25,6 +25,8 @@ _INFO = re.compile(rb"/Info (\d+) 0 R")
 _PAGES = re.compile(rb"/Pages (\d+) 0 R")
 _KIDS = re.compile(rb"/Kids\s*\[([^\]]*)\]")
 _PARENT = re.compile(rb"/Parent (\d+) 0 R")
+_SUBSET = re.compile(rb"(/BaseFont|/FontName)(\s*)/([A-Z]{6})\+")
+TAG_SPAN = 26**3  # subset tags a part may use before the next part's begin (reportlab counts up from AAAAAA)
 
 
 class _Unknown(Exception):
@@ -103,7 +105,26 @@ def _text(value: str) -> bytes:
     return b"<FEFF" + value.encode("utf-16-be").hex().upper().encode("ascii") + b">"
 
 
-def merge(parts: Sequence[tuple[bytes, bool]], blank: bytes, title: str, subject: str, duplex: str | None = None) -> bytes | None:
+def subset_tag(tag: bytes, part: int) -> bytes:
+    """A font subset's six-letter tag made unique to its part of the combined PDF.
+
+    Every component PDF names its first subset of a font AAAAAA+; copied side by side,
+    a dozen different subsets would share one name, which some print shops' RIPs take
+    for one font (and print wrong glyphs). The tag counts on past the earlier parts'.
+    """
+    value = 0
+    for letter in tag:
+        value = value * 26 + letter - 65
+    value = part * TAG_SPAN + value % TAG_SPAN
+    letters = []
+    for _ in range(6):
+        value, digit = divmod(value, 26)
+        letters.append(65 + digit)
+    return bytes(reversed(letters))
+
+
+def merge(parts: Sequence[tuple[bytes, bool]], blank: bytes, title: str, subject: str, duplex: str | None = None,
+          print_range: tuple[int, int] | None = None) -> bytes | None:
     """The pages of every ``(pdf, blank_reverses)`` part in order, a blank page after each page of
     parts that ask for it; None when a part is not a PDF this function knows how to copy."""
     try:
@@ -114,18 +135,26 @@ def merge(parts: Sequence[tuple[bytes, bool]], blank: bytes, title: str, subject
     objects: list[bytes] = [b"", b"", b""]  # 1 catalog, 2 page tree, 3 info: filled in below
     kids: list[int] = []
 
+    parts_copied = 0
+
     def copy(source: _Source) -> dict[int, int]:
+        nonlocal parts_copied
         numbers = {old: len(objects) + 1 + i for i, old in enumerate(source.reachable())}
         numbers[source.pages_root] = 2
+        part = parts_copied
+        parts_copied += 1
 
         def shift(match: re.Match[bytes]) -> bytes:
             return b"%d 0 R" % numbers[int(match.group(1))]
+
+        def retag(match: re.Match[bytes]) -> bytes:
+            return match.group(1) + match.group(2) + b"/" + subset_tag(match.group(3), part) + b"+"
 
         for old in sorted(numbers):
             if old == source.pages_root:
                 continue
             head, rest = source.objects[old]
-            objects.append(_REF.sub(shift, head) + rest)
+            objects.append(_SUBSET.sub(retag, _REF.sub(shift, head)) + rest)
         return numbers
 
     try:
@@ -143,6 +172,8 @@ def merge(parts: Sequence[tuple[bytes, bool]], blank: bytes, title: str, subject
     except KeyError:
         return None
     prefs = b"/PrintScaling /None" + (b" /Duplex /" + duplex.encode("ascii") if duplex else b"")
+    if print_range is not None:  # the print dialog's default pages, counted from 0
+        prefs += b" /PrintPageRange [ %d %d ]" % (print_range[0] - 1, print_range[1] - 1)
     objects[0] = b"<< /Type /Catalog /Pages 2 0 R /ViewerPreferences << " + prefs + b" >> >>\nendobj\n"
     objects[1] = (b"<< /Type /Pages /Count %d /Kids [ " % len(kids)
                   + b" ".join(b"%d 0 R" % k for k in kids) + b" ] >>\nendobj\n")
