@@ -27,3 +27,4 @@ class BuildOptions:
     stamp: bool = False  # carry the print number on every piece
     stamp_label: str = ""  # the stamp drawn ("P3"), set by the build from the print number
     jobs: int = 1  # processes drawing components at once (--jobs; output is the same for any value)
+    jobs_auto: bool = False  # --jobs 0 (the default): use `jobs` only where the work pays for it (generator/jobs.py)

@@ -94,6 +94,7 @@ def build_options(args: argparse.Namespace) -> BuildOptions:
         changed_since=args.changed_since,
         stamp=args.stamp,
         jobs=getattr(args, "jobs", 1) or _all_cores(),
+        jobs_auto=getattr(args, "jobs", 1) == 0,
     )
 
 
@@ -142,7 +143,7 @@ def add_build_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--packing", default=None, choices=("spaced", "touching"), help="older name: spaced = --bleed-policy squeeze, touching = shared")
     p.add_argument("--unprintable", default=None, type=_millimetres, metavar="MM", help="keep crop marks and card sheets this far from the paper edge (default: layouts/sheet.yaml, 6.35 mm; 5 fits 9 poker cards on Letter)")
     p.add_argument("--force", action="store_true", help="rebuild everything, ignoring the cache")
-    p.add_argument("--jobs", type=_jobs, default=0, metavar="N", help="draw up to N components (and fingerprint runs of pieces) at once in separate processes, 0 = every core; output is identical for any N (default: 0, every core)")
+    p.add_argument("--jobs", type=_jobs, default=0, metavar="N", help="draw up to N components (and fingerprint runs of pieces) at once in separate processes; 0 = every core when there are at least 1,000 pieces to draw, else one; output is identical for any N (default: 0)")
     p.add_argument("--changed-since", type=_print_number, metavar="PRINT", help="also write <game>-reprint.pdf: only the pieces drawn differently since print PRINT ('last' or a number from OUT/<game>/prints/), after a swap list")
     p.add_argument("--stamp", action="store_true", help="print the print number (P3) small in a corner of every piece, to tell prints apart once cut")
     add_limit_flags(p)

@@ -23,8 +23,11 @@ def _port(text: str) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from punchboard.spec.yamlsource import keep_parsed
     from punchboard.studio.server import StudioServer, serve
     from punchboard.studio.state import Studio
+
+    keep_parsed()  # after a save, only the files whose text changed are parsed again
 
     if args.trials < 0:
         raise SpecError([Problem("--trials", 1, 1, f"--trials must be 0 or more, got {args.trials}")])

@@ -20,6 +20,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
     """Rebuild on every save; bad input is reported and watching goes on. Ctrl-C or SIGTERM stops it (exit 0)."""
     from punchboard.generator.build import build_game, summary
     from punchboard.spec.loader import load_game
+    from punchboard.spec.yamlsource import keep_parsed
+
+    keep_parsed()  # after a save, only the files whose text changed are parsed again
 
     folders = target_folders(args.targets)
     options = replace(build_options(args), quiet=True)
