@@ -368,7 +368,8 @@ def _draw_text(
             f"{rect.height / 72 * 25.4:.1f} mm box even at {fitted.size:g}pt [{element.source}]"
         )
     ink = resolved(colour(props.get("color", "#000000"), palette) or "#000000")
-    text.draw(canvas, fitted, base, rect, ink, props.get("align", "left"), props.get("valign", "top"), ctx.icons)  # type: ignore[arg-type]
+    text.draw(canvas, fitted, base, rect, ink, props.get("align", "left"), props.get("valign", "top"), ctx.icons,  # type: ignore[arg-type]
+              index_mark=props.get("index_mark", True) is not False)
     return fitted, base
 
 

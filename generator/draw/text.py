@@ -140,24 +140,26 @@ def fit(text: str, base: str, size: float, min_size: float, box: Rect, leading: 
 
 
 def draw(
-    canvas: Canvas, fitted: Fitted, base: str, box: Rect, colour: str, align: str = "left", valign: str = "top", own: Icons | None = None
+    canvas: Canvas, fitted: Fitted, base: str, box: Rect, colour: str, align: str = "left", valign: str = "top", own: Icons | None = None,
+    index_mark: bool = True,
 ) -> None:
     """Draw fitted text into ``box``. Text that does not fit is kept inside the box: lines
-    below it are left out, words wider than it are cut at its right edge, and the rest is clipped."""
+    below it are left out, words wider than it are cut at its right edge, and the rest is clipped.
+    ``index_mark``: underline a lone 6, 9 or other number that reads differently turned over."""
     if not fitted.fits:
         canvas.saveState()
         path = canvas.beginPath()
         path.rect(box.x, box.y, box.width, box.height)
         canvas.clipPath(path, stroke=0, fill=0)
-        _draw(canvas, fitted, base, box, colour, align, "top", own, limit=box)
+        _draw(canvas, fitted, base, box, colour, align, "top", own, limit=box, index_mark=index_mark)
         canvas.restoreState()
         return
-    _draw(canvas, fitted, base, box, colour, align, valign, own)
+    _draw(canvas, fitted, base, box, colour, align, valign, own, index_mark=index_mark)
 
 
 def _draw(
     canvas: Canvas, fitted: Fitted, base: str, box: Rect, colour: str, align: str, valign: str, own: Icons | None = None,
-    limit: Rect | None = None,
+    limit: Rect | None = None, index_mark: bool = True,
 ) -> None:
     size = fitted.size
     top = _top(fitted, base, box, valign)
@@ -184,7 +186,7 @@ def _draw(
             if limit is not None and x >= limit.right - 0.01:
                 break
             _draw_word(canvas, word, base, size, x, baseline, colour, own, limit.right if limit is not None else None)
-            if len(fitted.lines) == 1 and len(line) == 1 and ambiguous_index(_plain(word)):
+            if index_mark and len(fitted.lines) == 1 and len(line) == 1 and ambiguous_index(_plain(word)):
                 _underline(canvas, x, baseline, w, base, size)
             x += w + gap
         baseline -= fitted.line_height

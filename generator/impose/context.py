@@ -68,9 +68,13 @@ class BuildContext:
         return paint
 
     def bleed_for(self, component: Component) -> float:
-        """--bleed if given, else the largest bleed a face layout asks for, else the sheet style's."""
+        """--bleed if given, else a print-shop preset's, else the largest bleed a face layout asks for, else the sheet style's."""
         if self.options.bleed_mm is not None:
             return mm(self.options.bleed_mm)
+        if self.options.print_shop:
+            from .print_shops import load_print_shops
+
+            return load_print_shops().get(self.options.print_shop_preset).bleed
         asked = [
             self.game.layouts[p.face.layout].bleed
             for p in component.pieces

@@ -58,6 +58,10 @@ def side_drawer(ctx: PartsContext, component: Component) -> DrawSide:
 def bleed_for(ctx: PartsContext, component: Component) -> float:
     if ctx.options.bleed_mm is not None:
         return mm(ctx.options.bleed_mm)
+    if ctx.options.print_shop:
+        from .print_shops import load_print_shops
+
+        return load_print_shops().get(ctx.options.print_shop_preset).bleed
     faces = [p.face.layout for p in component.pieces if p.face is not None]
     layout = ctx.game.layouts.get(faces[0]) if faces else None
     return layout.bleed if layout is not None and layout.bleed is not None else ctx.style.bleed

@@ -62,6 +62,15 @@ def _bleed(text: str) -> float:
     return value
 
 
+def _print_shop(text: str) -> str:
+    from punchboard.generator.impose.print_shops import load_print_shops
+
+    known = sorted(load_print_shops().presets)
+    if text not in known:
+        raise argparse.ArgumentTypeError(f"unknown print-shop preset '{text[:40]}'; expected one of {', '.join(known)}")
+    return text
+
+
 def _paper(text: str) -> str:
     known = sorted(p.stem for p in (LAYOUTS / "paper").glob("*.yaml"))
     if text not in known:
@@ -80,7 +89,8 @@ def build_options(args: argparse.Namespace) -> BuildOptions:
         paper=args.paper,
         backs=args.backs,
         duplex_offset=args.duplex_offset,
-        print_shop=args.print_shop,
+        print_shop=args.print_shop or getattr(args, "shop", None) is not None,
+        print_shop_preset=getattr(args, "shop", None),
         proof=args.proof,
         packing=args.bleed_policy or args.packing,
         bleed_mm=args.bleed,
@@ -133,7 +143,8 @@ def add_build_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backs", default="duplex-long", choices=BACK_MODES, help="how backs are printed (default: duplex-long)")
     p.add_argument("--duplex-offset", default=(0.0, 0.0), type=_duplex_offset, metavar="X,Y", help="shift back pages by X,Y mm to correct duplex misregistration")
     output = p.add_mutually_exclusive_group()
-    output.add_argument("--print-shop", action="store_true", help="one piece per page at trim + bleed (boards unsplit), fronts and backs alternating, TrimBox/BleedBox set, CutContour die lines on shaped pieces")
+    output.add_argument("--print-shop", action="store_true", help="one piece per page at trim + bleed (1/8 in unless --bleed), boards unsplit, fronts and backs alternating, TrimBox/BleedBox set, CutContour die lines on shaped pieces")
+    output.add_argument("--shop", default=None, type=_print_shop, metavar="PRESET", help="--print-shop with a service's conventions from layouts/print_shops.yaml: generic (the default), drivethrucards (backs first), thegamecrafter (fronts and backs also as separate PDFs)")
     output.add_argument("--cut", default=None, choices=("silhouette", "cricut"), help="print-and-cut: cards and tokens laid out for a Silhouette (registration marks, .svg/.dxf cut files) or Cricut Print Then Cut (.png images with .svg outlines)")
     p.add_argument("--proof", action="store_true", help="draw trim and safe-zone guides")
     p.add_argument("--bleed", default=None, type=_bleed, metavar="LENGTH", help="bleed for every piece, e.g. 3mm or 0.125in (default: each layout's bleed, else layouts/sheet.yaml's)")
