@@ -31,6 +31,7 @@ from .options import BuildOptions
 
 if TYPE_CHECKING:  # the renderers (and reportlab) load only when something must be drawn
     from punchboard.generator.document.cover import ContentsLine
+    from punchboard.generator.document.pages import Page
     from punchboard.generator.impose.context import BuildContext
 
 DUPLEX = ("duplex-long", "duplex-short")
@@ -50,17 +51,23 @@ class GameReport:
 
 def build_games(games: list[Game], out_dir: Path, options: BuildOptions) -> int:
     """Build every game; warnings (text that does not fit, …) go to stderr. Returns the exit code."""
+    from .preflight.findings import count, shown
+
+    failed = False
     for game in games:
         report = build_game(game, out_dir, options)
-        for message in report.warnings:
+        for message in shown(report.warnings, options.preflight):
             print(f"warning: {message}", file=sys.stderr)
+        failed = failed or (options.preflight == "strict" and count(report.warnings) > 0)
         if not options.quiet:
             print(summary(report, out_dir))
         if options.verbose:
             for verb, ids in (("drew", report.rendered), ("reused", report.reused)):
                 for component in ids:
                     print(f"  {verb} {out_dir / game.id / component}.pdf")
-    return 0
+    if failed:
+        print("error: --preflight strict: the preflight found problems (the warnings above); the files are written", file=sys.stderr)
+    return 1 if failed else 0
 
 
 def summary(report: GameReport, out_dir: Path) -> str:
@@ -130,16 +137,22 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
         return None
     file = f"{component.id}.pdf"
     style = ctx.style
+    if ctx.options.print_shop:
+        pages = _print_shop_files(ctx, folder, component, pages)
     if cutter and cuttable(component.kind, cutter):
         from punchboard.generator.export.cutfiles import write_cut_files
 
-        pdf = render(pages, game.title, style, component.name, _duplex(ctx.options))
+        pdf = render(pages, game.title, style, component.name, _duplex(ctx.options, pages))
         write_bytes(folder / file, pdf)
         write_cut_files(folder, component.id, pages, pdf, cutter)
     else:  # streamed to disk as it is written: a large deck is never held whole in memory
-        render_to(folder / file, pages, game.title, style, component.name, _duplex(ctx.options))
+        render_to(folder / file, pages, game.title, style, component.name, _duplex(ctx.options, pages))
     if cutter and not cuttable(component.kind, cutter):
         ctx.warn(f"{game.id} / {component.id}: no {cutter} cut file for a {component.kind} component; printed as usual, cut by hand")
+    from punchboard.generator.preflight.colour_blind import check_component
+
+    for finding in check_component(game, component):  # the per-side checks ran while the pieces were drawn
+        ctx.warn(finding)
     return CachedComponent(fingerprint, file, [page.role for page in pages], ctx.warnings[before:])
 
 
@@ -161,7 +174,7 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
         if not made:
             from punchboard.generator.impose.context import BuildContext
 
-            made.append(BuildContext(game, paper, options, style))
+            made.append(BuildContext(game, paper, options, style, preflight=True))
         return made[0]
 
     for leftover in folder.glob(".*.part"):  # from a build that was killed mid-write
@@ -246,7 +259,7 @@ def _build_groups(game: Game, folder: Path, options: BuildOptions, shared: str, 
             ctx.warn(f"{game.id} / {name}: print group '{name}' takes {shared} sheets, more than the {apart} its members "
                      "take printed apart (mixed tokens are shelf-packed; alone, round tokens pack denser); "
                      "remove print_group to print them apart")
-        render_to(folder / f"{name}.pdf", pages, game.title, ctx.style, group_title(name), _duplex(options))
+        render_to(folder / f"{name}.pdf", pages, game.title, ctx.style, group_title(name), _duplex(options, pages))
         out[name] = (CachedComponent(fingerprint, f"{name}.pdf", [page.role for page in pages], ctx.warnings[before:]), True)
     return out
 
@@ -327,7 +340,11 @@ def _write_combined(context: Callable[[], BuildContext], game: Game, entries: di
         cache.remember(BLANK_FILE, shared_digest, blank)
     parts = [Part(front)]
     parts += [Part(blank) if key is None else Part(folder / sources[key].file) for key in plan.order]
-    assemble_to(combined, parts, blank, game.title, "print and play", _duplex(options))
+    # The print dialog's defaults say what the cover says: the double-sided pages duplex (and, when
+    # one-sided parts follow, only those pages: the cover asks for the rest as a single-sided job).
+    double = plan.double_sided if duplex else None
+    print_range = double if double is not None and plan.single_sided is not None else None
+    assemble_to(combined, parts, blank, game.title, "print and play", _duplex(options) if double else "Simplex", print_range)
 
 
 FRONT_FILE = ".front.pdf.keep"  # the combined PDF's cover, bill of materials and calibration pages, as last drawn
@@ -380,8 +397,31 @@ def _write_if_changed(path: Path, data: bytes) -> None:
     write_bytes(path, data)
 
 
-def _duplex(options: BuildOptions) -> str:
-    """The print dialog's duplex setting for these PDFs (print-shop files: one piece a page, simplex)."""
+def _print_shop_files(ctx: BuildContext, folder: Path, component: Component, pages: list[Page]) -> list[Page]:
+    """A print-shop preset's page order, the extra files it asks for (per side, per piece), and a warning
+    for layouts whose safe zone is narrower than the service keeps clear."""
+    from punchboard.generator.document.pages import render
+    from punchboard.generator.impose.print_shops import in_order, load_print_shops, narrow_safe, split
+
+    from punchboard.plumbing.units import to_mm
+
+    shop = load_print_shops().get(ctx.options.print_shop_preset)
+    pages = in_order(pages, shop)
+    for name, part in split(pages, shop, component.id).items():
+        write_bytes(folder / name, render(part, ctx.game.title, ctx.style, component.name, "Simplex"))
+    narrow = narrow_safe(ctx.game, component, shop) if ctx.options.print_shop_preset else []
+    if narrow:  # a service named with --shop: its safe zone is a requirement
+        safe = min(ctx.game.layouts[name].safe for name in narrow)
+        ctx.warn(f"{ctx.game.id} / {component.id}: safe zone {to_mm(safe):g} mm in layout {', '.join(narrow)}; "
+                 f"{shop.name} asks for {to_mm(shop.safe):g} mm between the cut and any text or key art")
+    return pages
+
+
+def _duplex(options: BuildOptions, pages: Sequence[Page] | None = None) -> str:
+    """The print dialog's duplex setting for these PDFs: Simplex for print-shop files (one piece a page)
+    and for any PDF without a back page (one-sided: printed duplex, one sheet would land on another's back)."""
     from punchboard.generator.document.pages import duplex_preference
 
-    return "Simplex" if options.print_shop else duplex_preference(options.backs)
+    if options.print_shop or (pages is not None and not any(page.role == "back" for page in pages)):
+        return "Simplex"
+    return duplex_preference(options.backs)

@@ -27,7 +27,7 @@ from .options import BuildOptions
 CACHE_FILE = ".punchboard-cache.json"
 CACHE_VERSION = 1
 STYLE_FILES = ("sheet.yaml", "board_tiling.yaml", "sizes.yaml")
-RENDER_OPTIONS = ("paper", "backs", "duplex_offset", "print_shop", "proof", "bleed_mm", "packing", "stamp_label", "unprintable_mm", "cut")
+RENDER_OPTIONS = ("paper", "backs", "duplex_offset", "print_shop", "print_shop_preset", "proof", "bleed_mm", "packing", "stamp_label", "unprintable_mm", "cut")
 
 
 def _digest_files(paths: list[Path]) -> str:

@@ -28,7 +28,8 @@ def _count(studies: list[Study | VerdictStudy], item: tuple[int, int, int]) -> o
 
 
 def verify_game(game: Game, *, variant: str | None = None, players: int | None = None, trials: int = 2000,
-                seed: int = 1, inventory: tuple[Instance, ...] | None = None, jobs: int = 1) -> list[Result]:
+                seed: int = 1, inventory: tuple[Instance, ...] | None = None, jobs: int = 1,
+                cross_check: bool = False) -> list[Result]:
     """Every check of one game. The Monte Carlo blocks of every variant × player count (event estimates and,
     where the verdict depends on the deal, whole-setup re-runs) run in up to ``jobs`` processes; each block
     has its own seed, so the results are the same for any ``jobs``."""
@@ -66,7 +67,7 @@ def verify_game(game: Game, *, variant: str | None = None, players: int | None =
                     result.fails_on = exact.fails_on
                 else:
                     verdicts.append((result, VerdictStudy(game, spec, count, run, inventory, trials)))
-            studies.append((result, prepare(game, spec, count, run, trials, seed, inventory)))
+            studies.append((result, prepare(game, spec, count, run, trials, seed, inventory, cross_check)))
             results.append(result)
     plans: list[Study | VerdictStudy] = [study for _, study in studies] + [study for _, study in verdicts]
     blocks = [(n, block, size) for n, study in enumerate(plans) for block, size in study.blocks()]

@@ -51,7 +51,7 @@ ALWAYS = fixed(1.0)
 class Finding:
     step: str  # e.g. 'step 2 "deal 7 cards to each player"', 'expect', 'supply', 'box'
     message: str
-    severity: str = "fail"  # fail | warn
+    severity: str = "fail"  # fail | warn | contradiction (the rulebook's own texts disagree: a warning) | info
     component: str = ""
     need: int | None = None
     have: int | None = None
@@ -144,7 +144,7 @@ class Result:
         severities = {f.severity for f in self.findings}
         if "fail" in severities:
             return "fail"
-        return "warn" if "warn" in severities else "pass"
+        return "warn" if severities & {"warn", "contradiction"} else "pass"
 
     def as_json(self) -> dict[str, Any]:
         return {

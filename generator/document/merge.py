@@ -26,6 +26,8 @@ from typing import BinaryIO
 _ENTRY = re.compile(rb"(\d{10}) (\d{5}) ([nf])")
 _HEADER = re.compile(rb"(\d+) 0 obj\r?\n")
 _REF = re.compile(rb"(\d+) 0 R\b")
+_SUBSET = re.compile(rb"(/BaseFont|/FontName)(\s*)/([A-Z]{6})\+")
+TAG_SPAN = 26**3  # subset tags a part may use before the next part's begin (reportlab counts up from AAAAAA)
 _STREAM = re.compile(rb">>\s*stream\r?\n")
 _ROOT = re.compile(rb"/Root (\d+) 0 R")
 _INFO = re.compile(rb"/Info (\d+) 0 R")
@@ -131,14 +133,33 @@ def _text(value: str) -> bytes:
 _Out = bytes | tuple[bytes, "_Source", int, int]
 
 
-def merge(parts: Sequence[tuple[bytes, bool]], blank: bytes, title: str, subject: str, duplex: str | None = None) -> bytes | None:
+def subset_tag(tag: bytes, part: int) -> bytes:
+    """A font subset's six-letter tag made unique to its part of the combined PDF.
+
+    Every component PDF names its first subset of a font AAAAAA+; copied side by side,
+    a dozen different subsets would share one name, which some print shops' RIPs take
+    for one font (and print wrong glyphs). The tag counts on past the earlier parts'.
+    """
+    value = 0
+    for letter in tag:
+        value = value * 26 + letter - 65
+    value = part * TAG_SPAN + value % TAG_SPAN
+    letters = []
+    for _ in range(6):
+        value, digit = divmod(value, 26)
+        letters.append(65 + digit)
+    return bytes(reversed(letters))
+
+
+def merge(parts: Sequence[tuple[bytes, bool]], blank: bytes, title: str, subject: str, duplex: str | None = None,
+          print_range: tuple[int, int] | None = None) -> bytes | None:
     """:func:`merge_to` into memory: the combined PDF's bytes, or None."""
     out = BytesIO()
-    return out.getvalue() if merge_to(out, parts, blank, title, subject, duplex) else None
+    return out.getvalue() if merge_to(out, parts, blank, title, subject, duplex, print_range) else None
 
 
 def merge_to(out: BinaryIO, parts: Sequence[tuple[bytes | Path, bool]], blank: bytes, title: str, subject: str,
-             duplex: str | None = None) -> bool:
+             duplex: str | None = None, print_range: tuple[int, int] | None = None) -> bool:
     """Write the pages of every ``(pdf, blank_reverses)`` part in order to ``out``, a blank page after
     each page of parts that ask for it (a part is PDF bytes or a PDF file); False, with nothing written,
     when a part is not a PDF this function knows how to copy."""
@@ -151,7 +172,7 @@ def merge_to(out: BinaryIO, parts: Sequence[tuple[bytes | Path, bool]], blank: b
             blank_source = _Source(BytesIO(blank)) if any(reverses for _, reverses in parts) else None
         except (_Unknown, ValueError, IndexError):
             return False
-        objects = _plan(sources, blank_source, title, subject, duplex)
+        objects = _plan(sources, blank_source, title, subject, duplex, print_range)
         if objects is None:
             return False
         _write(out, objects)
@@ -162,22 +183,30 @@ def merge_to(out: BinaryIO, parts: Sequence[tuple[bytes | Path, bool]], blank: b
 
 
 def _plan(sources: Sequence[tuple[_Source, bool]], blank_source: _Source | None, title: str, subject: str,
-          duplex: str | None) -> list[_Out] | None:
+          duplex: str | None, print_range: tuple[int, int] | None = None) -> list[_Out] | None:
     objects: list[_Out] = [b"", b"", b""]  # 1 catalog, 2 page tree, 3 info: filled in below
     kids: list[int] = []
 
+    parts_copied = 0
+
     def copy(source: _Source) -> dict[int, int]:
+        nonlocal parts_copied
         numbers = {old: len(objects) + 1 + i for i, old in enumerate(source.reachable())}
         numbers[source.pages_root] = 2
+        part = parts_copied
+        parts_copied += 1
 
         def shift(match: re.Match[bytes]) -> bytes:
             return b"%d 0 R" % numbers[int(match.group(1))]
+
+        def retag(match: re.Match[bytes]) -> bytes:
+            return match.group(1) + match.group(2) + b"/" + subset_tag(match.group(3), part) + b"+"
 
         for old in sorted(numbers):
             if old == source.pages_root:
                 continue
             head, rest, start, end = source.objects[old]
-            head = _REF.sub(shift, head)
+            head = _SUBSET.sub(retag, _REF.sub(shift, head))
             objects.append(head + rest if rest is not None else (head, source, start, end))
         return numbers
 
@@ -196,6 +225,8 @@ def _plan(sources: Sequence[tuple[_Source, bool]], blank_source: _Source | None,
     except KeyError:
         return None
     prefs = b"/PrintScaling /None" + (b" /Duplex /" + duplex.encode("ascii") if duplex else b"")
+    if print_range is not None:  # the print dialog's default pages, counted from 0
+        prefs += b" /PrintPageRange [ %d %d ]" % (print_range[0] - 1, print_range[1] - 1)
     objects[0] = b"<< /Type /Catalog /Pages 2 0 R /ViewerPreferences << " + prefs + b" >> >>\nendobj\n"
     objects[1] = (b"<< /Type /Pages /Count %d /Kids [ " % len(kids)
                   + b" ".join(b"%d 0 R" % k for k in kids) + b" ] >>\nendobj\n")

@@ -27,6 +27,7 @@ from . import fonts, packed_forms, svg, text
 from .art import Ink, draw_icon
 from .colours import resolved
 from .geometry import Rect
+from .observe import Drawn, SideObserver
 from .pictures import draw_picture
 from .reads import reuse_key
 from .stamp import draw_stamp
@@ -34,6 +35,7 @@ from .stamp import draw_stamp
 Warn = Callable[[str], None]
 ClipShape = Callable[[Any], None]  # adds a closed outline to a reportlab path
 DEFAULT_TEXT_SIZE = 10.0
+Observe = Callable[[Layout, "SideFrame"], SideObserver]  # a watcher for one side of a layout in a frame
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,7 @@ class SideContext:
     proof_colours: tuple[str, str, float] = ("#e0007a", "#0088cc", 0.4)
     stamp: str = ""  # a print stamp such as "P3" (draw/stamp.py), drawn over the layout
     icons: Mapping[str, Path] = field(default_factory=dict)  # the game's own icons (icons: in game.yaml)
+    observe: Observe | None = None  # starts a watcher of each side drawn (the preflight, generator/preflight/)
 
 
 def colour(name: Any, palette: Mapping[str, str]) -> str | None:
@@ -220,9 +223,12 @@ def _draw_side_now(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], fr
         else:
             frame.clip(path)
         canvas.clipPath(path, stroke=0, fill=0)
+    seen = ctx.observe(layout, frame) if ctx.observe is not None else None
     for element in layout.elements:
         if _visible(element, fields, ctx):
-            _draw_element(canvas, element, layout, fields, frame, palette, ctx)
+            _draw_element(canvas, element, layout, fields, frame, palette, ctx, seen)
+    if seen is not None:
+        seen.done(ctx.warn, ctx.where)
     if ctx.stamp:
         draw_stamp(canvas, ctx.stamp, frame.trim, layout.safe)
     if ctx.proof:
@@ -262,6 +268,7 @@ def _draw_element(
     frame: SideFrame,
     palette: Mapping[str, str],
     ctx: SideContext,
+    seen: SideObserver | None = None,
 ) -> None:
     props = bound_props(element.props, fields)  # field-bound colours, fonts and sizes take the piece's values
     if props is not element.props:
@@ -301,8 +308,10 @@ def _draw_element(
         if props.get("closed", True):
             path.close()
         canvas.drawPath(path, stroke=stroke, fill=fill)
-    elif kind == "text":
-        _draw_text(canvas, element, rect, fields, palette, ctx)
+    fitted: tuple[text.Fitted, str] | None = None
+    picture: Path | None = None
+    if kind == "text":
+        fitted = _draw_text(canvas, element, rect, fields, palette, ctx)
     elif kind == "icon":
         name = bind(props.get("icon"), fields).strip().lower()
         ink = Ink(
@@ -316,8 +325,10 @@ def _draw_element(
             ctx.warn(f"{ctx.where}: unknown icon '{name}' in element '{element.id}' [{element.source}]")
         _own_icon_notes((name,), element, ctx)
     elif kind == "image":
-        _draw_image(canvas, element, rect, fields, layout, ctx)
+        picture = _draw_image(canvas, element, rect, fields, layout, ctx)
     canvas.restoreState()
+    if seen is not None:
+        seen.see(Drawn(element, rect, box, palette, *(fitted or (None, "")), picture))
 
 
 def _own_icon_notes(names: Any, element: Element, ctx: SideContext) -> None:
@@ -334,11 +345,14 @@ def _own_icon_notes(names: Any, element: Element, ctx: SideContext) -> None:
             ctx.warn(f"{ctx.where}: icon '{name}' ({path.name}) is not drawn faithfully: {note} [{element.source}]")
 
 
-def _draw_text(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str, Any], palette: Mapping[str, str], ctx: SideContext) -> None:
+def _draw_text(
+    canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str, Any], palette: Mapping[str, str], ctx: SideContext,
+) -> tuple[text.Fitted, str] | None:
+    """Draw a text element; the fitted text and its base font, None when there was nothing to draw."""
     props = element.props
     content = bind(props.get("text"), fields)
     if not content.strip():
-        return
+        return None
     if ctx.icons:
         _own_icon_notes(INLINE_ICON.findall(content), element, ctx)
     cap = props.get("cap")
@@ -354,7 +368,9 @@ def _draw_text(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str
             f"{rect.height / 72 * 25.4:.1f} mm box even at {fitted.size:g}pt [{element.source}]"
         )
     ink = resolved(colour(props.get("color", "#000000"), palette) or "#000000")
-    text.draw(canvas, fitted, base, rect, ink, props.get("align", "left"), props.get("valign", "top"), ctx.icons)  # type: ignore[arg-type]
+    text.draw(canvas, fitted, base, rect, ink, props.get("align", "left"), props.get("valign", "top"), ctx.icons,  # type: ignore[arg-type]
+              index_mark=props.get("index_mark", True) is not False)
+    return fitted, base
 
 
 def find_image(src: str, layout: Layout, folders: tuple[Path, ...]) -> Path | None:
@@ -365,20 +381,22 @@ def find_image(src: str, layout: Layout, folders: tuple[Path, ...]) -> Path | No
         return None
 
 
-def _draw_image(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str, Any], layout: Layout, ctx: SideContext) -> None:
+def _draw_image(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str, Any], layout: Layout, ctx: SideContext) -> Path | None:
+    """Draw an image element; the file drawn, None when none was."""
     src = bind(element.props.get("src"), fields).strip()
     if not src:
-        return
+        return None
     path = find_image(src, layout, ctx.folders)
     if path is None:
         ctx.warn(f"{ctx.where}: image '{src}' of element '{element.id}' not found [{element.source}]")
-        return
+        return None
     fit = element.props.get("fit", "contain")
     try:
         notes = draw_picture(canvas, path, rect, fit, element.props.get("focus"))
     except svg.SvgError as exc:
         ctx.warn(f"{ctx.where}: image '{src}' not drawn: {exc} [{element.source}]")
-        return
+        return None
     for note in notes:
         ctx.warn(f"{ctx.where}: image '{src}' is not drawn faithfully: {note} [{element.source}]")
+    return path
 

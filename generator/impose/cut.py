@@ -54,9 +54,25 @@ class CutterSettings:
     thickness: float
     square: float
     clearance: float
+    footer_gap: float
     cricut_width: float
     cricut_height: float
     cricut_dpi: int
+
+    def mark_zones(self, width: float, height: float) -> list[Rect]:
+        """Where nothing but the marks may be printed on a ``width`` × ``height`` page: the square and
+        each L mark's corner square (the area its arms bound), grown by the clearance."""
+        s, c = self, self.clearance
+        return [
+            Rect(s.inset, height - s.inset - s.square, s.square, s.square).inset(-c),
+            Rect(width - s.inset - s.length, height - s.inset - s.length, s.length, s.length).inset(-c),
+            Rect(s.inset, s.inset, s.length, s.length).inset(-c),
+        ]
+
+    def clear_of_marks(self, trims: Sequence[Rect], bleed: float, width: float, height: float) -> list[Rect]:
+        """The slots whose art (trim plus bleed) keeps out of every mark zone."""
+        zones = self.mark_zones(width, height)
+        return [t for t in trims if not any(_overlap(t.inset(-bleed), zone) for zone in zones)]
 
     @property
     def keep_out(self) -> float:
@@ -89,10 +105,15 @@ def load_cutters(path: Path = CUTTERS_FILE) -> CutterSettings:
         thickness=length("silhouette", "thickness"),
         square=length("silhouette", "square"),
         clearance=length("silhouette", "clearance"),
+        footer_gap=length("silhouette", "footer_gap"),
         cricut_width=length("cricut", "max_width"),
         cricut_height=length("cricut", "max_height"),
         cricut_dpi=dpi,
     )
+
+
+def _overlap(a: Rect, b: Rect) -> bool:
+    return a.x < b.right and b.x < a.right and a.y < b.top and b.y < a.top
 
 
 def cut_outline(component: Component, trim: Rect, settings: CutterSettings, frame: SideFrame | None = None) -> Outline:
@@ -154,6 +175,7 @@ def silhouette_pages(ctx: BuildContext, component: Component) -> list[Page]:
     room = Rect(k, k, paper.width - 2 * k, paper.height - 2 * k)
     round_tokens = component.kind == "tokens" and (component.shape or TokenShape("circle")).name in ROUND_SHAPES
     trims = pack(room, width, height, bleed, settings.gap, round_tokens)
+    trims = settings.clear_of_marks(trims, bleed, paper.width, paper.height)
     if not trims:
         from .cards import too_big
 
@@ -231,8 +253,12 @@ def silhouette_tile_pages(ctx: BuildContext, component: Component) -> list[Page]
     paper = ctx.paper
     bleed = bleed_for(ctx, component)
     k = settings.keep_out + bleed
-    room = Rect(k, k, paper.width - 2 * k, paper.height - 2 * k)
-    layouts = tiles.pack_tiles(component, paper, room, bleed, settings.gap)
+    # Shelf-packed tiles keep out of the marks' corner zones whole: the room stops short of them
+    # across (between the L marks' columns) or down (between their rows), whichever takes fewer pages.
+    corner = max(zone.top for zone in settings.mark_zones(paper.width, paper.height)[2:]) + bleed
+    rooms = (Rect(corner, k, paper.width - 2 * corner, paper.height - 2 * k),
+             Rect(k, corner, paper.width - 2 * k, paper.height - 2 * corner))
+    layouts = min((tiles.pack_tiles(component, paper, room, bleed, settings.gap) for room in rooms), key=len)
     draw = side_drawer(ctx, component)
 
     def paint(canvas: Canvas, placements: list[Placement], flip: str | None) -> None:
@@ -254,7 +280,7 @@ def silhouette_tile_pages(ctx: BuildContext, component: Component) -> list[Page]
 def _footer(ctx: BuildContext, settings: CutterSettings) -> FooterBand:
     """The footer runs right of the bottom-left mark, inside the paper margin."""
     paper, k = ctx.paper, settings.keep_out
-    left = settings.inset + settings.length + settings.clearance
+    left = settings.inset + settings.length + settings.footer_gap
     height = min(ctx.style.footer_height, k - settings.clearance - paper.margin)
     return FooterBand(Rect(left, paper.margin, paper.width - paper.margin - left, height))
 

@@ -497,8 +497,10 @@ class _Builder:
         events = []
         for index, spec in enumerate(raw.get("events", [])):
             at = path + ("events", index)
-            if spec["zone"] not in all_per_player:
-                self.error(at + ("zone",), f"event zone '{spec['zone']}' is not a zone a deal fills for each player")
+            self.check_read(at + ("zone",), spec["zone"], all_known, "event zone")
+            who = spec.get("who", "any")
+            if isinstance(who, int) and spec["zone"] not in all_per_player:
+                self.error(at + ("who",), f"who: {who} names a player, but '{spec['zone']}' is one shared zone")
             self.expression(at + ("where",), spec["where"], condition=True)
             low, high = spec.get("min", 0 if "max" in spec else 1), spec.get("max")
             if high is not None and low > high:

@@ -127,7 +127,7 @@ class Event:
     source: str
     low: int = 1
     high: int | None = None
-    who: str = "any"
+    who: str | int = "any"  # any | every | first | a player's number (1 = the first player)
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,10 @@ FORBIDDEN = {  # a module under the key may not import anything under these
     "punchboard.verifier.report": ("punchboard.verifier.setup", "punchboard.verifier.probability",
                                    "punchboard.verifier.supply", "punchboard.verifier.playout",
                                    "punchboard.verifier.engine"),
+    # Drawing reports what it drew to an observer it is handed; it never knows the preflight that watches.
+    "punchboard.generator.draw": ("punchboard.generator.preflight",),
+    # The preflight reads the drawing (and, for check, draws sides alone); it writes no sheets or files.
+    "punchboard.generator.preflight": ("punchboard.generator.document", "punchboard.generator.export"),
 }
 
 
@@ -74,6 +78,7 @@ def test_every_package_is_found():
     assert "punchboard.verifier.setup.simulate" in MODULES
     assert "punchboard.cli.build" in MODULES
     assert "punchboard.studio.server" in MODULES
+    assert "punchboard.generator.preflight.contrast" in MODULES
     assert len(MODULES) > 60
 
 

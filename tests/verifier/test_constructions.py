@@ -75,7 +75,7 @@ variants:
 @pytest.mark.parametrize("seed", ["1", "7"])
 def test_a_shuffle_of_a_zone_each_player_has_shuffles_every_players_zone(tmp_path: Path, seed: str) -> None:
     folder = write_game(tmp_path, PER_PLAYER_SHUFFLE, {"starters": STARTERS}, (2, 2))
-    code, results = verify(tmp_path, folder, "--seed", seed, "--trials", "4000")
+    code, results = verify(tmp_path, folder, "--seed", seed, "--trials", "4000", "--cross-check")
     # independent decks: the product of each player's 1/2
     truth = {"player 1 draws their Gold": 0.5, "every player draws their Gold": 0.25,
              "some player draws their Gold": 0.75}
@@ -111,7 +111,7 @@ BLANKS = "cards:\n  - {name: Blank, colour: white, count: 10}\n"
 @pytest.mark.parametrize("seed", ["1", "7"])
 def test_a_random_keep_among_pieces_of_two_random_steps_is_exact_over_both(tmp_path: Path, seed: str) -> None:
     folder = write_game(tmp_path, TWO_ORIGINS, {"stars": STARS, "blanks": BLANKS}, (2, 2))
-    code, results = verify(tmp_path, folder, "--seed", seed, "--trials", "4000")
+    code, results = verify(tmp_path, folder, "--seed", seed, "--trials", "4000", "--cross-check")
     first = event(results, 2, "player 1 keeps the Star")
     assert first["exact_kind"] == "exact" and first["exact"] == pytest.approx(1 / 20, abs=1e-12), first
     assert first["agrees"]
@@ -165,6 +165,7 @@ def test_a_step_that_fails_on_some_deals_reports_on_how_many_and_the_exit_code_i
             assert cell(results, players)["status"] == "fail"
         outputs.append(results)
     assert outputs[0] == outputs[1] == outputs[2]  # the verdict and its figures never follow --seed
+    assert verify(tmp_path, folder, "--jobs", "1")[1] == verify(tmp_path, folder, "--jobs", "2")[1] == outputs[0]
     text = run_cli("verify", str(folder), "--out", str(tmp_path / "o"), "--players", "2").stdout
     assert "fails on 7" in text and "of deals" in text and "each player reveals a Guard" in text
 
@@ -299,3 +300,72 @@ variants:
         assert word in stderr, (word, stderr)
     done = run_cli("verify", str(folder), "--out", str(tmp_path / "out"))
     assert done.returncode == 2 and "Traceback" not in done.stderr and where in done.stderr  # never exit 3
+
+
+# 8. Events on any zone, and exact figures for fixed-size random subsets. The market row (a shared zone) used
+# to be refused; N+2 of 10 guild cards shuffled into the age deck was an estimate.
+MARKET_EVENTS = """\
+variants:
+  - id: standard
+    players: [2]
+    steps:
+      - take: {component: cards, to: deck}
+      - shuffle: {zone: deck}
+      - take: {from: deck, count: 4, to: market}
+      - deal: {from: deck, to: hand, count: 2}
+    events:
+      - {name: the market shows 2 or more red, zone: market, where: "colour == 'red'", min: 2}
+      - {name: player 2 holds no red, zone: hand, where: "colour == 'red'", max: 0, who: 2}
+"""
+
+
+def test_events_on_a_shared_zone_and_on_a_named_player(tmp_path: Path) -> None:
+    folder = write_game(tmp_path, MARKET_EVENTS, {"cards": RED_BLUE}, (2, 2))
+    code, results = verify(tmp_path, folder, "--trials", "3000", "--cross-check")
+    market = event(results, 2, "the market shows 2 or more red")
+    assert market["exact_kind"] == "exact" and market["exact"] == pytest.approx(155 / 210, abs=1e-12)
+    second = event(results, 2, "player 2 holds no red")  # 2 of 10 with 5 red: C(5,2)/C(10,2)
+    assert second["exact"] == pytest.approx(comb(5, 2) / comb(10, 2), abs=1e-12)
+    assert market["agrees"] and second["agrees"] and code == 0
+
+
+GUILDS = "cards:\n" + "".join(f"  - {{name: G{n}, colour: purple}}\n" for n in range(10))
+AGE = "cards:\n  - {name: Age card, colour: brown, count: 20}\n"
+AGE_DECK = """\
+variants:
+  - id: standard
+    players: [3]
+    steps:
+      - take: {component: guilds, to: guild_deck}
+      - shuffle: {zone: guild_deck}
+      - say: N + 2 guild cards, drawn at random, go into the age deck
+        take: {from: guild_deck, count: "players + 2", to: age}
+      - take: {component: ages, to: age}
+      - shuffle: {zone: age}
+      - deal: {from: age, to: hand, count: 7}
+    events:
+      - {name: player 1 starts with a guild, zone: hand, where: "colour == 'purple'", who: first}
+      - {name: some player holds guild G1, zone: hand, where: "name == 'G1'"}
+"""
+
+
+def test_a_fixed_size_random_subset_shuffled_into_a_deck_stays_exact(tmp_path: Path) -> None:
+    folder = write_game(tmp_path, AGE_DECK, {"guilds": GUILDS, "ages": AGE}, (3, 3))
+    code, results = verify(tmp_path, folder, "--trials", "3000", "--cross-check")
+    guild = event(results, 3, "player 1 starts with a guild")  # 5 guilds among 25 cards, 7 in the hand
+    assert guild["exact_kind"] == "exact" and guild["exact"] == pytest.approx(1 - comb(20, 7) / comb(25, 7), abs=1e-12)
+    g1 = event(results, 3, "some player holds guild G1")  # G1 is in the age deck 5/10, then in a hand 21/25
+    assert g1["exact_kind"] == "exact" and g1["exact"] == pytest.approx(0.5 * 21 / 25, abs=1e-12), g1
+    assert guild["agrees"] and g1["agrees"] and code == 0
+
+
+def test_an_exact_event_gets_no_monte_carlo_unless_cross_check_asks(tmp_path: Path) -> None:
+    folder = write_game(tmp_path, MARKET_EVENTS, {"cards": RED_BLUE}, (2, 2))
+    _, plain = verify(tmp_path, folder, "--trials", "3000")
+    market = event(plain, 2, "the market shows 2 or more red")
+    assert market["exact"] == pytest.approx(155 / 210, abs=1e-12) and market["trials"] == 0 and market["hits"] == 0
+    _, checked = verify(tmp_path, folder, "--trials", "3000", "--cross-check")
+    market = event(checked, 2, "the market shows 2 or more red")
+    assert market["trials"] == 3000 and 0 < market["hits"] < 3000 and market["agrees"]
+    text = run_cli("verify", str(folder), "--out", str(tmp_path / "o")).stdout
+    assert "not needed (--cross-check runs it)" in text

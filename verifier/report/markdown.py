@@ -11,7 +11,8 @@ from .text import folded, where
 
 def markdown(game_id: str, title: str, results: Sequence[Result], trials: int, seed: int) -> str:
     variants, counts, cells = matrix(results)
-    out = [f"# Verification: {title}", "", f"Monte Carlo: {trials} deals per event, `--seed {seed}`.", ""]
+    out = [f"# Verification: {title}", "", f"Monte Carlo: {trials} deals per event without an exact figure "
+           f"(and per verdict that depends on the deal), `--seed {seed}`.", ""]
     out.append("| variant | " + " | ".join(str(c) for c in counts) + " |")
     out.append("|---|" + "---|" * len(counts))
     for variant in variants:
@@ -35,6 +36,9 @@ def markdown(game_id: str, title: str, results: Sequence[Result], trials: int, s
             out.append("|---|---|---|---|---|---|---|")
             for e in result.events:
                 exact = f"estimate ({e.why})" if e.exact is None else f"{e.exact:.6f}"
+                if not e.trials:
+                    out.append(f"| {e.name} | {e.table or '—'} | {exact} | not needed (`--cross-check` runs it) | — | — | — |")
+                    continue
                 out.append(f"| {e.name} | {e.table or '—'} | {exact} | {e.estimate:.6f} ({e.hits}/{e.trials}) | "
                            f"[{e.low:.6f}, {e.high:.6f}] | {'yes' if e.agrees else 'NO'} | `{e.seed}` |")
         out.append("")

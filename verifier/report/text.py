@@ -65,7 +65,8 @@ def events_text(results: Sequence[Result]) -> list[str]:
     lines = ["  deal events (probability over the whole setup; Monte Carlo re-runs it from scratch)", head]
     for cell, e in rows:
         name = e.name if len(e.name) <= name_width else e.name[: name_width - 1] + "…"
-        mc = f"{e.estimate:.4f} [{e.low:.4f}, {e.high:.4f}]" if e.trials else "not run (--trials 0)"
+        mc = (f"{e.estimate:.4f} [{e.low:.4f}, {e.high:.4f}]" if e.trials
+              else "not needed (--cross-check runs it)" if e.exact is not None else "not run (--trials 0)")
         agrees = "—" if e.exact is None or not e.trials else ("yes" if e.agrees else "NO")
         lines.append(f"  {name:<{name_width}}  {cell:<{cell_width}}  {_probability(e.exact):>9}  {mc:<34}  {agrees}")
     return lines

@@ -96,3 +96,31 @@ def test_streamed_files_hold_the_same_bytes_as_the_documents_made_in_memory(tmp_
     assert len(reader.pages) == 5 + 2 * 5
     original = [page.get_contents().get_data() for page in PdfReader(tmp_path / "deck.pdf").pages]
     assert [page.get_contents().get_data() for page in reader.pages[:5]] == original
+
+
+def font_subsets(pdf: Path) -> list[str]:
+    """The /FontName of every font descriptor in the file (one per embedded subset)."""
+    reader = PdfReader(pdf)
+    names = []
+    for number in range(1, int(reader.trailer["/Size"])):
+        obj = reader.get_object(number)
+        if hasattr(obj, "get") and obj.get("/Type") == "/FontDescriptor":
+            names.append(str(obj["/FontName"]))
+    return names
+
+
+def test_every_font_subset_in_the_combined_pdf_has_its_own_name(tmp_path: Path):
+    """Each component PDF names its first subset of a font AAAAAA+…; side by side in the combined
+    PDF those would be several different subsets under one name (wrong glyphs at some RIPs)."""
+    game = make_game(tmp_path / "tiny")
+    result = build(game, tmp_path / "out", "--backs", "duplex-long")
+    assert result.returncode == 0, result.stderr
+    folder = tmp_path / "out" / "tiny"
+    parts = [font_subsets(folder / name) for name in ("cards.pdf", "tokens.pdf")]
+    assert all(parts) and set(parts[0]) & set(parts[1])  # the components on their own share names
+    combined = font_subsets(folder / "tiny-print-and-play.pdf")
+    assert len(combined) >= sum(len(p) for p in parts)
+    assert len(set(combined)) == len(combined)  # every subset its own name
+    for name in combined:
+        tag, font = name.lstrip("/").split("+", 1)
+        assert len(tag) == 6 and tag.isalpha() and tag.isupper() and font  # still a subset name

@@ -193,14 +193,15 @@ def test_gutterfold_puts_turned_backs_below_their_fronts(tmp_path: Path) -> None
 
 
 def test_print_shop_is_one_card_per_page_with_trim_and_bleed_boxes(tmp_path: Path) -> None:
+    """The 1/8 in bleed print services ask for (layouts/print_shops.yaml), whatever the layouts declare."""
     pdf = build(make_game(tmp_path), tmp_path / "out", "--print-shop")
     reader = PdfReader(pdf)
     assert len(reader.pages) == 22  # front and back of 11 cards
     page = reader.pages[0]
-    assert float(page.mediabox.width) == pytest.approx((63.5 + 6) * MM, abs=TOL)
+    assert float(page.mediabox.width) == pytest.approx((63.5 + 6.35) * MM, abs=TOL)
     assert float(page.trimbox.width) == pytest.approx(63.5 * MM, abs=TOL)
-    assert float(page.trimbox.left) == pytest.approx(3 * MM, abs=TOL)
-    assert float(page.bleedbox.width) == pytest.approx((63.5 + 6) * MM, abs=TOL)
+    assert float(page.trimbox.left) == pytest.approx(3.175 * MM, abs=TOL)
+    assert float(page.bleedbox.width) == pytest.approx((63.5 + 6.35) * MM, abs=TOL)
     with pdfplumber.open(pdf) as doc:
         assert not doc.pages[0].lines  # no marks
         assert words(doc.pages[0], "F") and words(doc.pages[1], "B")
