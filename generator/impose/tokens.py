@@ -90,12 +90,23 @@ def pack(room: Rect, width: float, height: float, bleed: float, gap: float, offs
     return [Rect(x0 + x - width / 2, top - y - height / 2, width, height) for x, y in best]
 
 
+def pack_turnable(room: Rect, width: float, height: float, bleed: float, gap: float, offset_rows: bool, turn: bool) -> tuple[list[Rect], bool]:
+    """:func:`pack`, and with ``turn`` the same pieces turned 90° (slots ``height`` × ``width``);
+    the one that holds more, upright when they tie. Returns the trims and whether they are turned."""
+    upright = pack(room, width, height, bleed, gap, offset_rows)
+    if turn and abs(width - height) > 1e-6:
+        turned = pack(room, height, width, bleed, gap, offset_rows)
+        if len(turned) > len(upright):
+            return turned, True
+    return upright, False
+
+
 def token_sheet(ctx: BuildContext, component: Component, bleed: float) -> Sheet:
     assert component.size is not None and component.shape is not None
     paper, style = ctx.paper, ctx.style
     width, height = component.size.width, component.size.height
     if ctx.options.backs == "gutterfold" and component.has_backs:
-        sheet = gutterfold_sheet(paper, width, height, bleed, style)
+        sheet = gutterfold_sheet(paper, width, height, bleed, style, turn=False)  # shaped outlines stay upright
         if sheet is None:
             raise too_big(ctx, component, width, height)
         return replace(sheet, cuts_x=(), cuts_y=())  # cut along the outlines instead

@@ -3,7 +3,7 @@
 - effective bleed between the cards of every card sheet (from the crop marks): at
   least the declared bleed, or the build warned naming the component;
 - crop marks only around occupied slots (every marked row and column holds a card);
-- no glyph outside the page's printable area (the 6.35 mm unprintable margin), on every page
+- no glyph outside the page's printable area (the 4.23 mm unprintable margin), on every page
   except the tiles of a board larger than the paper: a tile is the whole board
   drawn under a clip, and pdfplumber reports clipped glyphs too. The boards are
   checked unsplit in the print-shop build instead;
@@ -35,7 +35,7 @@ GAMES = ("astonishing", "belpunk", "knights_vs_steambots", "steam_court", "steam
 MM = 72 / 25.4
 TOL = 0.05 * MM
 MARK_STROKE = 0.3  # layouts/sheet.yaml crop_marks.stroke
-PAPER_MARGIN = 6.35 * MM  # layouts/sheet.yaml unprintable: every page, cover and bill of materials included
+PAPER_MARGIN = 4.23 * MM  # layouts/sheet.yaml unprintable: every page, cover and bill of materials included
 GRID_KINDS = ("deck", "banknotes")
 
 
