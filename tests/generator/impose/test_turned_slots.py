@@ -6,6 +6,7 @@ Silhouette cut lines on the printed card outlines."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -208,3 +209,38 @@ def test_silhouette_cut_lines_follow_turned_cards_to_a_tenth_of_a_millimetre(tmp
             best = min(outlines, key=lambda o: sum(abs(a - b) for a, b in zip(o, box, strict=True)))
             worst = max(worst, *(abs(a - b) for a, b in zip(best, box, strict=True)))
         assert worst < 0.1
+
+
+def test_turning_changes_no_fingerprint_and_a_turned_reprint_registers_its_backs(tmp_path: Path) -> None:
+    """Fingerprints are of the drawing, not the slot: the same deck upright (Letter, 20 a sheet) and
+    turned (A4, 18 a sheet) prints the same. A reprint of every card, turned on A4, keeps each back
+    exactly behind its front and turned to match."""
+    game = make_game(tmp_path)
+    records = {}
+    for paper in ("letter", "a4"):
+        out = tmp_path / paper
+        result = run_cli("build", str(game), "--out", str(out), "--quiet", "--paper", paper)
+        assert result.returncode == 0, result.stderr
+        data = json.loads((out / "mini" / "prints" / "0001.json").read_text(encoding="utf-8"))
+        records[paper] = [(row["name"], row["index"], row["count"], row["face"], row["back"]) for row in data["pieces"]]
+    assert records["letter"] == records["a4"] and len(records["a4"]) >= 1
+    face, back = game / "layouts" / "face.yaml", game / "layouts" / "back.yaml"
+    face.write_text(face.read_text().replace("#eeeeee", "#f4f4f4"))  # every face and every back drawn anew
+    back.write_text(back.read_text().replace("#333333", "#383838"))
+    out = tmp_path / "a4"
+    result = run_cli("build", str(game), "--out", str(out), "--quiet", "--paper", "a4", "--changed-since", "last")
+    assert result.returncode == 0, result.stderr
+    with pdfplumber.open(out / "mini" / "mini-reprint.pdf") as doc:
+        sheets = [(page, doc.pages[n + 1]) for n, page in enumerate(doc.pages[:-1]) if len(rects(page, FACE_TRIM, True)) == 18]
+        assert sheets, "no sheet of 18 turned cards in the reprint"
+        front, reverse = sheets[0]
+        width = front.width
+        backs = {label_in(reverse, card)[1:]: card for card in rects(reverse, BACK_TRIM, True)}
+        worst = 0.0
+        for card in rects(front, FACE_TRIM, True):
+            assert card["width"] > card["height"] and band_side(card, rects(front, FACE_TOP, False)) == "left"
+            other = backs[label_in(front, card)[1:]]
+            expected = (width - card["x1"], width - card["x0"], card["top"], card["bottom"])
+            worst = max(worst, *(abs(a - b) for a, b in zip((other["x0"], other["x1"], other["top"], other["bottom"]), expected, strict=True)))
+            assert band_side(other, rects(reverse, BACK_TOP, False)) == "right"
+        assert worst / MM < 0.0005
