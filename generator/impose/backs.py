@@ -80,7 +80,8 @@ def paginate(
     chunks = [list(items[i : i + per_page]) for i in range(0, len(items), per_page)]
     any_back = any(item.back is not None for item in items)
     if mode == "gutterfold" and sheet.back_slots is not None:
-        legend = "gutterfold: fold on the dashed marks (backs are upside down), glue, then cut on the solid marks"
+        turn = "backs are upside down" if not sheet.turned else "cards lie turned, each back below its front"
+        legend = f"gutterfold: fold on the dashed marks ({turn}), glue, then cut on the solid marks"
         return [_front_page(chunk, sheet, style, component, legend, decorate, same_page_backs=True) for chunk in chunks]
     fronts = [_front_page(chunk, sheet, style, component, front_legend, decorate) for chunk in chunks]
     if mode == "none" or not any_back:

@@ -66,9 +66,14 @@ def warn_short_bleed(ctx: BuildContext, component: Component, sheet: Sheet, decl
         return
     hint = ""
     if policy != "gutter":
-        gutter = plan_grid(ctx.paper, width, height, declared, "gutter", ctx.style)
-        if gutter is not None:
-            hint = f"; --bleed-policy gutter keeps the full bleed, {gutter.per_page}-up"
+        if sheet.back_slots:  # a gutterfold sheet: compare with gutterfold sheets
+            folded = gutterfold_sheet(ctx.paper, width, height, declared, ctx.style, "gutter")
+            per_page = folded.per_page if folded is not None else None
+        else:
+            grid = plan_grid(ctx.paper, width, height, declared, "gutter", ctx.style)
+            per_page = grid.per_page if grid is not None else None
+        if per_page is not None:
+            hint = f"; --bleed-policy gutter keeps the full bleed, {per_page}-up"
     shared = [axis for axis, b, n in (("left/right", bx, sheet.cols), ("top/bottom", by, sheet.rows)) if b == 0 and n > 1]
     why = f": cards share cut lines {' and '.join(shared)}" if shared and len(component.pieces) > 1 else ""
     outer = ""
