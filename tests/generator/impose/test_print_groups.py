@@ -90,7 +90,7 @@ def test_the_combined_pdf_prints_the_shared_sheets_once(built: tuple[Path, Path,
         cover = " ".join(doc.pages[0].extract_text().split())
         bom = "".join(doc.pages[1].extract_text().split())  # its small grey print reads without spaces
     assert "Court (print group): Alpha, Beta: 14 cards — 4 pages: 5–8 (court.pdf)" in cover, cover
-    assert "Printgroupcourt:alpha,betashare2sheets(4pages)" in bom, bom
+    assert "Printgroupcourt:alpha,betashare2sheets(4pages,areabound1.41)" in bom, bom
     assert "3sheetsinall" in bom, bom  # 2 shared sheets and Loose's 1, not Alpha's 2 + Beta's 1 + Loose's 1
 
 
