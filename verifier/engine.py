@@ -8,13 +8,13 @@ from punchboard.spec.model import Game
 from punchboard.spec.setup_loader import load_setup
 
 from .box import check_box
-from .events import Study, comparisons, finish, prepare
 from .findings import Finding, Result
 from .inventory import Instance, build_inventory
 from .numbers import check_numbers
-from .simulate import simulate
-from .stats import joint_z
-from .supply import check_supply
+from .probability.events import Study, comparisons, finish, prepare
+from .probability.stats import joint_z
+from .setup.simulate import simulate
+from .supply.bounds import check_supply
 
 
 def _count(studies: list[Study], item: tuple[int, int, int]) -> list[int]:

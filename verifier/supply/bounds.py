@@ -7,9 +7,11 @@ from typing import Any
 
 from punchboard.spec.setup_model import Consumption
 
-from .counts import Open, blocked_by, whole
-from .findings import Finding
-from .simulate import Run, Scope, root_of, table_env
+from ..counts import Open, blocked_by, whole
+from ..findings import Finding
+from ..setup.shortfalls import root_of
+from ..setup.simulate import table_env
+from ..setup.zones import Run, Scope
 
 
 def _one(run: Run, item: Consumption, scope: Scope, env: Mapping[str, Any]) -> Finding | None:

@@ -17,10 +17,11 @@ from typing import Any
 from punchboard.spec.model import Game
 from punchboard.spec.setup_model import Event, Variant
 
-from .counts import blocked_by
-from .findings import EventStat, Finding
-from .inventory import Instance
-from .simulate import Run, Scope, simulate, table_env
+from ..counts import blocked_by
+from ..findings import EventStat, Finding
+from ..inventory import Instance
+from ..setup.simulate import simulate, table_env
+from ..setup.zones import Run, Scope
 from .stats import Z_999, exact_probability, wilson
 
 BLOCK = 500

@@ -1,0 +1,38 @@
+"""``verify.md``: the matrix, every cell's findings and its deal events."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..findings import Result
+from .matrix import matrix
+from .text import folded, where
+
+
+def markdown(game_id: str, title: str, results: Sequence[Result], trials: int, seed: int) -> str:
+    variants, counts, cells = matrix(results)
+    out = [f"# Verification: {title}", "", f"Monte Carlo: {trials} deals per event, `--seed {seed}`.", ""]
+    out.append("| variant | " + " | ".join(str(c) for c in counts) + " |")
+    out.append("|---|" + "---|" * len(counts))
+    for variant in variants:
+        out.append(f"| {variant} | " + " | ".join(cells.get((variant, c), "·") for c in counts) + " |")
+    out.append("")
+    for result in results:
+        out.append(f"## {where(result)}: {result.status}")
+        out.append("")
+        for finding, consequences in folded(result.findings):
+            out.append(f"- **{finding.severity}** {finding.text()}")
+            out.extend(f"  - ↳ *follows from it:* {c.text()}" for c in consequences)
+        if not result.findings:
+            out.append("- every step, expectation and supply bound holds")
+        if result.events:
+            out.append("")
+            out.append("| event | table | exact | Monte Carlo | joint 99.9 % interval | agrees | seed |")
+            out.append("|---|---|---|---|---|---|---|")
+            for e in result.events:
+                exact = f"estimate ({e.why})" if e.exact is None else f"{e.exact:.6f}"
+                out.append(f"| {e.name} | {e.table or '—'} | {exact} | {e.estimate:.6f} ({e.hits}/{e.trials}) | "
+                           f"[{e.low:.6f}, {e.high:.6f}] | {'yes' if e.agrees else 'NO'} | `{e.seed}` |")
+        out.append("")
+    return "\n".join(out)
+
