@@ -118,9 +118,9 @@ def test_poker_sheets_have_exact_page_and_trim_size_inside_the_unprintable_margi
             assert margin - TOL <= obj["top"] and obj["bottom"] <= page.height - margin + TOL
 
 
-@pytest.mark.parametrize("packing", ["spaced", "touching"])
-def test_crop_marks_line_up_with_every_cut_and_stay_off_the_art(tmp_path: Path, packing: str) -> None:
-    pdf = build(make_game(tmp_path), tmp_path / "out", "--paper", "a4", "--backs", "none", "--packing", packing)
+@pytest.mark.parametrize(("paper", "packing"), [("a4", "spaced"), ("a4", "touching"), ("letter", "touching")])
+def test_crop_marks_line_up_with_every_cut_and_stay_off_the_art(tmp_path: Path, paper: str, packing: str) -> None:
+    pdf = build(make_game(tmp_path), tmp_path / "out", "--paper", paper, "--backs", "none", "--packing", packing)
     with pdfplumber.open(pdf) as doc:
         page = doc.pages[0]
         cards = trims(page)
@@ -145,6 +145,9 @@ def test_crop_marks_line_up_with_every_cut_and_stay_off_the_art(tmp_path: Path, 
             assert any(m["x1"] <= art[0] for m in hits) and any(m["x0"] >= art[1] for m in hits)
         if packing == "touching":
             assert len({round(x, 2) for x in cut_x}) == 4 and len({round(y, 2) for y in cut_y}) == 4  # shared cuts
+        for m in marks:  # between the unprintable margin and the cards (Letter: 2.1 mm above and below)
+            assert UNPRINTABLE - 0.01 <= m["top"] and m["bottom"] <= page.height - UNPRINTABLE + 0.01
+            assert UNPRINTABLE - 0.01 <= m["x0"] and m["x1"] <= page.width - UNPRINTABLE + 0.01
 
 
 @pytest.mark.parametrize("mode", ["duplex-long", "duplex-short"])

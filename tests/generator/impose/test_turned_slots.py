@@ -244,3 +244,39 @@ def test_turning_changes_no_fingerprint_and_a_turned_reprint_registers_its_backs
             worst = max(worst, *(abs(a - b) for a, b in zip((other["x0"], other["x1"], other["top"], other["bottom"]), expected, strict=True)))
             assert band_side(other, rects(reverse, BACK_TOP, False)) == "right"
         assert worst / MM < 0.0005
+
+
+SIZES_UP = {  # preset: (Letter, A4) under the default policy as (columns, rows, turned)
+    "poker": ((3, 3, False), (3, 3, False)),
+    "bridge": ((3, 3, False), (2, 5, True)),
+    "mini": ((5, 4, False), (3, 6, True)),
+    "mini-euro": ((3, 5, True), (4, 4, False)),
+    "tarot": ((2, 2, False), (2, 2, False)),
+    "square": ((2, 3, False), (2, 4, False)),
+    "square-small": ((3, 5, False), (3, 5, False)),
+}
+
+
+@pytest.mark.parametrize("preset", list(SIZES_UP))
+def test_every_card_size_preset_gets_its_densest_grid_on_letter_and_a4(preset: str) -> None:
+    """layouts/sizes.yaml's presets, planned on Letter and A4 inside the 4.23 mm margin: upright or
+    turned, whichever holds more (upright on a tie); poker 9 a sheet on both."""
+    from punchboard.generator.impose.grid import plan_grid
+
+    from punchboard.plumbing.paths import LAYOUTS
+    from punchboard.plumbing.units import parse_length
+    from punchboard.spec.loader import load_paper
+    from punchboard.spec.yamlsource import load_yaml
+
+    size = load_yaml(LAYOUTS / "sizes.yaml").data[preset]
+    width, height = parse_length(size["width"]), parse_length(size["height"])
+    style = load_style()
+    for paper, (cols, rows, turned) in zip(("letter", "a4"), SIZES_UP[preset], strict=True):
+        grid = plan_grid(load_paper(paper), width, height, 3 * MM, "auto", style)
+        assert grid is not None
+        assert (grid.cols, grid.rows, grid.turned) == (cols, rows, turned), paper
+        other = plan_grid(load_paper(paper), width, height, 3 * MM, "auto", style, turn=False)
+        assert other is not None and other.per_page <= grid.per_page  # turning never loses pieces
+        if turned:
+            assert other.per_page < grid.per_page  # and is chosen only when it gains some
+            assert all(slot.frame.rotation == 90 for slot in grid.slots())
