@@ -280,3 +280,17 @@ def test_every_card_size_preset_gets_its_densest_grid_on_letter_and_a4(preset: s
         if turned:
             assert other.per_page < grid.per_page  # and is chosen only when it gains some
             assert all(slot.frame.rotation == 90 for slot in grid.slots())
+
+
+def test_tarot_gutterfold_fits_letter_only_turned() -> None:
+    """A tarot card and its back one above the other (2 × 120 mm) do not fit a landscape Letter
+    sheet's 207 mm; turned (2 × 70 mm) two pairs do, so gutterfold no longer falls back to duplex."""
+    from punchboard.generator.impose.grid import gutterfold_sheet
+
+    from punchboard.spec.loader import load_paper
+
+    letter, style = load_paper("letter"), load_style()
+    assert gutterfold_sheet(letter, 70 * MM, 120 * MM, 3 * MM, style, "auto", turn=False) is None
+    sheet = gutterfold_sheet(letter, 70 * MM, 120 * MM, 3 * MM, style, "auto")
+    assert sheet is not None and sheet.turned and sheet.per_page == 2
+    assert all(f.rotation == 90 for f in sheet.slots) and sheet.back_slots and all(f.rotation == 90 for f in sheet.back_slots)
