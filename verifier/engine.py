@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from punchboard.plumbing.errors import Problem, SpecError
 from punchboard.plumbing.pool import ordered_map
 from punchboard.spec.model import Game
 from punchboard.spec.setup_loader import load_setup
 
 from .box import check_box
+from .enumeration import enumerate_verdict
 from .findings import Finding, Result
 from .inventory import Instance, build_inventory
 from .numbers import check_numbers
@@ -15,17 +18,20 @@ from .probability.events import Study, comparisons, finish, prepare
 from .probability.stats import joint_z
 from .setup.simulate import simulate
 from .supply.bounds import check_supply
+from .verdicts import VerdictStudy, setup_seed
+from .verdicts import finish as finish_verdict
 
 
-def _count(studies: list[Study], item: tuple[int, int, int]) -> list[int]:
+def _count(studies: list[Study | VerdictStudy], item: tuple[int, int, int]) -> object:
     study, block, size = item
     return studies[study].count(block, size)
 
 
 def verify_game(game: Game, *, variant: str | None = None, players: int | None = None, trials: int = 2000,
                 seed: int = 1, inventory: tuple[Instance, ...] | None = None, jobs: int = 1) -> list[Result]:
-    """Every check of one game. The Monte Carlo blocks of every variant × player count run in up to
-    ``jobs`` processes; each block has its own seed, so the results are the same for any ``jobs``."""
+    """Every check of one game. The Monte Carlo blocks of every variant × player count (event estimates and,
+    where the verdict depends on the deal, whole-setup re-runs) run in up to ``jobs`` processes; each block
+    has its own seed, so the results are the same for any ``jobs``."""
     results: list[Result] = []
     if variant is None and players is None:
         results.append(Result(game.id, "box", None, check_box(game)))
@@ -42,25 +48,40 @@ def verify_game(game: Game, *, variant: str | None = None, players: int | None =
         results.append(Result(game.id, "rulebook numbers", None, check_numbers(game, setup.numbers)))
     inventory = inventory if inventory is not None else build_inventory(game)
     studies: list[tuple[Result, Study]] = []
+    verdicts: list[tuple[Result, VerdictStudy]] = []
     for spec in setup.variants:
         if variant is not None and spec.id != variant:
             continue
         for count in spec.players:
             if players is not None and count != players:
                 continue
-            run = simulate(game, spec, count, f"{seed}:setup:{spec.id}:{count}", inventory)
+            run = simulate(game, spec, count, setup_seed(spec, count), inventory)
             result = Result(game.id, spec.id, count, list(run.findings))
             result.findings.extend(check_supply(run))
+            if run.origins.random_reads:
+                result.random_steps = tuple(run.origins.random_reads)
+                exact = enumerate_verdict(game, spec, count, run, list(result.findings), inventory)
+                if exact is not None:
+                    result.findings[:] = exact.findings
+                    result.fails_on = exact.fails_on
+                else:
+                    verdicts.append((result, VerdictStudy(game, spec, count, run, inventory, trials)))
             studies.append((result, prepare(game, spec, count, run, trials, seed, inventory)))
             results.append(result)
-    plans = [study for _, study in studies]
+    plans: list[Study | VerdictStudy] = [study for _, study in studies] + [study for _, study in verdicts]
     blocks = [(n, block, size) for n, study in enumerate(plans) for block, size in study.blocks()]
-    counted: list[list[list[int]]] = [[] for _ in plans]
+    counted: list[list[Any]] = [[] for _ in plans]
     for (n, _, _), hits in zip(blocks, ordered_map(_count, plans, blocks, jobs), strict=True):
         counted[n].append(hits)
-    z = joint_z(sum(comparisons(study) for study in plans))
-    for (result, study), block_hits in zip(studies, counted, strict=True):
+    z = joint_z(sum(comparisons(study) for _, study in studies))
+    for (result, study), block_hits in zip(studies, counted, strict=False):
         stats, notes = finish(study, block_hits, z)
         result.events.extend(stats)
         result.findings.extend(notes)
+    for (result, verdict), block_counts in zip(verdicts, counted[len(studies):], strict=True):
+        notes = [f for f in result.findings if f.step.startswith("event ")]
+        first = [f for f in result.findings if not f.step.startswith("event ")]
+        findings, fails_on = finish_verdict(verdict, first, block_counts)
+        result.findings[:] = findings + notes
+        result.fails_on = fails_on
     return results

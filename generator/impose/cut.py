@@ -38,7 +38,7 @@ from .backs import Item, paginate
 from .context import BuildContext
 from .grid import TURN, Sheet
 from .packing import Placement
-from .tokens import ROUND_SHAPES, clipped, outline_for, pack_turnable
+from .tokens import ROUND_SHAPES, clipped, kept_on_sheet, outline_for, pack_turnable, warn_kept_bleed
 
 CUTTERS_FILE = LAYOUTS / "cutters.yaml"
 CUTTERS = ("silhouette", "cricut")
@@ -167,6 +167,10 @@ def silhouette_pages(ctx: BuildContext, component: Component) -> list[Page]:
     turn = TURN if turned else 0
     frames = tuple(SideFrame(t, bleed, bleed, t.inset(-bleed), rotation=turn) for t in trims)
     sheet = Sheet(paper.width, paper.height, frames, _footer(ctx, settings), turned=turned)
+    if component.kind == "tokens":
+        shape = component.shape or TokenShape("circle")
+        warn_kept_bleed(ctx, f"{ctx.game.id} / {component.id}", kept_on_sheet(sheet, shape, bleed), bleed,
+                        f"{sheet.per_page}-up on {paper.name} for Silhouette")
     mode = options.backs if options.backs != "gutterfold" else "duplex-long"
     if options.backs == "gutterfold" and component.has_backs:
         ctx.warn(f"{ctx.game.id} / {component.id}: print-and-cut sheets are not folded; backs printed duplex-long instead of gutterfold")

@@ -40,6 +40,20 @@ def _millimetres(text: str) -> float:
     return value
 
 
+def _bleed(text: str) -> float:
+    """A bleed length such as 3mm, 0.125in or 9pt (a bare number is millimetres), in millimetres."""
+    from punchboard.plumbing.units import UnitError, parse_length, to_mm
+
+    try:
+        points = parse_length(text)
+    except UnitError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    value = to_mm(points)
+    if not 0 <= value <= 25:
+        raise argparse.ArgumentTypeError(f"expected a bleed of 0 to 25 mm, got '{text[:40]}'")
+    return value
+
+
 def _paper(text: str) -> str:
     known = sorted(p.stem for p in (LAYOUTS / "paper").glob("*.yaml"))
     if text not in known:
@@ -61,6 +75,7 @@ def build_options(args: argparse.Namespace) -> BuildOptions:
         print_shop=args.print_shop,
         proof=args.proof,
         packing=args.bleed_policy or args.packing,
+        bleed_mm=args.bleed,
         unprintable_mm=args.unprintable,
         cut=args.cut,
         force=args.force,
@@ -111,6 +126,7 @@ def add_build_flags(p: argparse.ArgumentParser) -> None:
     output.add_argument("--print-shop", action="store_true", help="one piece per page at trim + bleed (boards unsplit), fronts and backs alternating, TrimBox/BleedBox set, CutContour die lines on shaped pieces")
     output.add_argument("--cut", default=None, choices=("silhouette", "cricut"), help="print-and-cut: cards and tokens laid out for a Silhouette (registration marks, .svg/.dxf cut files) or Cricut Print Then Cut (.png images with .svg outlines)")
     p.add_argument("--proof", action="store_true", help="draw trim and safe-zone guides")
+    p.add_argument("--bleed", default=None, type=_bleed, metavar="LENGTH", help="bleed for every piece, e.g. 3mm or 0.125in (default: each layout's bleed, else layouts/sheet.yaml's)")
     p.add_argument("--bleed-policy", default=None, choices=("auto", "gutter", "shared", "squeeze"), help="how cards keep their bleed: gutter (full bleed, fewer a page), shared (cards touch on shared cut lines), squeeze (most a page, bleed shrunk), auto (gutter unless it costs cards a page; default: layouts/sheet.yaml)")
     p.add_argument("--packing", default=None, choices=("spaced", "touching"), help="older name: spaced = --bleed-policy squeeze, touching = shared")
     p.add_argument("--unprintable", default=None, type=_millimetres, metavar="MM", help="keep crop marks and card sheets this far from the paper edge (default: layouts/sheet.yaml, 4.23 mm = 1/6 in, what office lasers print to; raise it if your printer leaves more blank, e.g. 6.35 for 1/4 in)")

@@ -114,6 +114,7 @@ class Consumption:
     where: str | None = None
     worst_case: Count | None = None
     returned: bool = False
+    each_player: bool = False  # from a zone each player has: the need is each player's, against their own zone
 
 
 @dataclass(frozen=True)

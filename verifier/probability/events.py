@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from punchboard.spec.model import Game
@@ -101,20 +102,52 @@ def _outcome(run: Run, target: _Target) -> bool:
 
 
 def _exact(run: Run, target: _Target) -> tuple[float | None, str]:
-    """The exact probability over the whole setup, or None and why it is only estimated."""
+    """The exact probability over the whole setup, or None and why it is only estimated.
+
+    Each hand is its fixed pieces plus pieces of at most one random origin; hands of one origin are counted
+    jointly (hypergeometric over its pieces, or over a mixture's law of how many it marks), hands of
+    independent origins multiply.
+    """
+    event, origins = target.event, run.origins
     hands = _hands(run, target)
-    tags = {run.origins.tag.get(i) for hand in hands for i in hand}
-    if tags == {None}:
-        return (1.0 if _outcome(run, target) else 0.0), "no random step reaches these hands: the outcome is fixed"
-    if len(tags) > 1:
-        return None, "estimate: the hands hold pieces from more than one random step (or fixed pieces with random ones)"
-    origin = run.origins.origins[next(iter(t for t in tags if t is not None))]
-    if origin.tainted:
-        return None, f"estimate: {origin.tainted}"
-    marked = sum(run.matches(i, target.event.where, (), target.env) for i in origin.pool)
-    sizes = [len(hand) for hand in hands]
-    value = exact_probability(sizes, len(origin.pool), marked, target.event.low, target.event.high, target.event.who)
-    return float(value), f"exact over every arrangement of {origin.made_by}"
+    if event.who == "first":
+        hands = hands[:1]
+    fixed: list[int] = []
+    groups: dict[int, list[int]] = {}
+    for n, hand in enumerate(hands):
+        tags = {origins.tag.get(i) for i in hand} - {None}
+        if len(tags) > 1:
+            return None, "estimate: the hands hold pieces from more than one random step"
+        fixed.append(sum(1 for i in hand if origins.tag.get(i) is None and i in target.marked))
+        if tags:
+            groups.setdefault(tags.pop(), []).append(n)
+    if not groups:
+        inside = [_inside(c, event) for c in fixed]
+        hit = all(inside) if event.who != "any" else any(inside)
+        return (1.0 if hit else 0.0), "no random step reaches these hands: the outcome is fixed"
+    ancestry = [origins.origins[o].ancestors for o in groups]
+    if any(a & b for n, a in enumerate(ancestry) for b in ancestry[n + 1:]):
+        return None, "estimate: the hands hold pieces of random steps that depend on each other"
+    want = "any" if event.who == "any" else "every"
+    miss = Fraction(1)  # P(no hand meets it) for any; P(every hand meets it) for every and first
+    for o, members in groups.items():
+        origin = origins.origins[o]
+        law = origins.marked_law(o, target.marked.__contains__)
+        if law is None:
+            return None, f"estimate: {origin.tainted}"
+        sizes = [sum(1 for i in hands[n] if origins.tag.get(i) == o) for n in members]
+        bounds = [(event.low - fixed[n], None if event.high is None else event.high - fixed[n]) for n in members]
+        value = sum((p * exact_probability(sizes, len(origin.pool), m, 0, None, want, bounds) for m, p in law.items()),
+                    Fraction(0))
+        miss *= (1 - value) if want == "any" else value
+    grouped = {n for members in groups.values() for n in members}
+    for n, count in enumerate(fixed):
+        if n not in grouped:
+            inside = _inside(count, event)
+            miss *= (0 if inside else 1) if want == "any" else (1 if inside else 0)
+    value = 1 - miss if want == "any" else miss
+    steps = " and ".join(origins.origins[o].made_by for o in groups)
+    return float(value), f"exact over every arrangement of {steps}"
 
 
 def event_stats(game: Game, variant: Variant, players: int, run: Run, trials: int, seed: int,

@@ -18,7 +18,11 @@ def markdown(game_id: str, title: str, results: Sequence[Result], trials: int, s
         out.append(f"| {variant} | " + " | ".join(cells.get((variant, c), "·") for c in counts) + " |")
     out.append("")
     for result in results:
-        out.append(f"## {where(result)}: {result.status}")
+        fails_on = f" ({result.fails_on.text()})" if result.fails_on is not None and result.status == "fail" else ""
+        out.append(f"## {where(result)}: {result.status}{fails_on}")
+        if result.random_steps:
+            out.append("")
+            out.append("The verdict depends on the deal: " + ", ".join(result.random_steps) + ".")
         out.append("")
         for finding, consequences in folded(result.findings):
             out.append(f"- **{finding.severity}** {finding.text()}")

@@ -41,6 +41,9 @@ def findings_text(results: Sequence[Result]) -> list[str]:
     for result in results:
         if result.status == "pass":
             continue
+        if result.fails_on is not None and result.fails_on.probability > 0:
+            lines.append(f"  FAIL {where(result)}: fails {result.fails_on.text()}; the verdict depends on the deal: "
+                         + ", ".join(result.random_steps))
         for root, consequences in folded(result.findings):
             lines.append(f"  {root.severity.upper()} {where(result)}, {root.text()}")
             lines.extend(f"      ↳ follows from it: {c.text()}" for c in consequences)

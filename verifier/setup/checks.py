@@ -76,6 +76,9 @@ def check_expectations(run: Run, expectations: tuple[Expectation, ...], scope: S
                         run.findings.append(Finding(label, f"{names[n]} holds {size}, expected {word} {value}",
                                                     expect.severity, need=value, have=size, under=under))
             if expect.has is not None:
+                ids = [i for key in keys for i in run.zones.get(key, [])]
+                has = expect.has
+                run.origins.read(ids, lambda i, has=has: run.matches(i, has, (), env), label)
                 for n, key in enumerate(keys):
                     if not any(run.matches(i, expect.has, (), env) for i in run.zones.get(key, [])):
                         run.findings.append(Finding(label, f"no piece in {names[n]} matches {expect.has}",

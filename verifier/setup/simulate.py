@@ -60,6 +60,7 @@ def run_steps(run: Run, steps: tuple[Step, ...], scope: Scope, env: dict[str, An
             if not expressions.evaluate(step.when, env, lenient=True):
                 continue
         if reason is None:
+            run.current = (step, scope)
             try:
                 KINDS[step.kind](run, step, scope, env)
             except Open as gap:
@@ -97,16 +98,22 @@ def _table_scope(run: Run, index: int) -> tuple[Scope, dict[str, Any]]:
 
 def simulate(game: Game, variant: Variant, players: int, seed: str | random.Random,
              inventory: tuple[Instance, ...] | None = None, *, quiet: bool = False,
-             cache: dict[tuple[Any, ...], Any] | None = None, reads: frozenset[str] | None = None) -> Run:
+             cache: dict[tuple[Any, ...], Any] | None = None, reads: frozenset[str] | None = None,
+             track: bool | None = None) -> Run:
     """One setup. ``seed`` may be a Random to continue (Monte Carlo replays share one stream).
 
     A ``quiet`` replay checks nothing; given ``reads`` (the zone names it will look at) it also leaves out
-    the steps that cannot change them (:func:`replay_plan`).
+    the steps that cannot change them (:func:`replay_plan`). ``track`` (default: not ``quiet``) records where
+    randomness entered (:mod:`~punchboard.verifier.probability.origins`); a verdict re-run checks everything
+    and needs no such record.
     """
     inventory = inventory if inventory is not None else build_inventory(game)
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     run = Run(game, variant, players, rng, inventory, quiet=quiet, cache=cache if cache is not None else {},
-              origins=Origins(enabled=not quiet))
+              origins=Origins(enabled=not quiet if track is None else track))
+    watch = getattr(rng, "watch", None)
+    if watch is not None:  # an enumeration's stream asks which step each draw is for
+        watch(run)
     env_key = ("env", variant.id, players)
     env = run.cache.get(env_key) if quiet else None
     if env is None:

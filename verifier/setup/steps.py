@@ -137,10 +137,13 @@ def _give(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
                   component=run.component_label(found, step), unit=f"{step.same} sets")
             sets_reported = True
     if step.same:
+        # how many players a value can serve is fixed by the pieces alone, unless the pieces are themselves random
+        run.origins.read(found, lambda i: run.inventory[i].env.get(step.same), made_by)
         run.origins.chose_at_random_by_content(found, made_by)
     if step.match_field and step.match_zone:
         matched = run.pieces(scope, step.match_zone)
         if any(run.origins.tag.get(i) is not None for i in matched):
+            run.origins.read(matched, lambda i: run.inventory[i].env.get(step.match_field), made_by)
             run.origins.chose_at_random_by_content(found, made_by)
         else:
             run.origins.looked_at(found, lambda i: run.inventory[i].env.get(step.match_field), made_by)
@@ -236,10 +239,10 @@ def _seat(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
 
 
 def _shuffle(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
-    key = run.key(scope, step.from_zone)
-    run.rng.shuffle(run.zones.setdefault(key, []))
-    if run.origins.enabled:
-        run.origins.shuffled(run.zones[key], describe_step(step, scope))
+    for key in run.keys(scope, step.from_zone):  # a zone each player has: every player shuffles their own
+        run.rng.shuffle(run.zones.setdefault(key, []))
+        if run.origins.enabled:
+            run.origins.shuffled(run.zones[key], describe_step(step, scope))
 
 
 KINDS = {

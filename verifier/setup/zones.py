@@ -46,6 +46,7 @@ class Run:
     short: dict[str, str] = field(default_factory=dict)  # zone key → the root finding that left it short
     quiet: bool = False  # a Monte Carlo replay: no conservation, capacity or expectation checks
     cache: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # condition results, shared by replays
+    current: tuple[Step, Scope] | None = None  # the step being run (an enumeration asks whose draw it is)
 
     # ------------------------------------------------------------ zones
 

@@ -108,14 +108,6 @@ def distance_to_ring(point: Point, ring: list[Point]) -> float:
     return best
 
 
-def grown(ring: list[Point], size: float, bleed: float) -> list[Point]:
-    """A token outline drawn in its box grown by the bleed: scaled about the box centre."""
-    x0, y0, x1, y1 = bbox(ring)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    k = (size + 2 * bleed) / size
-    return [(cx + (x - cx) * k, cy + (y - cy) * k) for x, y in ring]
-
-
 def check_dxf_matches_svg(svg: Path, page_height_mm: float) -> None:
     _, rings = svg_rings(svg)
     dxf = dxf_rings(svg.with_suffix(".dxf"))
@@ -168,11 +160,10 @@ def test_silhouette_sheets_carry_studio_marks_and_cut_files_that_follow_the_piec
                 clips = [[(x / MM, y / MM) for x, y in clip] for clip in level.clips]
                 clips = [c for c in clips if len(c) > 20]  # the gear outlines (not the page's rectangles)
                 assert len(clips) == len(rings)
-                for ring in rings:
-                    outline = grown(ring, TOKEN, BLEED)
-                    match = min(clips, key=lambda c: math.dist(bbox(c)[:2], bbox(outline)[:2]))
-                    assert all(distance_to_ring(p, outline) < TOL_MM for p in match)
-                    assert all(distance_to_ring(p, match) < TOL_MM for p in outline)
+                for ring in rings:  # each clip is the cut outline offset by the bleed: every point BLEED from the cut
+                    x0, y0, x1, y1 = bbox(ring)
+                    match = min(clips, key=lambda c: math.dist(bbox(c)[:2], (x0 - BLEED, y0 - BLEED)))
+                    assert all(abs(distance_to_ring(p, ring) - BLEED) < TOL_MM for p in match)
             check_dxf_matches_svg(svg, h)
             total += len(rings)
         assert total == pieces
