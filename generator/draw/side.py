@@ -45,8 +45,11 @@ class SideFrame:
     ``trim`` is the cut rectangle; ``bleed`` how far art continues past it on
     each axis; ``clip`` the area paint may reach (the bleed rectangle, or the
     trim on edges shared with a touching neighbour), as a Rect or a shape.
-    ``rotation`` turns the whole side about the trim centre (gutterfold backs: 180);
-    ``mirror_x``/``mirror_y`` tell outline shapes that this is the reverse side
+    ``rotation`` turns the whole side about the trim centre (gutterfold backs: 180).
+    A quarter turn (90 or 270, a card turned on its sheet) is a *turned slot*: ``trim``,
+    bleeds and ``clip`` are the slot as it lies on the page (a portrait card's slot is
+    landscape) and the layout is drawn turned into it; :meth:`upright` is the frame the
+    layout sees. ``mirror_x``/``mirror_y`` tell outline shapes that this is the reverse side
     seen through a duplex flip, so asymmetric outlines are mirrored.
     """
 
@@ -61,6 +64,20 @@ class SideFrame:
     @property
     def bleed_rect(self) -> Rect:
         return self.trim.inset(-self.bleed_x, -self.bleed_y)
+
+    @property
+    def turned(self) -> bool:
+        """A quarter turn: the slot on the page is the piece's trim with width and height swapped."""
+        return self.rotation % 180 == 90
+
+    def upright(self) -> SideFrame:
+        """The frame a turned slot's layout is drawn in before it is turned (same centre,
+        width and height swapped, no clip: the slot's clip applies on the page)."""
+        if not self.turned:
+            return self
+        cx, cy = self.trim.center
+        w, h = self.trim.height, self.trim.width
+        return SideFrame(Rect(cx - w / 2, cy - h / 2, w, h), self.bleed_y, self.bleed_x, None, 0, self.mirror_x, self.mirror_y)
 
 
 @dataclass
@@ -170,7 +187,8 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
         ctx = replace(ctx, warn=warn)
         local = SideFrame(Rect(0, 0, trim.width, trim.height), frame.bleed_x, frame.bleed_y, local_clip,
                           frame.rotation, frame.mirror_x, frame.mirror_y)
-        # The clip lies within the bleed rectangle, which a 180° turn about the trim centre maps onto itself.
+        # The clip lies within the bleed rectangle, which a 180° turn about the trim centre maps onto itself
+        # (a turned slot's bleed rectangle is the upright one turned a quarter: bleeds swap with the sides).
         bounds = local.bleed_rect
         canvas.beginForm(name, bounds.x, bounds.y, bounds.right, bounds.top)
         _draw_side_now(canvas, layout, fields, local, ctx)
@@ -211,18 +229,21 @@ def _draw_side_now(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], fr
     fonts.register_layout_fonts(layout.fonts)
     palette = {**ctx.palette, **layout.palette}
     canvas.saveState()
-    if frame.rotation:
+    if frame.turned:  # a turned slot: clip on the page, then draw the layout upright and turn it in
+        if frame.clip is not None:
+            _clip(canvas, frame.clip)
+        cx, cy = frame.trim.center
+        canvas.translate(cx, cy)
+        canvas.rotate(frame.rotation)
+        canvas.translate(-cx, -cy)
+        frame = frame.upright()
+    elif frame.rotation:
         cx, cy = frame.trim.center
         canvas.translate(cx, cy)
         canvas.rotate(frame.rotation)
         canvas.translate(-cx, -cy)
     if frame.clip is not None:
-        path = canvas.beginPath()
-        if isinstance(frame.clip, Rect):
-            path.rect(frame.clip.x, frame.clip.y, frame.clip.width, frame.clip.height)
-        else:
-            frame.clip(path)
-        canvas.clipPath(path, stroke=0, fill=0)
+        _clip(canvas, frame.clip)
     seen = ctx.observe(layout, frame) if ctx.observe is not None else None
     for element in layout.elements:
         if _visible(element, fields, ctx):
@@ -241,6 +262,15 @@ def _draw_side_now(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], fr
         canvas.setDash(2, 2)
         canvas.rect(safe.x, safe.y, safe.width, safe.height, stroke=1, fill=0)
     canvas.restoreState()
+
+
+def _clip(canvas: Canvas, clip: Rect | ClipShape) -> None:
+    path = canvas.beginPath()
+    if isinstance(clip, Rect):
+        path.rect(clip.x, clip.y, clip.width, clip.height)
+    else:
+        clip(path)
+    canvas.clipPath(path, stroke=0, fill=0)
 
 
 def _paint_setup(canvas: Canvas, props: Mapping[str, Any], palette: Mapping[str, str]) -> tuple[bool, bool]:

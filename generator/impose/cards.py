@@ -89,7 +89,7 @@ def warn_short_bleed(ctx: BuildContext, component: Component, sheet: Sheet, decl
         outer = f" ({_mm(ox)} mm left/right, {_mm(oy)} mm top/bottom on the sheet's outer edges)"
     ctx.warn(
         f"{ctx.game.id} / {component.id}: bleed {_mm(bx)} mm left/right, {_mm(by)} mm top/bottom{outer} of the declared "
-        f"{_mm(declared)} mm ({sheet.per_page}-up on {ctx.paper.name}, bleed policy {policy}{why}){hint}"
+        f"{_mm(declared)} mm ({sheet.per_page}-up{' turned 90°' if sheet.turned else ''} on {ctx.paper.name}, bleed policy {policy}{why}){hint}"
     )
 
 

@@ -36,9 +36,9 @@ from punchboard.spec.yamlsource import load_yaml
 from . import tiles
 from .backs import Item, paginate
 from .context import BuildContext
-from .grid import Sheet
+from .grid import TURN, Sheet
 from .packing import Placement
-from .tokens import ROUND_SHAPES, clipped, kept_on_sheet, outline_for, pack, warn_kept_bleed
+from .tokens import ROUND_SHAPES, clipped, kept_on_sheet, outline_for, pack_turnable, warn_kept_bleed
 
 CUTTERS_FILE = LAYOUTS / "cutters.yaml"
 CUTTERS = ("silhouette", "cricut")
@@ -116,6 +116,12 @@ def _overlap(a: Rect, b: Rect) -> bool:
     return a.x < b.right and b.x < a.right and a.y < b.top and b.y < a.top
 
 
+def turnable(component: Component) -> bool:
+    """Cards and banknotes may lie turned 90° on a cut sheet (their rounded-rectangle cut is the
+    slot's); shaped tokens stay upright, so their outlines need no turning."""
+    return component.kind in ("deck", "banknotes")
+
+
 def cut_outline(component: Component, trim: Rect, settings: CutterSettings, frame: SideFrame | None = None) -> Outline:
     """Where the blade goes around a piece whose trim is ``trim``."""
     if component.kind == "tokens":
@@ -174,14 +180,15 @@ def silhouette_pages(ctx: BuildContext, component: Component) -> list[Page]:
     k = settings.keep_out
     room = Rect(k, k, paper.width - 2 * k, paper.height - 2 * k)
     round_tokens = component.kind == "tokens" and (component.shape or TokenShape("circle")).name in ROUND_SHAPES
-    trims = pack(room, width, height, bleed, settings.gap, round_tokens)
+    trims, turned = pack_turnable(room, width, height, bleed, settings.gap, round_tokens, turnable(component))
     trims = settings.clear_of_marks(trims, bleed, paper.width, paper.height)
     if not trims:
         from .cards import too_big
 
         raise too_big(ctx, component, width, height, k)
-    frames = tuple(SideFrame(t, bleed, bleed, t.inset(-bleed)) for t in trims)
-    sheet = Sheet(paper.width, paper.height, frames, _footer(ctx, settings))
+    turn = TURN if turned else 0
+    frames = tuple(SideFrame(t, bleed, bleed, t.inset(-bleed), rotation=turn) for t in trims)
+    sheet = Sheet(paper.width, paper.height, frames, _footer(ctx, settings), turned=turned)
     if component.kind == "tokens":
         shape = component.shape or TokenShape("circle")
         warn_kept_bleed(ctx, f"{ctx.game.id} / {component.id}", kept_on_sheet(sheet, shape, bleed), bleed,
@@ -208,7 +215,7 @@ def cricut_pages(ctx: BuildContext, component: Component) -> list[Page]:
     room = Rect(0, 0, page_w, page_h).inset(settings.gap / 2)
     shape = component.shape or TokenShape("circle")
     round_tokens = component.kind == "tokens" and shape.name in ROUND_SHAPES
-    trims = pack(room, width, height, 0.0, settings.gap, round_tokens)
+    trims, turned = pack_turnable(room, width, height, 0.0, settings.gap, round_tokens, turnable(component))
     if not trims:
         from .cards import too_big
 
@@ -219,7 +226,8 @@ def cricut_pages(ctx: BuildContext, component: Component) -> list[Page]:
     pages: list[Page] = []
     for start in range(0, len(items), len(trims)):
         chunk = items[start : start + len(trims)]
-        frames = [SideFrame(t, 0.0, 0.0, cut_outline(component, t, settings).add_to) for t in trims[: len(chunk)]]
+        frames = [SideFrame(t, 0.0, 0.0, cut_outline(component, t, settings).add_to, rotation=TURN if turned else 0)
+                  for t in trims[: len(chunk)]]
 
         def draw(canvas: Canvas, chunk: list[Item] = chunk, frames: list[SideFrame] = frames) -> None:
             for item, frame in zip(chunk, frames, strict=True):

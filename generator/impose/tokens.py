@@ -123,6 +123,17 @@ def pack(room: Rect, width: float, height: float, bleed: float, gap: float, offs
     return [Rect(x0 + x - width / 2, top - y - height / 2, width, height) for x, y in best]
 
 
+def pack_turnable(room: Rect, width: float, height: float, bleed: float, gap: float, offset_rows: bool, turn: bool) -> tuple[list[Rect], bool]:
+    """:func:`pack`, and with ``turn`` the same pieces turned 90° (slots ``height`` × ``width``);
+    the one that holds more, upright when they tie. Returns the trims and whether they are turned."""
+    upright = pack(room, width, height, bleed, gap, offset_rows)
+    if turn and abs(width - height) > 1e-6:
+        turned = pack(room, height, width, bleed, gap, offset_rows)
+        if len(turned) > len(upright):
+            return turned, True
+    return upright, False
+
+
 def _gutterfold(ctx: BuildContext, component: Component, bleed: float) -> Sheet | None:
     """A gutterfold sheet under the build's bleed policy, with the bleed the tokens keep on it checked;
     None (and a warning) when a front and its back do not fit one above the other."""
@@ -130,14 +141,14 @@ def _gutterfold(ctx: BuildContext, component: Component, bleed: float) -> Sheet 
     paper, style = ctx.paper, ctx.style
     width, height = component.size.width, component.size.height
     policy = policy_name(ctx.options.packing, style)
-    sheet = gutterfold_sheet(paper, width, height, bleed, style, policy)
+    sheet = gutterfold_sheet(paper, width, height, bleed, style, policy, turn=False)  # shaped outlines stay upright
     where = f"{ctx.game.id} / {component.id}"
     if sheet is None:
         ctx.warn(f"{where}: a front and its back do not fit one above the other on {paper.name} landscape under "
                  f"bleed policy {policy}; printed duplex-long instead of gutterfold")
         return None
     kept = kept_on_sheet(sheet, component.shape, bleed)
-    gutter = gutterfold_sheet(paper, width, height, bleed, style, "gutter") if policy != "gutter" else sheet
+    gutter = gutterfold_sheet(paper, width, height, bleed, style, "gutter", turn=False) if policy != "gutter" else sheet
     if policy == "auto" and kept is not None and kept < bleed - TOLERANCE and gutter is not None:
         pieces = len(component.pieces)
         if math.ceil(pieces / gutter.per_page) <= math.ceil(pieces / sheet.per_page):  # the full bleed costs no page

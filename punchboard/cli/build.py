@@ -42,7 +42,7 @@ def _millimetres(text: str) -> float:
     try:
         value = float(text.removesuffix("mm"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected millimetres such as 5 or 6.35, got '{text}'") from None
+        raise argparse.ArgumentTypeError(f"expected millimetres such as 4.23 or 6.35, got '{text}'") from None
     if not 0 <= value <= 50:
         raise argparse.ArgumentTypeError(f"expected 0 to 50 mm, got {value:g}")
     return value
@@ -150,7 +150,7 @@ def add_build_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bleed", default=None, type=_bleed, metavar="LENGTH", help="bleed for every piece, e.g. 3mm or 0.125in (default: each layout's bleed, else layouts/sheet.yaml's)")
     p.add_argument("--bleed-policy", default=None, choices=("auto", "gutter", "shared", "squeeze"), help="how cards keep their bleed: gutter (full bleed, fewer a page), shared (cards touch on shared cut lines), squeeze (most a page, bleed shrunk), auto (gutter unless it costs cards a page; default: layouts/sheet.yaml)")
     p.add_argument("--packing", default=None, choices=("spaced", "touching"), help="older name: spaced = --bleed-policy squeeze, touching = shared")
-    p.add_argument("--unprintable", default=None, type=_millimetres, metavar="MM", help="keep crop marks and card sheets this far from the paper edge (default: layouts/sheet.yaml, 6.35 mm; 5 fits 9 poker cards on Letter)")
+    p.add_argument("--unprintable", default=None, type=_millimetres, metavar="MM", help="keep crop marks and card sheets this far from the paper edge (default: layouts/sheet.yaml, 4.23 mm = 1/6 in, what office lasers print to; raise it if your printer leaves more blank, e.g. 6.35 for 1/4 in)")
     p.add_argument("--force", action="store_true", help="rebuild everything, ignoring the cache")
     p.add_argument("--jobs", type=_jobs, default=0, metavar="N", help="draw up to N components (and fingerprint runs of pieces) at once in separate processes; 0 = every core when there are at least 1,000 pieces to draw, else one; output is identical for any N (default: 0)")
     p.add_argument("--changed-since", type=_print_number, metavar="PRINT", help="also write <game>-reprint.pdf: only the pieces drawn differently since print PRINT ('last' or a number from OUT/<game>/prints/), after a swap list")

@@ -95,9 +95,9 @@ def test_build_prints_every_component_into_the_combined_pdf(built: Path):
     text = " ".join(pages)
     for name in ("Belpunk deck", "Foreman card", "The Machine card"):
         assert name in text, name
-    # 52 poker cards at 6 a letter page (3 rows leave no room for marks inside the 6.35 mm
-    # unprintable margin): 9 pages of fronts, each followed by its backs
-    assert sum("Belpunk deck · page" in page for page in pages) == 18
+    # 52 poker cards at 9 a Letter page (inside the 4.23 mm unprintable margin): 6 pages of
+    # fronts, each followed by its backs
+    assert sum("Belpunk deck · page" in page for page in pages) == 12
     assert sum("Foreman card · page" in page for page in pages) == 2
     assert sum("The Machine card · page" in page for page in pages) == 1
     # the card text itself is real text in the PDF, so it is legible and searchable
