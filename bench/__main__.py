@@ -33,26 +33,31 @@ def main(argv: list[str]) -> int:
         print(f"unknown benchmark(s): {', '.join(sorted(unknown))}; expected some of {', '.join(modules)}", file=sys.stderr)
         return 2
     rows: list[dict[str, str]] = []
+    load_before = os.getloadavg()
     for name in modules:
         if only and name not in only:
             continue
         print(f"running {name} …", file=sys.stderr, flush=True)
         rows.extend(importlib.import_module(f"bench.{name}").run())
-    table = render(rows, quick)
+    table = render(rows, quick, (load_before, os.getloadavg()))
     print(table)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(table, encoding="utf-8")
     return 0
 
 
-def render(rows: list[dict[str, str]], quick: bool) -> str:
+def render(rows: list[dict[str, str]], quick: bool,
+           loads: tuple[tuple[float, ...], tuple[float, ...]] | None = None) -> str:
+    """The table, headed by the machine and, when given, its load average before and after the run."""
     cpu = platform.processor() or platform.machine()
     repeats = os.environ.get("BENCH_REPEATS", "5")
-    lines = [
-        f"machine: {platform.system()} {platform.machine()} ({cpu}), Python {platform.python_version()}, "
-        f"{os.cpu_count() or 1} cores; {repeats} interleaved runs per pair{' (quick mode)' if quick else ''}",
-        "",
-    ]
+    head = (f"machine: {platform.system()} {platform.machine()} ({cpu}), Python {platform.python_version()}, "
+            f"{os.cpu_count() or 1} cores; {repeats} interleaved runs per pair{' (quick mode)' if quick else ''}")
+    if loads is not None:
+        before, after = loads
+        head += (f"; load average (1, 5, 15 min) {before[0]:.2f} {before[1]:.2f} {before[2]:.2f} before the run, "
+                 f"{after[0]:.2f} {after[1]:.2f} {after[2]:.2f} after")
+    lines = [head, ""]
     headers = ["benchmark", "result (median, min, max)", "ratio", "target"]
     keys = ["benchmark", "result", "ratio", "target"]
     table = [[_cell(row, k) for k in keys] for row in rows]

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from bench.bench_build import WORK, image_game
-from bench.measure import execute, paired, punchboard, row
+from bench.measure import execute, paired, punchboard, ratio, row
 
 CARTULI_VENV = WORK / "cartuli-venv"
 CARTULI_JOB = """
@@ -52,7 +52,7 @@ def run() -> list[dict[str, str]]:
     their_size = (WORK / "cartuli.pdf").stat().st_size
     return [
         row("84 × 300-dpi PNG poker deck on Letter with crop marks vs cartuli: time", ours.spread(),
-            f"{ours.median / theirs.median:.2f} × cartuli ({theirs.median:.2f} s)", "≤ 0.2 ×"),
+            f"{ratio(ours, theirs):.2f} × cartuli ({theirs.median:.2f} s)", "≤ 0.2 ×"),
         row("same job: PDF size", f"{our_size / 1e6:.2f} MB vs cartuli {their_size / 1e6:.2f} MB",
             f"{our_size / their_size:.2f} × cartuli", "≤ 1 ×"),
     ]

@@ -72,6 +72,11 @@ def paired(measured: Callable[[], float], reference: Callable[[], float], repeat
     return Series(ours), Series(theirs)
 
 
+def ratio(ours: Series, theirs: Series) -> float:
+    """The median of the pair-by-pair ratios (each run over the reference run beside it)."""
+    return statistics.median(a / b for a, b in zip(ours.values, theirs.values, strict=True))
+
+
 def reference_import() -> float:
     """The rebuild reference: a Python start-up that imports reportlab's canvas."""
     return execute([sys.executable, "-c", "import reportlab.pdfgen.canvas"]).wall

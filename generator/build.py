@@ -8,26 +8,30 @@ outputs are byte-identical to a clean build's.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from punchboard.generator.impose.style import load_style
 
 from punchboard.plumbing.atomicio import write_bytes
+from punchboard.plumbing.paths import GAME_FILE
 from punchboard.plumbing.units import mm
 from punchboard.spec.loader import load_paper
 from punchboard.spec.model import Component, Game
 
 from .cache import BuildCache, CachedComponent, build_digest, component_fingerprint, group_fingerprint
-from .jobs import ordered_map
+from .jobs import jobs_for, ordered_map
 from .options import BuildOptions
 
 if TYPE_CHECKING:  # the renderers (and reportlab) load only when something must be drawn
+    from punchboard.generator.document.cover import ContentsLine
+    from punchboard.generator.document.pages import Page
     from punchboard.generator.impose.context import BuildContext
 
 DUPLEX = ("duplex-long", "duplex-short")
@@ -47,17 +51,23 @@ class GameReport:
 
 def build_games(games: list[Game], out_dir: Path, options: BuildOptions) -> int:
     """Build every game; warnings (text that does not fit, …) go to stderr. Returns the exit code."""
+    from .preflight.findings import count, shown
+
+    failed = False
     for game in games:
         report = build_game(game, out_dir, options)
-        for message in report.warnings:
+        for message in shown(report.warnings, options.preflight):
             print(f"warning: {message}", file=sys.stderr)
+        failed = failed or (options.preflight == "strict" and count(report.warnings) > 0)
         if not options.quiet:
             print(summary(report, out_dir))
         if options.verbose:
             for verb, ids in (("drew", report.rendered), ("reused", report.reused)):
                 for component in ids:
                     print(f"  {verb} {out_dir / game.id / component}.pdf")
-    return 0
+    if failed:
+        print("error: --preflight strict: the preflight found problems (the warnings above); the files are written", file=sys.stderr)
+    return 1 if failed else 0
 
 
 def summary(report: GameReport, out_dir: Path) -> str:
@@ -112,7 +122,7 @@ def _draw(state: tuple[BuildContext, Game, Path, dict[str, str]], index: int) ->
 
 
 def _render_component(ctx: BuildContext, game: Game, component: Component, folder: Path, fingerprint: str) -> CachedComponent | None:
-    from punchboard.generator.document.pages import render
+    from punchboard.generator.document.pages import render, render_to
     from punchboard.generator.impose.cut import cut_pages, cuttable
     from punchboard.generator.impose.kinds import KINDS
 
@@ -127,14 +137,22 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
         return None
     file = f"{component.id}.pdf"
     style = ctx.style
-    pdf = render(pages, game.title, style, component.name, _duplex(ctx.options))
-    write_bytes(folder / file, pdf)
+    if ctx.options.print_shop:
+        pages = _print_shop_files(ctx, folder, component, pages)
     if cutter and cuttable(component.kind, cutter):
         from punchboard.generator.export.cutfiles import write_cut_files
 
+        pdf = render(pages, game.title, style, component.name, _duplex(ctx.options, pages))
+        write_bytes(folder / file, pdf)
         write_cut_files(folder, component.id, pages, pdf, cutter)
-    elif cutter:
+    else:  # streamed to disk as it is written: a large deck is never held whole in memory
+        render_to(folder / file, pages, game.title, style, component.name, _duplex(ctx.options, pages))
+    if cutter and not cuttable(component.kind, cutter):
         ctx.warn(f"{game.id} / {component.id}: no {cutter} cut file for a {component.kind} component; printed as usual, cut by hand")
+    from punchboard.generator.preflight.colour_blind import check_component
+
+    for finding in check_component(game, component):  # the per-side checks ran while the pieces were drawn
+        ctx.warn(finding)
     return CachedComponent(fingerprint, file, [page.role for page in pages], ctx.warnings[before:])
 
 
@@ -156,7 +174,7 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
         if not made:
             from punchboard.generator.impose.context import BuildContext
 
-            made.append(BuildContext(game, paper, options, style))
+            made.append(BuildContext(game, paper, options, style, preflight=True))
         return made[0]
 
     for leftover in folder.glob(".*.part"):  # from a build that was killed mid-write
@@ -173,7 +191,8 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     printable = [c for c in game.printed if fresh.get(c.id) is not None or c.kind in _kinds()]
     chosen = {c.id for c in printable}
     to_draw = [n for n, c in enumerate(game.printed) if c.id in chosen and fresh.get(c.id) is None]
-    drawn = ordered_map(_draw, (context() if to_draw else None, game, folder, fingerprints), to_draw, options.jobs)
+    jobs = jobs_for(options.jobs, options.jobs_auto, sum(len(game.printed[n].pieces) for n in to_draw))
+    drawn = ordered_map(_draw, (context() if to_draw else None, game, folder, fingerprints), to_draw, jobs)
     with _progress(len(printable), f"{game.id}", options.quiet) as tick:
         for component in printable:
             entry = fresh.get(component.id)
@@ -199,7 +218,7 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     combined_key += "".join(f"group {name}:{entry.fingerprint}" for name, entry in cache.groups.items())
     combined_written = False
     if options.force or rendered or cache.combined != combined_key or not combined.is_file():
-        _write_combined(context(), game, entries, folder, combined, cache.groups)
+        _write_combined(context, game, entries, folder, combined, cache, shared)
         cache.combined = combined_key
         combined_written = True
     cache.save()
@@ -229,7 +248,7 @@ def _build_groups(game: Game, folder: Path, options: BuildOptions, shared: str, 
         if entry is not None:
             out[name] = (entry, False)
             continue
-        from punchboard.generator.document.pages import render
+        from punchboard.generator.document.pages import render_to
         from punchboard.generator.impose.groups import group_title, render_group
 
         ctx = context()
@@ -240,7 +259,7 @@ def _build_groups(game: Game, folder: Path, options: BuildOptions, shared: str, 
             ctx.warn(f"{game.id} / {name}: print group '{name}' takes {shared} sheets, more than the {apart} its members "
                      "take printed apart (mixed tokens are shelf-packed; alone, round tokens pack denser); "
                      "remove print_group to print them apart")
-        write_bytes(folder / f"{name}.pdf", render(pages, game.title, ctx.style, group_title(name), _duplex(options)))
+        render_to(folder / f"{name}.pdf", pages, game.title, ctx.style, group_title(name), _duplex(options, pages))
         out[name] = (CachedComponent(fingerprint, f"{name}.pdf", [page.role for page in pages], ctx.warnings[before:]), True)
     return out
 
@@ -250,24 +269,22 @@ def _sheets(roles: Sequence[str]) -> int:
     return sum(1 for role in roles if role not in ("back", "blank"))
 
 
-def _write_combined(ctx: BuildContext, game: Game, entries: dict[str, CachedComponent], folder: Path, combined: Path,
-                    groups: dict[str, CachedComponent]) -> None:
-    from punchboard.generator.document.assemble import Part, assemble
-    from punchboard.generator.document.bom_page import bom_page, bom_with_sheets
-    from punchboard.generator.document.calibration import calibration_pages
-    from punchboard.generator.document.cover import ContentsLine, blank_page, cover_page
-    from punchboard.generator.document.pages import render
+def _write_combined(context: Callable[[], BuildContext], game: Game, entries: dict[str, CachedComponent], folder: Path,
+                    combined: Path, cache: BuildCache, shared_digest: str) -> None:
+    from punchboard.generator.document.assemble import Part, assemble_to
+    from punchboard.generator.document.bom_page import bom_with_sheets
+    from punchboard.generator.document.cover import ContentsLine
     from punchboard.generator.document.sections import plan_combined
-    from punchboard.generator.impose.grid import printable_margin
     from punchboard.generator.impose.groups import group_title
 
-    options, paper, style = ctx.options, ctx.paper, ctx.style
+    options = context().options
+    groups = cache.groups
     roles = {key: entry.roles for key, entry in entries.items()}
     shared = {name: (tuple(m.id for m in game.print_groups[name]), entry.roles) for name, entry in groups.items()}
     bom = bom_with_sheets(game, roles, options, shared)
-    write_bytes(folder / "bom.json", (json.dumps(bom, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    _write_if_changed(folder / "bom.json", (json.dumps(bom, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     duplex = options.backs in DUPLEX and not options.print_shop
-    calibration = calibration_pages(paper, style, options.backs) if duplex else []
+    calibration_count = _calibration_count(context()) if duplex else 0
     # one-sided components gathered after the two-sided ones, no blank reverses (generator/document/sections.py)
     printed = {c.id: c for c in game.printed}
     members = game.print_groups
@@ -279,7 +296,7 @@ def _write_combined(ctx: BuildContext, game: Game, entries: dict[str, CachedComp
             sources.setdefault(group, groups[group])
         else:
             sources[key] = entry
-    plan = plan_combined(2 + len(calibration), [(key, entry.roles) for key, entry in sources.items()], duplex)
+    plan = plan_combined(2 + calibration_count, [(key, entry.roles) for key, entry in sources.items()], duplex)
     contents = []
     for key in plan.order:
         if key is None:
@@ -292,22 +309,119 @@ def _write_combined(ctx: BuildContext, game: Game, entries: dict[str, CachedComp
             component = printed[key]
             line = ContentsLine(component.name, component.kind, component.count, len(entries[key].roles), entries[key].file, plan.pages[key])
         contents.append(line)
+    sections = (plan.double_sided, plan.single_sided)
+    # The cover, bill of materials and calibration pages are drawn again only when what they show changed.
+    front_key = _digest(shared_digest, _file_digest(game.folder / GAME_FILE), repr(contents), repr(sections),
+                        json.dumps(bom, sort_keys=True), duplex)
+    if options.force:
+        cache.pages.clear()
+    front = cache.made(FRONT_FILE, front_key)
+    if front is None:
+        front = _render_front(context(), game, contents, sections, bom, duplex)
+        cache.remember(FRONT_FILE, front_key, front)
+    if duplex:
+        calibration_file = folder / "duplex-calibration.pdf"
+        if cache.made(calibration_file.name, front_key) is None or not calibration_file.is_file():
+            from punchboard.generator.document.calibration import calibration_pages
+            from punchboard.generator.document.pages import render
+
+            ctx = context()
+            pdf = render(calibration_pages(ctx.paper, ctx.style, options.backs), game.title, ctx.style,
+                         "duplex calibration", _duplex(options))
+            write_bytes(calibration_file, pdf)
+            cache.remember(calibration_file.name, front_key)
+    blank = cache.made(BLANK_FILE, shared_digest)
+    if blank is None:
+        from punchboard.generator.document.cover import blank_page
+        from punchboard.generator.document.pages import render
+
+        ctx = context()
+        blank = render([blank_page(ctx.paper.width, ctx.paper.height)], game.title, ctx.style, "blank")
+        cache.remember(BLANK_FILE, shared_digest, blank)
+    parts = [Part(front)]
+    parts += [Part(blank) if key is None else Part(folder / sources[key].file) for key in plan.order]
+    # The print dialog's defaults say what the cover says: the double-sided pages duplex (and, when
+    # one-sided parts follow, only those pages: the cover asks for the rest as a single-sided job).
+    double = plan.double_sided if duplex else None
+    print_range = double if double is not None and plan.single_sided is not None else None
+    assemble_to(combined, parts, blank, game.title, "print and play", _duplex(options) if double else "Simplex", print_range)
+
+
+FRONT_FILE = ".front.pdf.keep"  # the combined PDF's cover, bill of materials and calibration pages, as last drawn
+BLANK_FILE = ".blank.pdf.keep"  # its blank reverse page
+
+
+def _calibration_count(ctx: BuildContext) -> int:
+    from punchboard.generator.document.calibration import calibration_pages
+
+    return len(calibration_pages(ctx.paper, ctx.style, ctx.options.backs))
+
+
+def _render_front(ctx: BuildContext, game: Game, contents: list[ContentsLine], sections: tuple[object, object],
+                  bom: dict[str, Any], duplex: bool) -> bytes:
+    from punchboard.generator.document.bom_page import bom_page
+    from punchboard.generator.document.calibration import calibration_pages
+    from punchboard.generator.document.cover import cover_page
+    from punchboard.generator.document.pages import render
+    from punchboard.generator.impose.grid import printable_margin
+
+    options, paper, style = ctx.options, ctx.paper, ctx.style
+    calibration = calibration_pages(paper, style, options.backs) if duplex else []
     # The bill of materials is the cover's reverse in duplex modes, so both stay one sheet.
     front = [
-        cover_page(game, paper, style, options, contents, (plan.double_sided, plan.single_sided)),
+        cover_page(game, paper, style, options, contents, sections),
         bom_page(bom, paper.width, paper.height, printable_margin(paper, style), style.footer_height),
         *calibration,
     ]
-    if duplex:
-        write_bytes(folder / "duplex-calibration.pdf", render(calibration, game.title, style, "duplex calibration", _duplex(options)))
-    blank = render([blank_page(paper.width, paper.height)], game.title, style, "blank")
-    parts = [Part(render(front, game.title, style, "print and play"))]
-    parts += [Part(blank) if key is None else Part(folder / sources[key].file) for key in plan.order]
-    write_bytes(combined, assemble(parts, blank, game.title, "print and play", _duplex(options)))
+    return render(front, game.title, style, "print and play")
 
 
-def _duplex(options: BuildOptions) -> str:
-    """The print dialog's duplex setting for these PDFs (print-shop files: one piece a page, simplex)."""
+def _digest(*parts: object) -> str:
+    return hashlib.sha256("\x00".join(str(p) for p in parts).encode("utf-8")).hexdigest()
+
+
+def _file_digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "<missing>"
+
+
+def _write_if_changed(path: Path, data: bytes) -> None:
+    """Write ``data`` unless the file already holds exactly it (no rewrite, no sync)."""
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return
+    except OSError:
+        pass
+    write_bytes(path, data)
+
+
+def _print_shop_files(ctx: BuildContext, folder: Path, component: Component, pages: list[Page]) -> list[Page]:
+    """A print-shop preset's page order, the extra files it asks for (per side, per piece), and a warning
+    for layouts whose safe zone is narrower than the service keeps clear."""
+    from punchboard.generator.document.pages import render
+    from punchboard.generator.impose.print_shops import in_order, load_print_shops, narrow_safe, split
+
+    from punchboard.plumbing.units import to_mm
+
+    shop = load_print_shops().get(ctx.options.print_shop_preset)
+    pages = in_order(pages, shop)
+    for name, part in split(pages, shop, component.id).items():
+        write_bytes(folder / name, render(part, ctx.game.title, ctx.style, component.name, "Simplex"))
+    narrow = narrow_safe(ctx.game, component, shop) if ctx.options.print_shop_preset else []
+    if narrow:  # a service named with --shop: its safe zone is a requirement
+        safe = min(ctx.game.layouts[name].safe for name in narrow)
+        ctx.warn(f"{ctx.game.id} / {component.id}: safe zone {to_mm(safe):g} mm in layout {', '.join(narrow)}; "
+                 f"{shop.name} asks for {to_mm(shop.safe):g} mm between the cut and any text or key art")
+    return pages
+
+
+def _duplex(options: BuildOptions, pages: Sequence[Page] | None = None) -> str:
+    """The print dialog's duplex setting for these PDFs: Simplex for print-shop files (one piece a page)
+    and for any PDF without a back page (one-sided: printed duplex, one sheet would land on another's back)."""
     from punchboard.generator.document.pages import duplex_preference
 
-    return "Simplex" if options.print_shop else duplex_preference(options.backs)
+    if options.print_shop or (pages is not None and not any(page.role == "back" for page in pages)):
+        return "Simplex"
+    return duplex_preference(options.backs)

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from punchboard.plumbing.atomicio import write_text
+from punchboard.plumbing.atomicio import write_bytes, write_text
 from punchboard.plumbing.paths import LAYOUTS, PACKAGE
 from punchboard.spec.binding import bind
 from punchboard.spec.images import ImageRefused
@@ -27,7 +27,7 @@ from .options import BuildOptions
 CACHE_FILE = ".punchboard-cache.json"
 CACHE_VERSION = 1
 STYLE_FILES = ("sheet.yaml", "board_tiling.yaml", "sizes.yaml")
-RENDER_OPTIONS = ("paper", "backs", "duplex_offset", "print_shop", "proof", "bleed_mm", "packing", "stamp_label", "unprintable_mm", "cut")
+RENDER_OPTIONS = ("paper", "backs", "duplex_offset", "print_shop", "print_shop_preset", "proof", "bleed_mm", "packing", "stamp_label", "unprintable_mm", "cut")
 
 
 def _digest_files(paths: list[Path]) -> str:
@@ -131,6 +131,7 @@ class BuildCache:
     combined: str = ""
     saved: str = ""  # the file's text as loaded: an unchanged cache is not written (nor synced) again
     groups: dict[str, CachedComponent] = field(default_factory=dict)  # print groups' shared sheets, by group name
+    pages: dict[str, str] = field(default_factory=dict)  # the combined PDF's own pages (cover, …): file → key
 
     @classmethod
     def load(cls, folder: Path) -> BuildCache:
@@ -142,7 +143,8 @@ class BuildCache:
                 return cls(path)
             components = {key: CachedComponent(**value) for key, value in data["components"].items()}
             groups = {key: CachedComponent(**value) for key, value in data.get("groups", {}).items()}
-            return cls(path, components, data.get("combined", ""), text, groups)
+            pages = {str(key): str(value) for key, value in data.get("pages", {}).items()}
+            return cls(path, components, data.get("combined", ""), text, groups, pages)
         except (OSError, ValueError, TypeError, KeyError):
             return cls(path)
 
@@ -154,6 +156,22 @@ class BuildCache:
             return None
         return entry
 
+    def made(self, name: str, key: str) -> bytes | None:
+        """The file ``name`` beside the outputs if it was made from ``key``: its bytes (b"" when it
+        was remembered without them); None when it must be made again."""
+        if self.pages.get(name) != key:
+            return None
+        try:
+            return (self.path.parent / name).read_bytes() if name.startswith(".") else b""
+        except OSError:
+            return None
+
+    def remember(self, name: str, key: str, data: bytes | None = None) -> None:
+        """``name`` was made from ``key``; hidden files (``.front.pdf.keep``) are kept by the cache itself."""
+        if data is not None:
+            write_bytes(self.path.parent / name, data)
+        self.pages[name] = key
+
     def save(self) -> None:
         data = {
             "version": CACHE_VERSION,
@@ -162,6 +180,8 @@ class BuildCache:
         }
         if self.groups:
             data["groups"] = {key: asdict(value) for key, value in sorted(self.groups.items())}
+        if self.pages:
+            data["pages"] = dict(sorted(self.pages.items()))
         text = json.dumps(data, indent=1, sort_keys=True) + "\n"
         if text != self.saved or not self.path.is_file():
             write_text(self.path, text)

@@ -13,8 +13,9 @@ class BuildOptions:
     backs: str = "duplex-long"
     duplex_offset: tuple[float, float] = (0.0, 0.0)  # mm, applied to back pages
     print_shop: bool = False
+    print_shop_preset: str | None = None  # layouts/print_shops.yaml preset (None: its default)
     proof: bool = False
-    bleed_mm: float | None = None  # None: the layout's or 3 mm
+    bleed_mm: float | None = None  # None: the print-shop preset's (print_shop), else the layout's or the sheet style's
     packing: str | None = None  # bleed policy: auto | gutter | shared | squeeze (None: layouts/sheet.yaml)
     unprintable_mm: float | None = None  # None: layouts/sheet.yaml's unprintable margin
     cut: str | None = None  # print-and-cut for a cutting machine: silhouette | cricut
@@ -26,3 +27,5 @@ class BuildOptions:
     stamp: bool = False  # carry the print number on every piece
     stamp_label: str = ""  # the stamp drawn ("P3"), set by the build from the print number
     jobs: int = 1  # processes drawing components at once (--jobs; output is the same for any value)
+    jobs_auto: bool = False  # --jobs 0 (the default): use `jobs` only where the work pays for it (generator/jobs.py)
+    preflight: str = "warn"  # --preflight: warn | strict (findings fail the build: exit 1) | off (not shown); never redraws

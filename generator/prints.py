@@ -37,7 +37,7 @@ from punchboard.spec.images import find_image as resolve_image
 from punchboard.spec.model import PRINTED_KINDS, Component, Game, Paper, Piece, Side
 
 from .cache import RENDER_OPTIONS, build_digest, component_fingerprint
-from .jobs import ordered_map
+from .jobs import jobs_for, ordered_map
 from .options import BuildOptions
 
 if TYPE_CHECKING:  # the renderers load only when a side has to be drawn
@@ -370,14 +370,15 @@ def fingerprint_game(game: Game, options: BuildOptions, paper: Paper, style: She
     ctx = BuildContext(game, paper, options, style)
     # With --jobs the pieces are shared out in runs over the processes; a digest depends on its side's
     # drawing alone, so the records are the same for any split (a side recurring in two runs is drawn twice).
+    jobs = jobs_for(options.jobs, options.jobs_auto, sum(len(c.pieces) for c in components))
     runs = [(n, start, min(start + size, len(c.pieces)))
             for n, c in enumerate(components)
-            for size in [max(MIN_RUN, -(-len(c.pieces) // max(1, options.jobs)))]
+            for size in [max(MIN_RUN, -(-len(c.pieces) // max(1, jobs)))]
             for start in range(0, len(c.pieces), size)]
     used: dict[str, str] = {}
     pieces: list[PiecePrint] = []
     for run_pieces, run_sides in ordered_map(_fingerprint_run, (ctx, shared, memo.sides or {}, components), runs,
-                                             options.jobs):
+                                             jobs):
         pieces.extend(run_pieces)
         used.update(run_sides)
     return Fingerprints(tuple(pieces), key, used, True)

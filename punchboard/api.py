@@ -63,7 +63,7 @@ def build(game: GameLike, out: str | PathLike[str] = "output", **options: Any) -
 
     ``game`` is a loaded :class:`Game`, a folder or a bundled id. Keyword options are the build
     flags: ``paper`` ("letter", "a4", …), ``backs`` ("duplex-long", "duplex-short", "gutterfold",
-    "separate", "none"), ``duplex_offset`` ((x, y) in mm), ``print_shop``, ``proof``, ``packing``
+    "separate", "none"), ``duplex_offset`` ((x, y) in mm), ``print_shop``, ``print_shop_preset``, ``bleed_mm``, ``proof``, ``packing``
     ("spaced" or "touching"), ``force`` (redraw everything). Builds are incremental, as on the
     command line. The report has ``rendered`` and ``reused`` component ids and the ``warnings``
     the CLI would print (text that does not fit, …); nothing is printed.

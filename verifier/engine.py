@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from punchboard.plumbing.errors import Problem, SpecError
 from punchboard.plumbing.pool import ordered_map
 from punchboard.spec.model import Game
@@ -10,17 +12,20 @@ from punchboard.spec.setup_loader import load_setup
 from .box import check_box
 from .derived import size_seeds
 from .derived_check import box_totals, cell_numbers
-from .events import Study, comparisons, finish, prepare
+from .enumeration import enumerate_verdict
 from .findings import Finding, Result
 from .inventory import Instance, build_inventory
 from .numbers import check_numbers
 from .playout import runner as playouts_runner
-from .simulate import simulate
-from .stats import joint_z
-from .supply import check_supply
+from .probability.events import Study, comparisons, finish, prepare
+from .probability.stats import joint_z
+from .setup.simulate import simulate
+from .supply.bounds import check_supply
+from .verdicts import VerdictStudy, setup_seed
+from .verdicts import finish as finish_verdict
 
 
-def _count(studies: list[Study], item: tuple[int, int, int]) -> list[int]:
+def _count(studies: list[Study | VerdictStudy], item: tuple[int, int, int]) -> object:
     study, block, size = item
     return studies[study].count(block, size)
 
@@ -32,10 +37,11 @@ def _play(studies: list[playouts_runner.Study], item: tuple[int, int, int]) -> p
 
 def verify_game(game: Game, *, variant: str | None = None, players: int | None = None, trials: int = 2000,
                 seed: int = 1, inventory: tuple[Instance, ...] | None = None, jobs: int = 1,
-                playouts: int = 0) -> list[Result]:
-    """Every check of one game. The Monte Carlo blocks of every variant × player count run in up to
-    ``jobs`` processes; each block has its own seed, so the results are the same for any ``jobs``.
-    ``playouts`` games of each variant's round model are played the same way (0: none)."""
+                cross_check: bool = False, playouts: int = 0) -> list[Result]:
+    """Every check of one game. The Monte Carlo blocks of every variant × player count (event estimates and,
+    where the verdict depends on the deal, whole-setup re-runs) run in up to ``jobs`` processes; each block
+    has its own seed, so the results are the same for any ``jobs``. ``playouts`` games of each variant's
+    round model are played the same way (0: none)."""
     results: list[Result] = []
     box_result = None
     if variant is None and players is None:
@@ -58,6 +64,7 @@ def verify_game(game: Game, *, variant: str | None = None, players: int | None =
         if stated.sums:
             results.append(Result(game.id, "stated totals", None, wrong, derived=stated))
     studies: list[tuple[Result, Study]] = []
+    verdicts: list[tuple[Result, VerdictStudy]] = []
     plays: list[tuple[Result, playouts_runner.Study]] = []
     for spec in setup.variants:
         if variant is not None and spec.id != variant:
@@ -65,28 +72,42 @@ def verify_game(game: Game, *, variant: str | None = None, players: int | None =
         for count in spec.players:
             if players is not None and count != players:
                 continue
-            run = simulate(game, spec, count, f"{seed}:setup:{spec.id}:{count}", inventory)
+            run = simulate(game, spec, count, setup_seed(spec, count), inventory)
             result = Result(game.id, spec.id, count, list(run.findings))
             result.findings.extend(check_supply(run))
+            if run.origins.random_reads:
+                result.random_steps = tuple(run.origins.random_reads)
+                exact = enumerate_verdict(game, spec, count, run, list(result.findings), inventory)
+                if exact is not None:
+                    result.findings[:] = exact.findings
+                    result.fails_on = exact.fails_on
+                else:
+                    verdicts.append((result, VerdictStudy(game, spec, count, run, inventory, trials)))
             cache: dict[tuple[object, ...], object] = {}  # the replays of one cell share condition results
             replays = [simulate(game, spec, count, rng, inventory, quiet=True, cache=cache)
-                       for rng in size_seeds(seed, spec.id, count)]
+                       for rng in size_seeds(spec.id, count)]
             result.derived, wrong = cell_numbers([run, *replays], setup.numbers)
             result.findings.extend(wrong)
             if playouts and spec.playout is not None:
                 plays.append((result, playouts_runner.prepare(game, spec, count, run.env, playouts, seed, inventory)))
-            studies.append((result, prepare(game, spec, count, run, trials, seed, inventory)))
+            studies.append((result, prepare(game, spec, count, run, trials, seed, inventory, cross_check)))
             results.append(result)
-    plans = [study for _, study in studies]
+    plans: list[Study | VerdictStudy] = [study for _, study in studies] + [study for _, study in verdicts]
     blocks = [(n, block, size) for n, study in enumerate(plans) for block, size in study.blocks()]
-    counted: list[list[list[int]]] = [[] for _ in plans]
+    counted: list[list[Any]] = [[] for _ in plans]
     for (n, _, _), hits in zip(blocks, ordered_map(_count, plans, blocks, jobs), strict=True):
         counted[n].append(hits)
-    z = joint_z(sum(comparisons(study) for study in plans))
-    for (result, study), block_hits in zip(studies, counted, strict=True):
+    z = joint_z(sum(comparisons(study) for _, study in studies))
+    for (result, study), block_hits in zip(studies, counted, strict=False):
         stats, notes = finish(study, block_hits, z)
         result.events.extend(stats)
         result.findings.extend(notes)
+    for (result, verdict), block_counts in zip(verdicts, counted[len(studies):], strict=True):
+        notes = [f for f in result.findings if f.step.startswith("event ")]
+        first = [f for f in result.findings if not f.step.startswith("event ")]
+        findings, fails_on = finish_verdict(verdict, first, block_counts)
+        result.findings[:] = findings + notes
+        result.fails_on = fails_on
     games = [study for _, study in plays]
     items = [(n, block, size) for n, study in enumerate(games) for block, size in study.blocks()]
     played: list[list[playouts_runner.Played]] = [[] for _ in games]

@@ -12,8 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
+from typing import BinaryIO
 
-from .merge import merge
+from punchboard.plumbing.atomicio import writing
+
+from .merge import merge_to
 
 
 @dataclass(frozen=True)
@@ -24,15 +27,31 @@ class Part:
     blank_reverses: bool = False
 
 
-def assemble(parts: Sequence[Part], blank_page: bytes, title: str, subject: str, duplex: str | None = None) -> bytes:
-    """Every part's pages in order. PDFs punchboard wrote are copied object by object
-    (:mod:`.merge`, no parsing of their content); anything else goes through pypdf."""
-    copied = merge([(p.pdf if isinstance(p.pdf, bytes) else p.pdf.read_bytes(), p.blank_reverses) for p in parts],
-                   blank_page, title, subject, duplex)
-    if copied is not None:
-        return copied
+def assemble(parts: Sequence[Part], blank_page: bytes, title: str, subject: str, duplex: str | None = None,
+             print_range: tuple[int, int] | None = None) -> bytes:
+    """Every part's pages in order, as bytes (see :func:`assemble_to`)."""
+    out = BytesIO()
+    _assemble(out, parts, blank_page, title, subject, duplex, print_range)
+    return out.getvalue()
+
+
+def assemble_to(path: Path, parts: Sequence[Part], blank_page: bytes, title: str, subject: str,
+                duplex: str | None = None, print_range: tuple[int, int] | None = None) -> None:
+    """Every part's pages in order, written to ``path`` (atomically) as they are copied: the parts'
+    streams go from their files to this one in chunks, never all in memory at once.
+    ``print_range`` (first and last page, from 1) is the print dialog's default page range."""
+    with writing(path) as handle:
+        _assemble(handle, parts, blank_page, title, subject, duplex, print_range)
+
+
+def _assemble(out: BinaryIO, parts: Sequence[Part], blank_page: bytes, title: str, subject: str,
+              duplex: str | None, print_range: tuple[int, int] | None = None) -> None:
+    """PDFs punchboard wrote are copied object by object (:mod:`.merge`, no parsing of their
+    content); anything else goes through pypdf."""
+    if merge_to(out, [(p.pdf, p.blank_reverses) for p in parts], blank_page, title, subject, duplex, print_range):
+        return
     from pypdf import PdfReader, PdfWriter  # only when a combined PDF is written: pypdf takes 0.1 s to import
-    from pypdf.generic import NameObject
+    from pypdf.generic import ArrayObject, NameObject, NumberObject
 
     writer = PdfWriter()
     blank = PdfReader(BytesIO(blank_page)).pages[0]
@@ -49,6 +68,6 @@ def assemble(parts: Sequence[Part], blank_page: bytes, title: str, subject: str,
     preferences[NameObject("/PrintScaling")] = NameObject("/None")
     if duplex:
         preferences[NameObject("/Duplex")] = NameObject(f"/{duplex}")
-    out = BytesIO()
+    if print_range is not None:
+        preferences[NameObject("/PrintPageRange")] = ArrayObject([NumberObject(print_range[0] - 1), NumberObject(print_range[1] - 1)])
     writer.write(out)
-    return out.getvalue()

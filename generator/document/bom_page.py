@@ -2,7 +2,10 @@
 
 Piece counts come from :func:`punchboard.spec.bom.bill_of_materials` (the model);
 sheet counts depend on paper and back mode, so only a build knows them: the
-build passes the pages it made for each component.
+build passes the pages it made for each component (``punchboard bom`` plans them
+the same way without drawing, :func:`planned_bom`). Each component, print group and
+the game are set against their *area bound* (generator/impose/paper_use.py): the
+least sheets their pieces' area could fill.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.plumbing.units import mm
 from punchboard.spec.bom import bill_of_materials
+from punchboard.spec.loader import load_paper
 from punchboard.spec.model import Game
 
 from .pages import FooterBand, Page
@@ -41,24 +45,74 @@ def bom_with_sheets(game: Game, roles_by_component: Mapping[str, Sequence[str]],
     """The model's bill of materials plus, per printed component, its pages and sheets on this paper
     (printed on its own); ``groups``: print group → (member ids, the shared sheets' page roles), whose
     sheets replace their members' in the total."""
+    from punchboard.generator.impose.paper_use import area_bound, build_style
+
     bom = bill_of_materials(game)
     grouped = {member: name for name, (members, _) in (groups or {}).items() for member in members}
+    paper, style = load_paper(options.paper), build_style(options)
+    bounds: dict[str, float] = {}
     for entry in bom["components"]:
         roles = roles_by_component.get(entry["id"])
         entry["pages"] = len(roles) if roles is not None else 0
         entry["sheets"] = sheets_of_paper(roles, options.backs) if roles is not None else 0
         if entry["id"] in grouped:
             entry["print_group"] = grouped[entry["id"]]
+        if roles and not options.print_shop:  # print-shop pages are the pieces themselves: no paper to fill
+            bounds[entry["id"]] = area_bound(game.component(entry["id"]), paper, style, options.backs)
+            _against_bound(entry, bounds[entry["id"]])
     bom["paper"] = options.paper
     bom["backs"] = options.backs
     shared = [
         {"name": name, "components": list(members), "pages": len(roles), "sheets": sheets_of_paper(roles, options.backs)}
         for name, (members, roles) in (groups or {}).items()
     ]
+    for group in shared:
+        if all(member in bounds for member in group["components"]):
+            _against_bound(group, sum(bounds[member] for member in group["components"]))
     if shared:
         bom["print_groups"] = shared
     bom["total_sheets"] = sum(e["sheets"] for e in bom["components"] if e["id"] not in grouped) + sum(g["sheets"] for g in shared)
+    if bounds:
+        _against_bound(bom, sum(bounds.values()), "total_sheets")
     return bom
+
+
+def _against_bound(entry: dict[str, Any], bound: float, sheets: str = "sheets") -> None:
+    """Record the area bound beside ``entry``'s sheets: the bound (sheets, a fraction), the whole
+    sheets it asks for, and how many sheets more than that the entry takes."""
+    from punchboard.generator.impose.paper_use import least_sheets
+
+    entry["area_bound"] = round(bound, 2)
+    entry["least_sheets"] = least_sheets(bound)
+    entry["over_bound"] = entry[sheets] - entry["least_sheets"]
+
+
+def planned_bom(game: Game, options: BuildOptions) -> dict[str, Any]:
+    """The bill of materials with the sheets a build with ``options`` prints, planned the way the
+    build plans them (every printable component, print groups on their shared sheets) without drawing."""
+    from punchboard.generator.impose.context import BuildContext
+    from punchboard.generator.impose.cut import cut_pages, cuttable
+    from punchboard.generator.impose.groups import render_group
+    from punchboard.generator.impose.kinds import KINDS
+    from punchboard.generator.impose.paper_use import build_style
+
+    ctx = BuildContext(game, load_paper(options.paper), options, build_style(options))
+    roles: dict[str, list[str]] = {}
+    for component in game.printed:
+        if component.kind not in KINDS:
+            continue
+        if options.cut and cuttable(component.kind, options.cut):
+            pages = cut_pages(ctx, component, options.cut)
+        else:
+            pages = KINDS[component.kind](ctx, game, component, options)
+        if pages:
+            roles[component.id] = [page.role for page in pages]
+    groups: dict[str, tuple[Sequence[str], Sequence[str]]] = {}
+    if not (options.print_shop or options.cut):
+        for name, members in game.print_groups.items():
+            if all(member.id in roles for member in members):
+                groups[name] = (tuple(m.id for m in members), [page.role for page in render_group(ctx, name, members)])
+    return bom_with_sheets(game, roles, options, groups)
 
 
 def bom_page(bom: Mapping[str, Any], width: float, height: float, margin: float, footer_height: float) -> Page:
@@ -79,9 +133,9 @@ def draw_bom(canvas: Canvas, bom: Mapping[str, Any], box: Rect) -> None:
     span = f"{players['min']}–{players['max']}" if players["min"] != players["max"] else str(players["min"])
     sheets = bom.get("total_sheets", 0)
     y = _wrapped(canvas, f"{span} players · paper {bom.get('paper', '?')} · backs {bom.get('backs', '?')} · "
-                 f"{plural(sheets, 'sheet')} in all", box.x, y, box.right, BODY_FONT, 9, GREY) - 26
-    columns = (box.x, box.x + mm(18), box.x + mm(36), box.x + mm(54))
-    y = _heading(canvas, "Printed components", ("pieces", "sheets", "pages", "component"), columns, y, box)
+                 f"{plural(sheets, 'sheet')} in all{bound_phrase(bom)}", box.x, y, box.right, BODY_FONT, 9, GREY) - 26
+    columns = (box.x, box.x + mm(18), box.x + mm(36), box.x + mm(54), box.x + mm(72))
+    y = _heading(canvas, "Printed components", ("pieces", "sheets", "area bound", "pages", "component"), columns, y, box)
     for entry in bom["components"]:
         if not entry.get("printed", True):
             continue
@@ -89,44 +143,54 @@ def draw_bom(canvas: Canvas, bom: Mapping[str, Any], box: Rect) -> None:
         canvas.setFillColor(INK)
         canvas.drawRightString(columns[1] - mm(4), y, str(entry["count"]))
         canvas.drawRightString(columns[2] - mm(4), y, str(entry.get("sheets", "")))
-        canvas.drawRightString(columns[3] - mm(4), y, str(entry.get("pages", "")))
+        canvas.drawRightString(columns[3] - mm(4), y, f"{entry['area_bound']:.2f}" if "area_bound" in entry else "")
+        canvas.drawRightString(columns[4] - mm(4), y, str(entry.get("pages", "")))
         sides = ", two-sided" if entry["two_sided"] else ""
-        y = _wrapped(canvas, f"{entry['name']} ({entry['kind']}{sides})", columns[3], y, box.right, BODY_FONT, 10, INK) - 12
+        y = _wrapped(canvas, f"{entry['name']} ({entry['kind']}{sides})", columns[4], y, box.right, BODY_FONT, 10, INK) - 12
         if len(entry["breakdown"]) > 1:
             parts = ", ".join(f"{b['label']}: {b['count']}" for b in entry["breakdown"])
-            y = _wrapped(canvas, f"by {entry['by']}: {parts}", columns[3] + mm(3), y + 1, box.right, BODY_FONT, 7.5, GREY) - 11
+            y = _wrapped(canvas, f"by {entry['by']}: {parts}", columns[4] + mm(3), y + 1, box.right, BODY_FONT, 7.5, GREY) - 11
         if y < box.y + 60:
             break
     for group in bom.get("print_groups", []):
+        bound = f", area bound {group['area_bound']:.2f}" if "area_bound" in group else ""
         y = _wrapped(canvas, f"Print group {group['name']}: {', '.join(group['components'])} share "
-                     f"{plural(group['sheets'], 'sheet')} ({plural(group['pages'], 'page')}) in the print-and-play PDF",
+                     f"{plural(group['sheets'], 'sheet')} ({plural(group['pages'], 'page')}{bound}) in the print-and-play PDF",
                      columns[0], y, box.right, BODY_FONT, 8, GREY) - 11
     y -= 14
-    y = _heading(canvas, "Bought supplies", ("count", "", "", "item"), columns, y, box)
+    y = _heading(canvas, "Bought supplies", ("count", "", "", "", "item"), columns, y, box)
     canvas.setFont(BODY_FONT, 10)
     canvas.setFillColor(INK)
     if not bom["supplies"]:
-        canvas.drawString(columns[3], y, "none")
+        canvas.drawString(columns[4], y, "none")
     for supply in bom["supplies"]:
         canvas.drawRightString(columns[1] - mm(4), y, str(supply["count"]))
         notes = f" — {supply['notes']}" if supply["notes"] else ""
-        y = _wrapped(canvas, f"{supply['name']}{notes}", columns[3], y, box.right, BODY_FONT, 10, INK) - 12
+        y = _wrapped(canvas, f"{supply['name']}{notes}", columns[4], y, box.right, BODY_FONT, 10, INK) - 12
         canvas.setFont(BODY_FONT, 10)
         canvas.setFillColor(INK)
 
 
-def _heading(canvas: Canvas, title: str, labels: tuple[str, str, str, str], columns: tuple[float, ...], y: float, box: Rect) -> float:
+def bound_phrase(bom: Mapping[str, Any]) -> str:
+    """' · area bound 24.45 sheets: 7 over' (nothing when the bill has no bound: print-shop files)."""
+    if "area_bound" not in bom:
+        return ""
+    return f" · area bound {bom['area_bound']:.2f} sheets (at least {bom['least_sheets']}): {bom['over_bound']} over"
+
+
+def _heading(canvas: Canvas, title: str, labels: tuple[str, ...], columns: tuple[float, ...], y: float, box: Rect) -> float:
     canvas.setFillColor(INK)
     canvas.setFont(TITLE_FONT, 12)
     canvas.drawString(box.x, y, title)
     y -= 14
     canvas.setFont(BODY_FONT, 7.5)
     canvas.setFillColor(GREY)
+    last = len(labels) - 1
     for index, label in enumerate(labels):
-        if index < 3:
+        if index < last:
             canvas.drawRightString(columns[index + 1] - mm(4), y, label)
         else:
-            canvas.drawString(columns[3], y, label)
+            canvas.drawString(columns[last], y, label)
     canvas.setStrokeColor(RULE)
     canvas.setLineWidth(0.5)
     canvas.line(box.x, y - 3, box.right, y - 3)

@@ -92,9 +92,11 @@ def cover_page(game: Game, paper: Paper, style: SheetStyle, options: BuildOption
         canvas.rect(m, y - 16, paper.width - 2 * m, 1.2, stroke=0, fill=1)
         return paragraph(canvas, f"**{content}**", y - 2, 13)
 
+    edge = printable_margin(paper, style)  # unprintable margin: the band and the footer's scale bars clear it
+
     def draw(canvas: Canvas) -> None:
-        canvas.setFillColor(accent)
-        canvas.rect(0, paper.height - mm(48), paper.width, mm(48) - paper.margin, stroke=0, fill=1)
+        canvas.setFillColor(accent)  # the title band keeps inside the printable area, like everything else
+        canvas.rect(edge, paper.height - mm(48), paper.width - 2 * edge, mm(48) - edge, stroke=0, fill=1)
         canvas.setFillColor("#ffffff")
         title_font = fonts.resolve("Vera-Bold")
         room = paper.width - 2 * m
@@ -124,7 +126,6 @@ def cover_page(game: Game, paper: Paper, style: SheetStyle, options: BuildOption
             if line:
                 y = paragraph(canvas, f"• {line}", y, 10, indent=mm(3))
 
-    edge = printable_margin(paper, style)  # the footer's scale bars clear the unprintable margin
     footer = FooterBand(Rect(edge, edge, paper.width - 2 * edge, style.footer_height))
     return Page(paper.width, paper.height, draw, "contents", "cover", footer, role="cover")
 

@@ -7,24 +7,35 @@ decoded — and only the object numbers in each object's dictionary are shifted.
 This is what the combined print-and-play PDF is made of; parsing every page
 with a general PDF library took most of an image deck's build.
 
-:func:`merge` returns None for anything it does not recognise, and the caller
-falls back to pypdf.
+Only each object's dictionary is read into memory; streams are copied from the
+part files to the output in chunks as it is written, so combining a large deck
+costs memory for its page dictionaries, not for its pages.
+
+:func:`merge_to` returns False (having written nothing) for anything it does not
+recognise, and the caller falls back to pypdf.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from io import BytesIO
+from pathlib import Path
+from typing import BinaryIO
 
 _ENTRY = re.compile(rb"(\d{10}) (\d{5}) ([nf])")
 _HEADER = re.compile(rb"(\d+) 0 obj\r?\n")
 _REF = re.compile(rb"(\d+) 0 R\b")
+_SUBSET = re.compile(rb"(/BaseFont|/FontName)(\s*)/([A-Z]{6})\+")
+TAG_SPAN = 26**3  # subset tags a part may use before the next part's begin (reportlab counts up from AAAAAA)
 _STREAM = re.compile(rb">>\s*stream\r?\n")
 _ROOT = re.compile(rb"/Root (\d+) 0 R")
 _INFO = re.compile(rb"/Info (\d+) 0 R")
 _PAGES = re.compile(rb"/Pages (\d+) 0 R")
 _KIDS = re.compile(rb"/Kids\s*\[([^\]]*)\]")
 _PARENT = re.compile(rb"/Parent (\d+) 0 R")
+_HEAD_READ = 1 << 16  # bytes read to find an object's dictionary; streams are copied, not read whole
+_CHUNK = 1 << 20
 
 
 class _Unknown(Exception):
@@ -32,14 +43,19 @@ class _Unknown(Exception):
 
 
 class _Source:
-    """One PDF split into its objects: number → (dictionary part, the rest up to endobj)."""
+    """One PDF split into its objects: number → (dictionary part, where the rest up to endobj lies)."""
 
-    def __init__(self, data: bytes):
-        start = data.rindex(b"startxref")
-        xref = int(data[start + 9:].split()[0])
-        if data[xref:xref + 4] != b"xref":
+    def __init__(self, handle: BinaryIO):
+        self.handle = handle
+        size = handle.seek(0, 2)
+        handle.seek(max(0, size - 1024))
+        tail = handle.read()
+        start = size - len(tail) + tail.rindex(b"startxref")
+        xref = int(tail[tail.rindex(b"startxref") + 9:].split()[0])
+        handle.seek(xref)
+        head = handle.read(start - xref)
+        if head[:4] != b"xref":
             raise _Unknown
-        head = data[xref:start]
         lines = head.split(b"\n")
         first, count = (int(v) for v in lines[1].split())
         offsets: dict[int, int] = {}
@@ -55,16 +71,26 @@ class _Source:
             raise _Unknown
         ends = sorted(offsets.values()) + [xref]
         following = {offset: ends[i + 1] for i, offset in enumerate(ends[:-1])}
-        self.objects: dict[int, tuple[bytes, bytes]] = {}
+        # number → (dictionary part, rest in memory or None, rest's start, rest's end in the file)
+        self.objects: dict[int, tuple[bytes, bytes | None, int, int]] = {}
         for number, offset in offsets.items():
-            chunk = data[offset:following[offset]]
+            end = following[offset]
+            handle.seek(offset)
+            chunk = handle.read(min(end - offset, _HEAD_READ))
             header = _HEADER.match(chunk)
             if header is None or int(header.group(1)) != number:
                 raise _Unknown
-            body = chunk[header.end():]
-            stream = _STREAM.search(body)
-            cut = stream.start() + 2 if stream else body.rindex(b"endobj")
-            self.objects[number] = (body[:cut], body[cut:])
+            stream = _STREAM.search(chunk, header.end())
+            if stream is None and len(chunk) < end - offset:  # a dictionary longer than the first read
+                handle.seek(offset)
+                chunk = handle.read(end - offset)
+                stream = _STREAM.search(chunk, header.end())
+            if stream is not None:
+                cut = stream.start() + 2
+                self.objects[number] = (chunk[header.end():cut], None, offset + cut, end)
+            else:
+                cut = chunk.rindex(b"endobj")
+                self.objects[number] = (chunk[header.end():cut], chunk[cut:], 0, 0)
         catalog = self.objects.get(int(root.group(1)))
         pages = _PAGES.search(catalog[0]) if catalog else None
         if pages is None:
@@ -76,7 +102,7 @@ class _Source:
             raise _Unknown
         self.pages = [int(n) for n in _REF.findall(kids.group(1))]
         for page in self.pages:
-            page_dict = self.objects.get(page, (b"", b""))[0]
+            page_dict = self.objects.get(page, (b"", None, 0, 0))[0]
             if b"/Type /Page" not in page_dict or b"/Kids" in page_dict:
                 raise _Unknown  # a nested page tree: inherited attributes would need care
         self.skip = {int(root.group(1)), self.pages_root} | ({int(info.group(1))} if info else set())
@@ -103,33 +129,89 @@ def _text(value: str) -> bytes:
     return b"<FEFF" + value.encode("utf-16-be").hex().upper().encode("ascii") + b">"
 
 
-def merge(parts: Sequence[tuple[bytes, bool]], blank: bytes, title: str, subject: str, duplex: str | None = None) -> bytes | None:
-    """The pages of every ``(pdf, blank_reverses)`` part in order, a blank page after each page of
-    parts that ask for it; None when a part is not a PDF this function knows how to copy."""
+# An object of the output: its bytes after "N 0 obj\n", or a dictionary plus a stream to copy from a part.
+_Out = bytes | tuple[bytes, "_Source", int, int]
+
+
+def subset_tag(tag: bytes, part: int) -> bytes:
+    """A font subset's six-letter tag made unique to its part of the combined PDF.
+
+    Every component PDF names its first subset of a font AAAAAA+; copied side by side,
+    a dozen different subsets would share one name, which some print shops' RIPs take
+    for one font (and print wrong glyphs). The tag counts on past the earlier parts'.
+    """
+    value = 0
+    for letter in tag:
+        value = value * 26 + letter - 65
+    value = part * TAG_SPAN + value % TAG_SPAN
+    letters = []
+    for _ in range(6):
+        value, digit = divmod(value, 26)
+        letters.append(65 + digit)
+    return bytes(reversed(letters))
+
+
+def merge(parts: Sequence[tuple[bytes, bool]], blank: bytes, title: str, subject: str, duplex: str | None = None,
+          print_range: tuple[int, int] | None = None) -> bytes | None:
+    """:func:`merge_to` into memory: the combined PDF's bytes, or None."""
+    out = BytesIO()
+    return out.getvalue() if merge_to(out, parts, blank, title, subject, duplex, print_range) else None
+
+
+def merge_to(out: BinaryIO, parts: Sequence[tuple[bytes | Path, bool]], blank: bytes, title: str, subject: str,
+             duplex: str | None = None, print_range: tuple[int, int] | None = None) -> bool:
+    """Write the pages of every ``(pdf, blank_reverses)`` part in order to ``out``, a blank page after
+    each page of parts that ask for it (a part is PDF bytes or a PDF file); False, with nothing written,
+    when a part is not a PDF this function knows how to copy."""
+    handles: list[BinaryIO] = []
     try:
-        sources = [(_Source(pdf), reverses) for pdf, reverses in parts]
-        blank_source = _Source(blank) if any(reverses for _, reverses in parts) else None
-    except (_Unknown, ValueError, IndexError):
-        return None
-    objects: list[bytes] = [b"", b"", b""]  # 1 catalog, 2 page tree, 3 info: filled in below
+        for pdf, _ in parts:
+            handles.append(BytesIO(pdf) if isinstance(pdf, bytes) else pdf.open("rb"))
+        try:
+            sources = [(_Source(handle), reverses) for handle, (_, reverses) in zip(handles, parts, strict=True)]
+            blank_source = _Source(BytesIO(blank)) if any(reverses for _, reverses in parts) else None
+        except (_Unknown, ValueError, IndexError):
+            return False
+        objects = _plan(sources, blank_source, title, subject, duplex, print_range)
+        if objects is None:
+            return False
+        _write(out, objects)
+        return True
+    finally:
+        for handle in handles:
+            handle.close()
+
+
+def _plan(sources: Sequence[tuple[_Source, bool]], blank_source: _Source | None, title: str, subject: str,
+          duplex: str | None, print_range: tuple[int, int] | None = None) -> list[_Out] | None:
+    objects: list[_Out] = [b"", b"", b""]  # 1 catalog, 2 page tree, 3 info: filled in below
     kids: list[int] = []
 
+    parts_copied = 0
+
     def copy(source: _Source) -> dict[int, int]:
+        nonlocal parts_copied
         numbers = {old: len(objects) + 1 + i for i, old in enumerate(source.reachable())}
         numbers[source.pages_root] = 2
+        part = parts_copied
+        parts_copied += 1
 
         def shift(match: re.Match[bytes]) -> bytes:
             return b"%d 0 R" % numbers[int(match.group(1))]
 
+        def retag(match: re.Match[bytes]) -> bytes:
+            return match.group(1) + match.group(2) + b"/" + subset_tag(match.group(3), part) + b"+"
+
         for old in sorted(numbers):
             if old == source.pages_root:
                 continue
-            head, rest = source.objects[old]
-            objects.append(_REF.sub(shift, head) + rest)
+            head, rest, start, end = source.objects[old]
+            head = _SUBSET.sub(retag, _REF.sub(shift, head))
+            objects.append(head + rest if rest is not None else (head, source, start, end))
         return numbers
 
     try:
-        blank_page = None
+        blank_page: _Out | None = None
         if blank_source is not None:
             blank_numbers = copy(blank_source)
             blank_page = objects[blank_numbers[blank_source.pages[0]] - 1]
@@ -143,20 +225,40 @@ def merge(parts: Sequence[tuple[bytes, bool]], blank: bytes, title: str, subject
     except KeyError:
         return None
     prefs = b"/PrintScaling /None" + (b" /Duplex /" + duplex.encode("ascii") if duplex else b"")
+    if print_range is not None:  # the print dialog's default pages, counted from 0
+        prefs += b" /PrintPageRange [ %d %d ]" % (print_range[0] - 1, print_range[1] - 1)
     objects[0] = b"<< /Type /Catalog /Pages 2 0 R /ViewerPreferences << " + prefs + b" >> >>\nendobj\n"
     objects[1] = (b"<< /Type /Pages /Count %d /Kids [ " % len(kids)
                   + b" ".join(b"%d 0 R" % k for k in kids) + b" ] >>\nendobj\n")
     objects[2] = (b"<< /Title " + _text(title) + b" /Subject " + _text(subject)
                   + b" /Author (punchboard) /Creator (punchboard) /Producer (punchboard) >>\nendobj\n")
-    out = [b"%PDF-1.4\n%\x93\x8c\x8b\x9e punchboard\n"]
-    size = len(out[0])
+    return objects
+
+
+def _write(out: BinaryIO, objects: Sequence[_Out]) -> None:
+    header = b"%PDF-1.4\n%\x93\x8c\x8b\x9e punchboard\n"
+    out.write(header)
+    size = len(header)
     offsets = []
     for number, body in enumerate(objects, start=1):
         offsets.append(size)
-        chunk = b"%d 0 obj\n" % number + body
-        out.append(chunk)
-        size += len(chunk)
-    out.append(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
-    out.append(b"".join(b"%010d 00000 n \n" % offset for offset in offsets))
-    out.append(b"trailer\n<< /Size %d /Root 1 0 R /Info 3 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, size))
-    return b"".join(out)
+        label = b"%d 0 obj\n" % number
+        if isinstance(body, bytes):
+            out.write(label + body)
+            size += len(label) + len(body)
+            continue
+        head, source, start, end = body
+        out.write(label + head)
+        size += len(label) + len(head)
+        source.handle.seek(start)
+        left = end - start
+        while left:
+            chunk = source.handle.read(min(left, _CHUNK))
+            if not chunk:
+                raise OSError("a part PDF changed while the combined PDF was written")
+            out.write(chunk)
+            left -= len(chunk)
+        size += end - start
+    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
+    out.write(b"".join(b"%010d 00000 n \n" % offset for offset in offsets))
+    out.write(b"trailer\n<< /Size %d /Root 1 0 R /Info 3 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, size))

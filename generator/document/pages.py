@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from io import BytesIO
+from pathlib import Path
 
 from punchboard.generator.draw import fonts
 from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.impose.style import SheetStyle
 from reportlab.pdfgen.canvas import Canvas
 
+from punchboard.plumbing.atomicio import writing
 from punchboard.plumbing.units import to_mm
 
 from . import pdf_encoding
@@ -69,8 +71,21 @@ def duplex_preference(backs: str) -> str:
 def render(pages: Sequence[Page], title: str, style: SheetStyle, subject: str = "", duplex: str | None = None) -> bytes:
     """PDF bytes for ``pages``; identical input gives identical bytes (invariant mode).
     ``duplex`` (Simplex, DuplexFlipLongEdge, DuplexFlipShortEdge) asks the print dialog for it."""
-    pdf_encoding.install()
     buffer = BytesIO()
+    _write(buffer, pages, title, style, subject, duplex)
+    return buffer.getvalue()
+
+
+def render_to(path: Path, pages: Sequence[Page], title: str, style: SheetStyle, subject: str = "",
+              duplex: str | None = None) -> None:
+    """The same bytes as :func:`render`, streamed to ``path`` (atomically) object by object as they
+    are formatted, so a large document is never held whole in memory."""
+    with writing(path) as handle, pdf_encoding.streaming_to(handle):
+        _write(BytesIO(), pages, title, style, subject, duplex)
+
+
+def _write(buffer: BytesIO, pages: Sequence[Page], title: str, style: SheetStyle, subject: str, duplex: str | None) -> None:
+    pdf_encoding.install()
     canvas = Canvas(buffer, pagesize=(pages[0].width, pages[0].height) if pages else (612, 792), invariant=1, pageCompression=1, initialFontName="Vera")
     canvas.setTitle(title)
     canvas.setAuthor("punchboard")
@@ -102,7 +117,6 @@ def render(pages: Sequence[Page], title: str, style: SheetStyle, subject: str = 
         if page.bleed_box:
             canvas.setBleedBox(None)
     canvas.save()
-    return buffer.getvalue()
 
 
 def _box(rect: Rect) -> tuple[float, float, float, float]:

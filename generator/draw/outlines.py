@@ -10,9 +10,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from functools import lru_cache
+from typing import TYPE_CHECKING, Protocol
 
 from punchboard.spec.model import TokenShape
+
+if TYPE_CHECKING:
+    from shapely.geometry.base import BaseGeometry
 
 Point = tuple[float, float]
 Ring = tuple[Point, ...]
@@ -21,6 +25,7 @@ Cell = tuple[int, int]  # (row, column), row 0 at the top
 ROUNDED_FRACTION = 0.125  # corner radius of a rounded token, as a fraction of its shorter side
 GEAR_ROOT = 0.82  # radius of the gear's tooth roots, as a fraction of its outer radius
 CIRCLE_SEGMENTS = 96  # polygon approximation used only by points(), never for drawing
+OFFSET_QUARTER_SEGMENTS = 32  # chords per quarter circle on the rounded corners of a grown polygon
 
 
 class PathLike(Protocol):
@@ -56,25 +61,107 @@ class Outline:
                     path.lineTo(*point)
                 path.close()
 
-    def points(self) -> tuple[Ring, ...]:
-        """Polygon rings approximating the outline (exact for polygons), for tests and geometry."""
+    def points(self, segments: int = CIRCLE_SEGMENTS) -> tuple[Ring, ...]:
+        """Polygon rings approximating the outline (exact for polygons), for tests and geometry;
+        ``segments`` chords make a full circle."""
         x, y, w, h = self.box
         if self.kind == "ellipse":
             cx, cy = x + w / 2, y + h / 2
             return (
                 tuple(
-                    (cx + w / 2 * math.cos(2 * math.pi * i / CIRCLE_SEGMENTS), cy + h / 2 * math.sin(2 * math.pi * i / CIRCLE_SEGMENTS))
-                    for i in range(CIRCLE_SEGMENTS)
+                    (cx + w / 2 * math.cos(2 * math.pi * i / segments), cy + h / 2 * math.sin(2 * math.pi * i / segments))
+                    for i in range(segments)
                 ),
             )
         if self.kind == "rounded":
-            return (_rounded_ring(x, y, w, h, self.radius),)
+            return (_rounded_ring(x, y, w, h, self.radius, max(2, segments // 4)),)
         return self.rings
+
+    def shape(self, segments: int = CIRCLE_SEGMENTS) -> BaseGeometry:
+        """The area inside the outline (even-odd over its rings) as a shapely geometry."""
+        return _even_odd(self.points(segments))
+
+    def grown(self, distance: float) -> Outline:
+        """The outline offset outward by ``distance``: the bleed edge of a piece cut along this outline.
+
+        Every point of the result lies at least ``distance`` from the outline and no
+        point of the outline's surroundings nearer than that is left out: a circle
+        grows its radius, a rounded rectangle its box and corner radius, a polygon
+        keeps its sides parallel at ``distance`` and rounds its convex corners
+        (drawn as chords lying just outside the exact arc). Not a scaled-up outline,
+        which falls short on the flat sides of a hexagon and between a gear's teeth.
+        """
+        if distance <= 0:
+            return self
+        x, y, w, h = self.box
+        box = (x - distance, y - distance, w + 2 * distance, h + 2 * distance)
+        if self.kind == "ellipse" and math.isclose(w, h, rel_tol=1e-12, abs_tol=1e-9):
+            return Outline("ellipse", box)
+        if self.kind == "rounded":
+            return Outline("rounded", box, radius=self.radius + distance)
+        local = tuple(tuple((round(px - x, 6), round(py - y, 6)) for px, py in ring) for ring in self.points(360))
+        rings = _grown_rings(local, distance)
+        return Outline("polygon", box, rings=tuple(tuple((px + x, py + y) for px, py in ring) for ring in rings))
+
+    def within(self, box: tuple[float, float, float, float]) -> Outline:
+        """The part of the outline's area inside ``box`` (x, y, width, height): itself when it fits."""
+        x, y, w, h = self.box
+        bx, by, bw, bh = box
+        eps = 1e-6
+        if x >= bx - eps and y >= by - eps and x + w <= bx + bw + eps and y + h <= by + bh + eps:
+            return self
+        import shapely  # imported when first needed: it loads numpy, a noticeable start-up cost for every command
+
+        cut = self.shape(360).intersection(shapely.box(bx, by, bx + bw, by + bh))
+        left, bottom, right, top = cut.bounds if not cut.is_empty else (bx, by, bx, by)
+        return Outline("polygon", (left, bottom, right - left, top - bottom), rings=_rings_of(cut))
 
     def translated(self, dx: float, dy: float) -> Outline:
         x, y, w, h = self.box
         rings = tuple(tuple((px + dx, py + dy) for px, py in ring) for ring in self.rings)
         return Outline(self.kind, (x + dx, y + dy, w, h), self.radius, rings)
+
+
+def _even_odd(rings: Sequence[Ring]) -> BaseGeometry:
+    """The even-odd area of closed rings (the fill rule outlines are clipped and filled with)."""
+    import shapely
+
+    area: BaseGeometry = shapely.Polygon()
+    for ring in rings:
+        polygon = shapely.polygons(ring)
+        if not polygon.is_valid:  # a self-crossing ring: its areas, without the stray lines repair can leave
+            repaired = shapely.get_parts(shapely.make_valid(polygon))
+            polygon = shapely.unary_union([p for p in repaired if isinstance(p, (shapely.Polygon, shapely.MultiPolygon))])
+        area = polygon if area.is_empty else area.symmetric_difference(polygon)
+    return area
+
+
+@lru_cache(maxsize=256)
+def _grown_rings(rings: tuple[Ring, ...], distance: float) -> tuple[Ring, ...]:
+    """The rings of the area within ``distance`` of polygon rings (shapely's round-joined buffer).
+
+    The buffer puts its arc vertices on a circle of the radius it is given, so its
+    chords cut inside that circle; the radius is raised until the chords' midpoints
+    lie at ``distance``, so no point of the bleed edge is nearer than the declared bleed.
+    GEOS rounds an arc's chord count to the nearest whole number, so a chord may span
+    up to 1.5 × a quarter circle / ``OFFSET_QUARTER_SEGMENTS``; the radius allows for
+    that (the sides then lie 0.07 % further out than ``distance``: 0.002 mm at 3 mm).
+    """
+    radius = distance / math.cos(1.5 * math.pi / (4 * OFFSET_QUARTER_SEGMENTS))
+    return _rings_of(_even_odd(rings).buffer(radius, quad_segs=OFFSET_QUARTER_SEGMENTS, join_style="round"))
+
+
+def _rings_of(area: BaseGeometry) -> tuple[Ring, ...]:
+    """Every ring (outer and holes) of a shapely area, for drawing with the even-odd rule."""
+    out: list[Ring] = []
+    import shapely
+
+    for polygon in getattr(area, "geoms", [area]):
+        if not isinstance(polygon, shapely.Polygon) or polygon.is_empty:
+            continue
+        for ring in (polygon.exterior, *polygon.interiors):
+            out.append(tuple((round(px, 6), round(py, 6)) for px, py in ring.coords[:-1]))
+    return tuple(out)
 
 
 def _rounded_ring(x: float, y: float, w: float, h: float, r: float, steps: int = 8) -> Ring:

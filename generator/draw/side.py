@@ -27,6 +27,7 @@ from . import fonts, packed_forms, svg, text
 from .art import Ink, draw_icon
 from .colours import resolved
 from .geometry import Rect
+from .observe import Drawn, SideObserver
 from .pictures import draw_picture
 from .reads import reuse_key
 from .stamp import draw_stamp
@@ -34,6 +35,7 @@ from .stamp import draw_stamp
 Warn = Callable[[str], None]
 ClipShape = Callable[[Any], None]  # adds a closed outline to a reportlab path
 DEFAULT_TEXT_SIZE = 10.0
+Observe = Callable[[Layout, "SideFrame"], SideObserver]  # a watcher for one side of a layout in a frame
 
 
 @dataclass(frozen=True)
@@ -43,8 +45,11 @@ class SideFrame:
     ``trim`` is the cut rectangle; ``bleed`` how far art continues past it on
     each axis; ``clip`` the area paint may reach (the bleed rectangle, or the
     trim on edges shared with a touching neighbour), as a Rect or a shape.
-    ``rotation`` turns the whole side about the trim centre (gutterfold backs: 180);
-    ``mirror_x``/``mirror_y`` tell outline shapes that this is the reverse side
+    ``rotation`` turns the whole side about the trim centre (gutterfold backs: 180).
+    A quarter turn (90 or 270, a card turned on its sheet) is a *turned slot*: ``trim``,
+    bleeds and ``clip`` are the slot as it lies on the page (a portrait card's slot is
+    landscape) and the layout is drawn turned into it; :meth:`upright` is the frame the
+    layout sees. ``mirror_x``/``mirror_y`` tell outline shapes that this is the reverse side
     seen through a duplex flip, so asymmetric outlines are mirrored.
     """
 
@@ -60,6 +65,20 @@ class SideFrame:
     def bleed_rect(self) -> Rect:
         return self.trim.inset(-self.bleed_x, -self.bleed_y)
 
+    @property
+    def turned(self) -> bool:
+        """A quarter turn: the slot on the page is the piece's trim with width and height swapped."""
+        return self.rotation % 180 == 90
+
+    def upright(self) -> SideFrame:
+        """The frame a turned slot's layout is drawn in before it is turned (same centre,
+        width and height swapped, no clip: the slot's clip applies on the page)."""
+        if not self.turned:
+            return self
+        cx, cy = self.trim.center
+        w, h = self.trim.height, self.trim.width
+        return SideFrame(Rect(cx - w / 2, cy - h / 2, w, h), self.bleed_y, self.bleed_x, None, 0, self.mirror_x, self.mirror_y)
+
 
 @dataclass
 class SideContext:
@@ -73,6 +92,7 @@ class SideContext:
     proof_colours: tuple[str, str, float] = ("#e0007a", "#0088cc", 0.4)
     stamp: str = ""  # a print stamp such as "P3" (draw/stamp.py), drawn over the layout
     icons: Mapping[str, Path] = field(default_factory=dict)  # the game's own icons (icons: in game.yaml)
+    observe: Observe | None = None  # starts a watcher of each side drawn (the preflight, generator/preflight/)
 
 
 def colour(name: Any, palette: Mapping[str, str]) -> str | None:
@@ -167,7 +187,8 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
         ctx = replace(ctx, warn=warn)
         local = SideFrame(Rect(0, 0, trim.width, trim.height), frame.bleed_x, frame.bleed_y, local_clip,
                           frame.rotation, frame.mirror_x, frame.mirror_y)
-        # The clip lies within the bleed rectangle, which a 180° turn about the trim centre maps onto itself.
+        # The clip lies within the bleed rectangle, which a 180° turn about the trim centre maps onto itself
+        # (a turned slot's bleed rectangle is the upright one turned a quarter: bleeds swap with the sides).
         bounds = local.bleed_rect
         canvas.beginForm(name, bounds.x, bounds.y, bounds.right, bounds.top)
         _draw_side_now(canvas, layout, fields, local, ctx)
@@ -208,21 +229,27 @@ def _draw_side_now(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], fr
     fonts.register_layout_fonts(layout.fonts)
     palette = {**ctx.palette, **layout.palette}
     canvas.saveState()
-    if frame.rotation:
+    if frame.turned:  # a turned slot: clip on the page, then draw the layout upright and turn it in
+        if frame.clip is not None:
+            _clip(canvas, frame.clip)
+        cx, cy = frame.trim.center
+        canvas.translate(cx, cy)
+        canvas.rotate(frame.rotation)
+        canvas.translate(-cx, -cy)
+        frame = frame.upright()
+    elif frame.rotation:
         cx, cy = frame.trim.center
         canvas.translate(cx, cy)
         canvas.rotate(frame.rotation)
         canvas.translate(-cx, -cy)
     if frame.clip is not None:
-        path = canvas.beginPath()
-        if isinstance(frame.clip, Rect):
-            path.rect(frame.clip.x, frame.clip.y, frame.clip.width, frame.clip.height)
-        else:
-            frame.clip(path)
-        canvas.clipPath(path, stroke=0, fill=0)
+        _clip(canvas, frame.clip)
+    seen = ctx.observe(layout, frame) if ctx.observe is not None else None
     for element in layout.elements:
         if _visible(element, fields, ctx):
-            _draw_element(canvas, element, layout, fields, frame, palette, ctx)
+            _draw_element(canvas, element, layout, fields, frame, palette, ctx, seen)
+    if seen is not None:
+        seen.done(ctx.warn, ctx.where)
     if ctx.stamp:
         draw_stamp(canvas, ctx.stamp, frame.trim, layout.safe)
     if ctx.proof:
@@ -235,6 +262,15 @@ def _draw_side_now(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], fr
         canvas.setDash(2, 2)
         canvas.rect(safe.x, safe.y, safe.width, safe.height, stroke=1, fill=0)
     canvas.restoreState()
+
+
+def _clip(canvas: Canvas, clip: Rect | ClipShape) -> None:
+    path = canvas.beginPath()
+    if isinstance(clip, Rect):
+        path.rect(clip.x, clip.y, clip.width, clip.height)
+    else:
+        clip(path)
+    canvas.clipPath(path, stroke=0, fill=0)
 
 
 def _paint_setup(canvas: Canvas, props: Mapping[str, Any], palette: Mapping[str, str]) -> tuple[bool, bool]:
@@ -262,6 +298,7 @@ def _draw_element(
     frame: SideFrame,
     palette: Mapping[str, str],
     ctx: SideContext,
+    seen: SideObserver | None = None,
 ) -> None:
     props = bound_props(element.props, fields)  # field-bound colours, fonts and sizes take the piece's values
     if props is not element.props:
@@ -301,8 +338,10 @@ def _draw_element(
         if props.get("closed", True):
             path.close()
         canvas.drawPath(path, stroke=stroke, fill=fill)
-    elif kind == "text":
-        _draw_text(canvas, element, rect, fields, palette, ctx)
+    fitted: tuple[text.Fitted, str] | None = None
+    picture: Path | None = None
+    if kind == "text":
+        fitted = _draw_text(canvas, element, rect, fields, palette, ctx)
     elif kind == "icon":
         name = bind(props.get("icon"), fields).strip().lower()
         ink = Ink(
@@ -316,8 +355,10 @@ def _draw_element(
             ctx.warn(f"{ctx.where}: unknown icon '{name}' in element '{element.id}' [{element.source}]")
         _own_icon_notes((name,), element, ctx)
     elif kind == "image":
-        _draw_image(canvas, element, rect, fields, layout, ctx)
+        picture = _draw_image(canvas, element, rect, fields, layout, ctx)
     canvas.restoreState()
+    if seen is not None:
+        seen.see(Drawn(element, rect, box, palette, *(fitted or (None, "")), picture))
 
 
 def _own_icon_notes(names: Any, element: Element, ctx: SideContext) -> None:
@@ -334,11 +375,14 @@ def _own_icon_notes(names: Any, element: Element, ctx: SideContext) -> None:
             ctx.warn(f"{ctx.where}: icon '{name}' ({path.name}) is not drawn faithfully: {note} [{element.source}]")
 
 
-def _draw_text(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str, Any], palette: Mapping[str, str], ctx: SideContext) -> None:
+def _draw_text(
+    canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str, Any], palette: Mapping[str, str], ctx: SideContext,
+) -> tuple[text.Fitted, str] | None:
+    """Draw a text element; the fitted text and its base font, None when there was nothing to draw."""
     props = element.props
     content = bind(props.get("text"), fields)
     if not content.strip():
-        return
+        return None
     if ctx.icons:
         _own_icon_notes(INLINE_ICON.findall(content), element, ctx)
     cap = props.get("cap")
@@ -354,7 +398,9 @@ def _draw_text(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str
             f"{rect.height / 72 * 25.4:.1f} mm box even at {fitted.size:g}pt [{element.source}]"
         )
     ink = resolved(colour(props.get("color", "#000000"), palette) or "#000000")
-    text.draw(canvas, fitted, base, rect, ink, props.get("align", "left"), props.get("valign", "top"), ctx.icons)  # type: ignore[arg-type]
+    text.draw(canvas, fitted, base, rect, ink, props.get("align", "left"), props.get("valign", "top"), ctx.icons,  # type: ignore[arg-type]
+              index_mark=props.get("index_mark", True) is not False)
+    return fitted, base
 
 
 def find_image(src: str, layout: Layout, folders: tuple[Path, ...]) -> Path | None:
@@ -365,20 +411,22 @@ def find_image(src: str, layout: Layout, folders: tuple[Path, ...]) -> Path | No
         return None
 
 
-def _draw_image(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str, Any], layout: Layout, ctx: SideContext) -> None:
+def _draw_image(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str, Any], layout: Layout, ctx: SideContext) -> Path | None:
+    """Draw an image element; the file drawn, None when none was."""
     src = bind(element.props.get("src"), fields).strip()
     if not src:
-        return
+        return None
     path = find_image(src, layout, ctx.folders)
     if path is None:
         ctx.warn(f"{ctx.where}: image '{src}' of element '{element.id}' not found [{element.source}]")
-        return
+        return None
     fit = element.props.get("fit", "contain")
     try:
         notes = draw_picture(canvas, path, rect, fit, element.props.get("focus"))
     except svg.SvgError as exc:
         ctx.warn(f"{ctx.where}: image '{src}' not drawn: {exc} [{element.source}]")
-        return
+        return None
     for note in notes:
         ctx.warn(f"{ctx.where}: image '{src}' is not drawn faithfully: {note} [{element.source}]")
+    return path
 

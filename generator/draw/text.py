@@ -140,33 +140,29 @@ def fit(text: str, base: str, size: float, min_size: float, box: Rect, leading: 
 
 
 def draw(
-    canvas: Canvas, fitted: Fitted, base: str, box: Rect, colour: str, align: str = "left", valign: str = "top", own: Icons | None = None
+    canvas: Canvas, fitted: Fitted, base: str, box: Rect, colour: str, align: str = "left", valign: str = "top", own: Icons | None = None,
+    index_mark: bool = True,
 ) -> None:
     """Draw fitted text into ``box``. Text that does not fit is kept inside the box: lines
-    below it are left out, words wider than it are cut at its right edge, and the rest is clipped."""
+    below it are left out, words wider than it are cut at its right edge, and the rest is clipped.
+    ``index_mark``: underline a lone 6, 9 or other number that reads differently turned over."""
     if not fitted.fits:
         canvas.saveState()
         path = canvas.beginPath()
         path.rect(box.x, box.y, box.width, box.height)
         canvas.clipPath(path, stroke=0, fill=0)
-        _draw(canvas, fitted, base, box, colour, align, "top", own, limit=box)
+        _draw(canvas, fitted, base, box, colour, align, "top", own, limit=box, index_mark=index_mark)
         canvas.restoreState()
         return
-    _draw(canvas, fitted, base, box, colour, align, valign, own)
+    _draw(canvas, fitted, base, box, colour, align, valign, own, index_mark=index_mark)
 
 
 def _draw(
     canvas: Canvas, fitted: Fitted, base: str, box: Rect, colour: str, align: str, valign: str, own: Icons | None = None,
-    limit: Rect | None = None,
+    limit: Rect | None = None, index_mark: bool = True,
 ) -> None:
     size = fitted.size
-    height = block_height(len(fitted.lines), base, size, fitted.line_height / size)
-    if valign == "middle":
-        top = box.top - (box.height - height) / 2
-    elif valign == "bottom":
-        top = box.y + height
-    else:
-        top = box.top
+    top = _top(fitted, base, box, valign)
     baseline = top - fonts.ascent(base, size)
     space = fonts.width(" ", base, size)
     canvas.setFillColor(colour)
@@ -190,10 +186,43 @@ def _draw(
             if limit is not None and x >= limit.right - 0.01:
                 break
             _draw_word(canvas, word, base, size, x, baseline, colour, own, limit.right if limit is not None else None)
-            if len(fitted.lines) == 1 and len(line) == 1 and ambiguous_index(_plain(word)):
+            if index_mark and len(fitted.lines) == 1 and len(line) == 1 and ambiguous_index(_plain(word)):
                 _underline(canvas, x, baseline, w, base, size)
             x += w + gap
         baseline -= fitted.line_height
+
+
+def _top(fitted: Fitted, base: str, box: Rect, valign: str) -> float:
+    """Where the block of lines starts: the top of its first line's ascent."""
+    height = block_height(len(fitted.lines), base, fitted.size, fitted.line_height / fitted.size)
+    if valign == "middle":
+        return box.top - (box.height - height) / 2
+    if valign == "bottom":
+        return box.y + height
+    return box.top
+
+
+def extent(fitted: Fitted, base: str, box: Rect, align: str = "left", valign: str = "top") -> Rect:
+    """The rectangle the drawn lines take up in ``box``, from the first line's ascent to the last
+    one's descent and from the leftmost to the rightmost word; text that does not fit fills its box."""
+    if not fitted.fits:
+        return box
+    size = fitted.size
+    top = _top(fitted, base, box, valign)
+    height = block_height(len(fitted.lines), base, size, fitted.line_height / size)
+    space = fonts.width(" ", base, size)
+    left, right = box.right, box.x
+    for index, line in enumerate(fitted.lines):
+        if not line:
+            continue
+        natural = sum(word_width(word, base, size) for word in line) + space * (len(line) - 1)
+        if align == "justify" and len(line) > 1 and index not in fitted.paragraph_ends:
+            natural = box.width
+        x = box.x + (box.width - natural) / 2 if align == "center" else box.right - natural if align == "right" else box.x
+        left, right = min(left, x), max(right, x + natural)
+    if right < left:
+        return Rect(box.x, top - height, 0.0, height)
+    return Rect(left, top - height, right - left, height)
 
 
 ROTATED_DIGITS = {"0": "0", "1": "1", "6": "9", "8": "8", "9": "6"}

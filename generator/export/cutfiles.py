@@ -4,10 +4,16 @@ Cricut's Print Then Cut the page images themselves (PNG, transparent around the 
 All three share the page's coordinates in millimetres: SVG from the top-left corner (y down),
 DXF from the bottom-left (y up, like the PDF). Outlines are closed polylines; curves are
 approximated finely enough (96 segments a circle) to stay within 0.02 mm of the true shape.
+
+Both files carry the page's frame (SVG: the ``page`` group's rectangle; DXF: layer ``PAGE``),
+so software that places an import by its extents (centred, or at the origin) still puts every
+outline where the PDF printed its piece; the frame is set to *No Cut* (docs/cutting.md). The DXF
+is R2000 (AC1015) with millimetres as its units ($INSUNITS 4, $MEASUREMENT 1), written by ezdxf.
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -37,6 +43,9 @@ def svg_text(outlines: Sequence[Outline], width: float, height: float, title: st
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_fmt(w)}mm" height="{_fmt(h)}mm" viewBox="0 0 {_fmt(w)} {_fmt(h)}">',
         f"  <title>{title}</title>" if title else "",
+        '  <g id="page" fill="none" stroke="#0077ff" stroke-width="0.1">',
+        f'    <rect id="page-frame" x="0" y="0" width="{_fmt(w)}" height="{_fmt(h)}"/>',
+        "  </g>",
         '  <g id="cut" fill="none" stroke="#ff0000" stroke-width="0.1">',
     ]
     for index, outline in enumerate(outlines, start=1):
@@ -49,18 +58,34 @@ def svg_text(outlines: Sequence[Outline], width: float, height: float, title: st
     return "\n".join(line for line in lines if line)
 
 
-def dxf_text(outlines: Sequence[Outline]) -> str:
-    """A minimal DXF R12 (AC1009): one closed POLYLINE per ring on layer CUT, millimetres."""
-    out = ["0", "SECTION", "2", "HEADER", "9", "$ACADVER", "1", "AC1009", "9", "$INSUNITS", "70", "4", "0", "ENDSEC",
-           "0", "SECTION", "2", "ENTITIES"]
-    for outline in outlines:
-        for ring in rings_mm(outline):
-            out += ["0", "POLYLINE", "8", "CUT", "66", "1", "70", "1", "10", "0", "20", "0", "30", "0"]
-            for x, y in ring:
-                out += ["0", "VERTEX", "8", "CUT", "10", _fmt(x), "20", _fmt(y), "30", "0"]
-            out += ["0", "SEQEND", "8", "CUT"]
-    out += ["0", "ENDSEC", "0", "EOF", ""]
-    return "\n".join(out)
+def dxf_text(outlines: Sequence[Outline], width: float, height: float) -> str:
+    """DXF R2000 in millimetres: the page frame on layer PAGE, one closed LWPOLYLINE per ring on layer CUT."""
+    import ezdxf  # only for cut files: a large import
+    from ezdxf import options, units
+
+    stream = io.StringIO()
+    fixed = options.write_fixed_meta_data_for_testing
+    options.write_fixed_meta_data_for_testing = True  # no times or random GUIDs: the same input, the same bytes
+    try:
+        doc = ezdxf.new("R2000", setup=False)
+        doc.units = units.MM
+        w, h = round(to_mm(width), 3), round(to_mm(height), 3)
+        doc.header["$MEASUREMENT"] = 1  # metric
+        doc.header["$EXTMIN"] = (0.0, 0.0, 0.0)
+        doc.header["$EXTMAX"] = (w, h, 0.0)
+        doc.header["$LIMMIN"] = (0.0, 0.0)
+        doc.header["$LIMMAX"] = (w, h)
+        doc.layers.add("PAGE", color=5)  # blue: the paper's edge, not a cut
+        doc.layers.add("CUT", color=1)  # red
+        space = doc.modelspace()
+        space.add_lwpolyline([(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)], close=True, dxfattribs={"layer": "PAGE"})
+        for outline in outlines:
+            for ring in rings_mm(outline):
+                space.add_lwpolyline([(round(x, 3), round(y, 3)) for x, y in ring], close=True, dxfattribs={"layer": "CUT"})
+        doc.write(stream)
+    finally:
+        options.write_fixed_meta_data_for_testing = fixed
+    return stream.getvalue()
 
 
 def write_cut_files(folder: Path, component_id: str, pages: Sequence[Page], pdf: bytes, cutter: str) -> list[str]:
@@ -77,7 +102,7 @@ def write_cut_files(folder: Path, component_id: str, pages: Sequence[Page], pdf:
         outlines = page.meta["cuts"]
         assert isinstance(outlines, list)
         write_bytes(folder / f"{stem}.svg", svg_text(outlines, page.width, page.height, f"{component_id} page {index + 1}").encode())
-        write_bytes(folder / f"{stem}.dxf", dxf_text(outlines).encode())
+        write_bytes(folder / f"{stem}.dxf", dxf_text(outlines, page.width, page.height).encode())
         written += [f"{stem}.svg", f"{stem}.dxf"]
         if images is not None:
             write_bytes(folder / f"{stem}.png", png_bytes(images[index], load_cutters().cricut_dpi))

@@ -9,6 +9,8 @@ Duplex geometry (PRINTING.md): with a long-edge flip the back of the piece at
 (row, col) lands at (row, cols−1−col) — every back frame is the front frame
 mirrored left-right about the page centre; with a short-edge flip it is
 mirrored top-bottom. Back pages are then shifted by the duplex offset.
+A piece turned 90° in its slot (top to the left) has its back turned 270° (top to
+the right), so a turned card's back stands to its front as an upright card's does.
 """
 
 from __future__ import annotations
@@ -54,7 +56,9 @@ def back_frame(frame: SideFrame, sheet: Sheet, mode: str, offset: tuple[float, f
     clip = frame.clip
     if isinstance(clip, Rect):
         clip = mirror_rect(clip, sheet.width, sheet.height, flip_x, flip_y).moved(dx, dy)
-    return replace(frame, trim=trim, clip=clip, mirror_x=flip_x, mirror_y=flip_y)
+    # A turned front (top to the left) has its back turned the other way (top to the right): mirrored
+    # by the flip, the back keeps the same relation to its front as an upright piece's back in this mode.
+    return replace(frame, trim=trim, clip=clip, mirror_x=flip_x, mirror_y=flip_y, rotation=(-frame.rotation) % 360)
 
 
 FLIP_NAMES = {"duplex-long": "long-edge flip", "duplex-short": "short-edge flip", "separate": "long-edge flip"}
@@ -76,7 +80,8 @@ def paginate(
     chunks = [list(items[i : i + per_page]) for i in range(0, len(items), per_page)]
     any_back = any(item.back is not None for item in items)
     if mode == "gutterfold" and sheet.back_slots is not None:
-        legend = "gutterfold: fold on the dashed marks (backs are upside down), glue, then cut on the solid marks"
+        turn = "backs are upside down" if not sheet.turned else "cards lie turned, each back below its front"
+        legend = f"gutterfold: fold on the dashed marks ({turn}), glue, then cut on the solid marks"
         return [_front_page(chunk, sheet, style, component, legend, decorate, same_page_backs=True) for chunk in chunks]
     fronts = [_front_page(chunk, sheet, style, component, front_legend, decorate) for chunk in chunks]
     if mode == "none" or not any_back:

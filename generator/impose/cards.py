@@ -13,6 +13,7 @@ from punchboard.spec.model import PIECE_NOUNS, Component, Game
 from .backs import Item, paginate, print_shop_pages
 from .context import BuildContext
 from .grid import Sheet, grid_sheet, gutterfold_sheet, plan_grid, policy_name, printable_margin
+from .kept_bleed import rect_bleed
 
 
 def too_big(ctx: BuildContext, component: Component, width: float, height: float, margin: float | None = None) -> SpecError:
@@ -59,13 +60,24 @@ def warn_short_bleed(ctx: BuildContext, component: Component, sheet: Sheet, decl
     """Say so, with the figures, when a piece gets less bleed on some edge than its layout declares."""
     bx = declared if sheet.bleed_x is None else sheet.bleed_x
     by = declared if sheet.bleed_y is None else sheet.bleed_y
+    folded = sheet.back_slots is not None
+    if folded:  # what the gutterfold sheet's clips leave, fronts and backs, measured
+        bx, by = rect_bleed((*sheet.slots, *(sheet.back_slots or ())))
     if len(component.pieces) == 1 and sheet.outer_bleed is not None:
         bx, by = sheet.outer_bleed  # a lone piece has no neighbour: its bleed runs into the empty slots
     tolerance = 0.005 * 72 / 25.4  # 0.005 mm
     if min(bx, by) >= declared - tolerance:
         return
     hint = ""
-    if policy != "gutter":
+    if policy != "gutter" and folded:
+        folded_gutter = gutterfold_sheet(ctx.paper, width, height, declared, ctx.style, "gutter")
+        if folded_gutter is None:
+            hint = (f"; with the full bleed a front and its back do not fit one above the other on {ctx.paper.name} "
+                    "landscape: --backs duplex-long keeps it")
+        else:
+            gx, gy = rect_bleed((*folded_gutter.slots, *(folded_gutter.back_slots or ())))
+            hint = f"; --bleed-policy gutter keeps {_mm(min(gx, gy))} mm, {folded_gutter.per_page}-up"
+    elif policy != "gutter":
         gutter = plan_grid(ctx.paper, width, height, declared, "gutter", ctx.style)
         if gutter is not None:
             hint = f"; --bleed-policy gutter keeps the full bleed, {gutter.per_page}-up"
@@ -77,7 +89,7 @@ def warn_short_bleed(ctx: BuildContext, component: Component, sheet: Sheet, decl
         outer = f" ({_mm(ox)} mm left/right, {_mm(oy)} mm top/bottom on the sheet's outer edges)"
     ctx.warn(
         f"{ctx.game.id} / {component.id}: bleed {_mm(bx)} mm left/right, {_mm(by)} mm top/bottom{outer} of the declared "
-        f"{_mm(declared)} mm ({sheet.per_page}-up on {ctx.paper.name}, bleed policy {policy}{why}){hint}"
+        f"{_mm(declared)} mm ({sheet.per_page}-up{' turned 90°' if sheet.turned else ''} on {ctx.paper.name}, bleed policy {policy}{why}){hint}"
     )
 
 

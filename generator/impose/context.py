@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from punchboard.generator.draw.side import SideContext, SideFrame, draw_side
+from punchboard.generator.draw.side import Observe, SideContext, SideFrame, draw_side
 from punchboard.generator.options import BuildOptions
 from reportlab.pdfgen.canvas import Canvas
 
@@ -20,6 +20,8 @@ class BuildContext:
     """Game, paper, sheet style and options of one build, plus its warnings.
 
     ``warn`` collects each distinct message once; the build prints them to stderr.
+    With ``preflight`` every side drawn is also checked (generator/preflight/) and
+    its findings are warnings too; exports and reprints leave it off.
     """
 
     game: Game
@@ -27,6 +29,7 @@ class BuildContext:
     options: BuildOptions
     style: SheetStyle
     warnings: list[str] = field(default_factory=list)
+    preflight: bool = False
 
     def warn(self, message: str) -> None:
         if message not in self.warnings:
@@ -36,7 +39,16 @@ class BuildContext:
         s = self.style
         return SideContext(self.game.palette, (self.game.folder,), self.warn, where, self.options.proof,
                            (s.proof_trim, s.proof_safe, s.proof_stroke), stamp=self.options.stamp_label,
-                           icons=self.game.icons)
+                           icons=self.game.icons, observe=self.observe)
+
+    @property
+    def observe(self) -> Observe | None:
+        """The preflight's watcher for each side drawn, when this build runs the preflight."""
+        if not self.preflight:
+            return None
+        from punchboard.generator.preflight.side import observe
+
+        return observe
 
     def where(self, component: Component, piece: Piece, noun: str = "card") -> str:
         label = f"'{piece.name}'" if piece.name else f"#{piece.index + 1}"
@@ -56,9 +68,13 @@ class BuildContext:
         return paint
 
     def bleed_for(self, component: Component) -> float:
-        """--bleed if given, else the largest bleed a face layout asks for, else the sheet style's."""
+        """--bleed if given, else a print-shop preset's, else the largest bleed a face layout asks for, else the sheet style's."""
         if self.options.bleed_mm is not None:
             return mm(self.options.bleed_mm)
+        if self.options.print_shop:
+            from .print_shops import load_print_shops
+
+            return load_print_shops().get(self.options.print_shop_preset).bleed
         asked = [
             self.game.layouts[p.face.layout].bleed
             for p in component.pieces

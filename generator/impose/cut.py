@@ -36,9 +36,9 @@ from punchboard.spec.yamlsource import load_yaml
 from . import tiles
 from .backs import Item, paginate
 from .context import BuildContext
-from .grid import Sheet
+from .grid import TURN, Sheet
 from .packing import Placement
-from .tokens import ROUND_SHAPES, clipped, outline_for, pack
+from .tokens import ROUND_SHAPES, clipped, kept_on_sheet, outline_for, pack_turnable, warn_kept_bleed
 
 CUTTERS_FILE = LAYOUTS / "cutters.yaml"
 CUTTERS = ("silhouette", "cricut")
@@ -54,9 +54,25 @@ class CutterSettings:
     thickness: float
     square: float
     clearance: float
+    footer_gap: float
     cricut_width: float
     cricut_height: float
     cricut_dpi: int
+
+    def mark_zones(self, width: float, height: float) -> list[Rect]:
+        """Where nothing but the marks may be printed on a ``width`` × ``height`` page: the square and
+        each L mark's corner square (the area its arms bound), grown by the clearance."""
+        s, c = self, self.clearance
+        return [
+            Rect(s.inset, height - s.inset - s.square, s.square, s.square).inset(-c),
+            Rect(width - s.inset - s.length, height - s.inset - s.length, s.length, s.length).inset(-c),
+            Rect(s.inset, s.inset, s.length, s.length).inset(-c),
+        ]
+
+    def clear_of_marks(self, trims: Sequence[Rect], bleed: float, width: float, height: float) -> list[Rect]:
+        """The slots whose art (trim plus bleed) keeps out of every mark zone."""
+        zones = self.mark_zones(width, height)
+        return [t for t in trims if not any(_overlap(t.inset(-bleed), zone) for zone in zones)]
 
     @property
     def keep_out(self) -> float:
@@ -89,10 +105,21 @@ def load_cutters(path: Path = CUTTERS_FILE) -> CutterSettings:
         thickness=length("silhouette", "thickness"),
         square=length("silhouette", "square"),
         clearance=length("silhouette", "clearance"),
+        footer_gap=length("silhouette", "footer_gap"),
         cricut_width=length("cricut", "max_width"),
         cricut_height=length("cricut", "max_height"),
         cricut_dpi=dpi,
     )
+
+
+def _overlap(a: Rect, b: Rect) -> bool:
+    return a.x < b.right and b.x < a.right and a.y < b.top and b.y < a.top
+
+
+def turnable(component: Component) -> bool:
+    """Cards and banknotes may lie turned 90° on a cut sheet (their rounded-rectangle cut is the
+    slot's); shaped tokens stay upright, so their outlines need no turning."""
+    return component.kind in ("deck", "banknotes")
 
 
 def cut_outline(component: Component, trim: Rect, settings: CutterSettings, frame: SideFrame | None = None) -> Outline:
@@ -153,13 +180,19 @@ def silhouette_pages(ctx: BuildContext, component: Component) -> list[Page]:
     k = settings.keep_out
     room = Rect(k, k, paper.width - 2 * k, paper.height - 2 * k)
     round_tokens = component.kind == "tokens" and (component.shape or TokenShape("circle")).name in ROUND_SHAPES
-    trims = pack(room, width, height, bleed, settings.gap, round_tokens)
+    trims, turned = pack_turnable(room, width, height, bleed, settings.gap, round_tokens, turnable(component))
+    trims = settings.clear_of_marks(trims, bleed, paper.width, paper.height)
     if not trims:
         from .cards import too_big
 
         raise too_big(ctx, component, width, height, k)
-    frames = tuple(SideFrame(t, bleed, bleed, t.inset(-bleed)) for t in trims)
-    sheet = Sheet(paper.width, paper.height, frames, _footer(ctx, settings))
+    turn = TURN if turned else 0
+    frames = tuple(SideFrame(t, bleed, bleed, t.inset(-bleed), rotation=turn) for t in trims)
+    sheet = Sheet(paper.width, paper.height, frames, _footer(ctx, settings), turned=turned)
+    if component.kind == "tokens":
+        shape = component.shape or TokenShape("circle")
+        warn_kept_bleed(ctx, f"{ctx.game.id} / {component.id}", kept_on_sheet(sheet, shape, bleed), bleed,
+                        f"{sheet.per_page}-up on {paper.name} for Silhouette")
     mode = options.backs if options.backs != "gutterfold" else "duplex-long"
     if options.backs == "gutterfold" and component.has_backs:
         ctx.warn(f"{ctx.game.id} / {component.id}: print-and-cut sheets are not folded; backs printed duplex-long instead of gutterfold")
@@ -182,7 +215,7 @@ def cricut_pages(ctx: BuildContext, component: Component) -> list[Page]:
     room = Rect(0, 0, page_w, page_h).inset(settings.gap / 2)
     shape = component.shape or TokenShape("circle")
     round_tokens = component.kind == "tokens" and shape.name in ROUND_SHAPES
-    trims = pack(room, width, height, 0.0, settings.gap, round_tokens)
+    trims, turned = pack_turnable(room, width, height, 0.0, settings.gap, round_tokens, turnable(component))
     if not trims:
         from .cards import too_big
 
@@ -193,7 +226,8 @@ def cricut_pages(ctx: BuildContext, component: Component) -> list[Page]:
     pages: list[Page] = []
     for start in range(0, len(items), len(trims)):
         chunk = items[start : start + len(trims)]
-        frames = [SideFrame(t, 0.0, 0.0, cut_outline(component, t, settings).add_to) for t in trims[: len(chunk)]]
+        frames = [SideFrame(t, 0.0, 0.0, cut_outline(component, t, settings).add_to, rotation=TURN if turned else 0)
+                  for t in trims[: len(chunk)]]
 
         def draw(canvas: Canvas, chunk: list[Item] = chunk, frames: list[SideFrame] = frames) -> None:
             for item, frame in zip(chunk, frames, strict=True):
@@ -227,8 +261,12 @@ def silhouette_tile_pages(ctx: BuildContext, component: Component) -> list[Page]
     paper = ctx.paper
     bleed = bleed_for(ctx, component)
     k = settings.keep_out + bleed
-    room = Rect(k, k, paper.width - 2 * k, paper.height - 2 * k)
-    layouts = tiles.pack_tiles(component, paper, room, bleed, settings.gap)
+    # Shelf-packed tiles keep out of the marks' corner zones whole: the room stops short of them
+    # across (between the L marks' columns) or down (between their rows), whichever takes fewer pages.
+    corner = max(zone.top for zone in settings.mark_zones(paper.width, paper.height)[2:]) + bleed
+    rooms = (Rect(corner, k, paper.width - 2 * corner, paper.height - 2 * k),
+             Rect(k, corner, paper.width - 2 * k, paper.height - 2 * corner))
+    layouts = min((tiles.pack_tiles(component, paper, room, bleed, settings.gap) for room in rooms), key=len)
     draw = side_drawer(ctx, component)
 
     def paint(canvas: Canvas, placements: list[Placement], flip: str | None) -> None:
@@ -250,7 +288,7 @@ def silhouette_tile_pages(ctx: BuildContext, component: Component) -> list[Page]
 def _footer(ctx: BuildContext, settings: CutterSettings) -> FooterBand:
     """The footer runs right of the bottom-left mark, inside the paper margin."""
     paper, k = ctx.paper, settings.keep_out
-    left = settings.inset + settings.length + settings.clearance
+    left = settings.inset + settings.length + settings.footer_gap
     height = min(ctx.style.footer_height, k - settings.clearance - paper.margin)
     return FooterBand(Rect(left, paper.margin, paper.width - paper.margin - left, height))
 

@@ -32,6 +32,7 @@ from punchboard.spec.model import Paper
 from .style import BLEED_POLICIES, SheetStyle
 
 POLICIES = BLEED_POLICIES
+TURN = 90  # a turned slot holds its piece turned a quarter anticlockwise: the piece's top points left
 LEGACY_POLICIES = {"spaced": "squeeze", "touching": "shared"}  # the older --packing names
 
 
@@ -137,12 +138,17 @@ class Slot:
 
 @dataclass(frozen=True)
 class Grid:
-    """A rows × cols grid of pieces on one paper, with its footer band."""
+    """A rows × cols grid of pieces on one paper, with its footer band.
+
+    ``turned``: every slot holds its piece turned 90° anticlockwise (a portrait card in a
+    landscape slot); ``x`` and ``y`` then fit the piece's height across and its width down.
+    """
 
     paper: Paper
     x: AxisFit
     y: AxisFit
     footer: FooterBand
+    turned: bool = False
 
     @property
     def cols(self) -> int:
@@ -170,7 +176,7 @@ class Grid:
         bottom = by if row == self.rows - 1 or self.y.spaced else 0.0
         top = by if row == 0 or self.y.spaced else 0.0
         clip = Rect(trim.x - left, trim.y - bottom, trim.width + left + right, trim.height + bottom + top)
-        return SideFrame(trim, bx, by, clip)
+        return SideFrame(trim, bx, by, clip, rotation=TURN if self.turned else 0)
 
     def slots(self) -> list[Slot]:
         return [Slot(r, c, self.frame(r, c)) for r in range(self.rows) for c in range(self.cols)]
@@ -198,11 +204,24 @@ def printable_paper(paper: Paper, style: SheetStyle) -> Paper:
     return paper if margin == paper.margin else replace(paper, margin=margin)
 
 
-def plan_grid(paper: Paper, width: float, height: float, bleed: float, policy: str, style: SheetStyle, pieces: int | None = None) -> Grid | None:
-    """The grid for pieces of ``width`` × ``height`` under a bleed ``policy`` (see the module doc);
-    the footer goes along the bottom or, when that loses pieces, up the right-hand side.
+def plan_grid(paper: Paper, width: float, height: float, bleed: float, policy: str, style: SheetStyle, pieces: int | None = None,
+              turn: bool = True) -> Grid | None:
+    """The grid for pieces of ``width`` × ``height`` under a bleed ``policy`` (see the module doc):
+    the most pieces a sheet, upright or (with ``turn``) every slot turned 90°; upright when they tie.
+    The footer goes along the bottom or, when that loses pieces, up the right-hand side.
     With ``pieces`` known, room for more than that many counts for nothing against more bleed."""
     wanted = pieces if pieces is not None else 10**9
+    candidates = _grids(paper, width, height, bleed, policy, style, pieces)
+    if turn and abs(width - height) > 1e-6:
+        candidates += [replace(g, turned=True) for g in _grids(paper, height, width, bleed, policy, style, pieces)]
+    if not candidates:
+        return None
+    return max(candidates, key=lambda g: (min(g.per_page, wanted), not g.turned,
+                                          min(g.x.inner_bleed(), g.y.inner_bleed(), g.x.bleed, g.y.bleed), not g.footer.vertical))
+
+
+def _grids(paper: Paper, width: float, height: float, bleed: float, policy: str, style: SheetStyle, pieces: int | None) -> list[Grid]:
+    """The footer-along-the-bottom and footer-up-the-side grids of slots ``width`` × ``height``."""
     m, f = printable_margin(paper, style), style.footer_height
     candidates: list[Grid] = []
     bottom_x = fit_policy(m, paper.width - 2 * m, width, bleed, policy, style, pieces)
@@ -215,10 +234,7 @@ def plan_grid(paper: Paper, width: float, height: float, bleed: float, policy: s
     if side_x and side_y:
         band = FooterBand(Rect(paper.width - m - f, m, f, paper.height - 2 * m), vertical=True)
         candidates.append(Grid(paper, side_x, side_y, band))
-    if not candidates:
-        return None
-    return max(candidates, key=lambda g: (min(g.per_page, wanted), min(g.x.inner_bleed(), g.y.inner_bleed(), g.x.bleed, g.y.bleed),
-                                          not g.footer.vertical))
+    return candidates
 
 
 @dataclass(frozen=True)
@@ -248,6 +264,7 @@ class Sheet:
     bleed_y: float | None = None
     shared: bool = False
     outer_bleed: tuple[float, float] | None = None  # on the outer edges: left/right, top/bottom
+    turned: bool = False  # every piece lies turned 90° in its slot (its frames' rotation says which way)
 
     @property
     def per_page(self) -> int:
@@ -307,6 +324,7 @@ def grid_sheet(grid: Grid) -> Sheet:
         bleed_y=min(grid.y.bleed, grid.y.inner_bleed()),
         shared=not (grid.x.spaced and grid.y.spaced),
         outer_bleed=(grid.x.bleed, grid.y.bleed),
+        turned=grid.turned,
     )
 
 
@@ -316,13 +334,29 @@ def landscape(paper: Paper) -> Paper:
     return Paper(paper.name, paper.height, paper.width, paper.margin, paper.source)
 
 
-def gutterfold_sheet(paper: Paper, width: float, height: float, bleed: float, style: SheetStyle, policy: str = "squeeze") -> Sheet | None:
+def gutterfold_sheet(paper: Paper, width: float, height: float, bleed: float, style: SheetStyle, policy: str = "squeeze",
+                     turn: bool = True) -> Sheet | None:
     """Landscape sheet: fronts above a horizontal fold, their backs below it turned 180°.
 
     Each front and its back are spaced by twice the bleed with the fold between;
     fold it, glue it, then cut on the crop marks. Several front/back strips stack
-    when the paper is tall enough.
+    when the paper is tall enough. With ``turn`` the pieces may lie turned 90° instead
+    (fronts and backs alike turned a quarter anticlockwise, the fold along the piece's
+    long edge) when that holds more; upright when they tie.
     """
+    upright = _gutterfold(paper, width, height, bleed, style, policy, False)
+    if not turn or abs(width - height) <= 1e-6:
+        return upright
+    turned = _gutterfold(paper, height, width, bleed, style, policy, True)
+    if turned is not None and (upright is None or turned.per_page > upright.per_page):
+        return turned
+    return upright
+
+
+def _gutterfold(paper: Paper, width: float, height: float, bleed: float, style: SheetStyle, policy: str, turned: bool) -> Sheet | None:
+    """The gutterfold sheet for slots ``width`` × ``height`` (a turned piece's slot has them swapped)."""
+    front_turn = TURN if turned else 0
+    back_turn = (180 - front_turn) % 360  # the fold mirrors top and bottom: the back is the front turned by 180° less its own turn
     page = landscape(paper)
     m, f = printable_margin(page, style), style.footer_height
     keep = policy == "gutter"
@@ -351,8 +385,8 @@ def gutterfold_sheet(paper: Paper, width: float, height: float, bleed: float, st
             x0, _ = x.edges(col)
             front = Rect(x0, front_y, width, height)
             back = Rect(x0, back_y, width, height)
-            fronts.append(SideFrame(front, x.bleed, bleed, front.inset(-x.bleed, -bleed)))
-            backs.append(SideFrame(back, x.bleed, bleed, back.inset(-x.bleed, -bleed), rotation=180))
+            fronts.append(SideFrame(front, x.bleed, bleed, front.inset(-x.bleed, -bleed), rotation=front_turn))
+            backs.append(SideFrame(back, x.bleed, bleed, back.inset(-x.bleed, -bleed), rotation=back_turn))
     cuts_x = sorted({round(v, 6) for c in range(x.count) for v in x.edges(c)})
     art = Rect(x.low, y.low, x.high - x.low, y.high - y.low)
     return Sheet(
@@ -371,4 +405,5 @@ def gutterfold_sheet(paper: Paper, width: float, height: float, bleed: float, st
         cols=x.count,
         bleed_x=min(x.bleed, x.inner_bleed()),
         bleed_y=min(y.bleed, y.inner_bleed()),
+        turned=turned,
     )

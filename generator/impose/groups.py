@@ -30,7 +30,7 @@ from .cards import card_sheet, too_big
 from .context import BuildContext
 from .grid import Sheet, printable_margin
 from .packing import pack
-from .tokens import clipped, outline_for
+from .tokens import clipped, kept_on, outline_for, warn_kept_bleed
 
 
 def group_title(name: str) -> str:
@@ -102,6 +102,8 @@ def _token_pages(ctx: BuildContext, name: str, members: tuple[Component, ...]) -
             canvas.restoreState()
 
         sheet = Sheet(paper.width, paper.height, frames, footer)
+        warn_kept_bleed(ctx, f"{ctx.game.id} / {name}", kept_on(frames, shapes, bleed), bleed,
+                        f"print group '{name}' on {paper.name}")
         mode = "duplex-long" if options.backs == "gutterfold" else options.backs  # shared token sheets are not folded
         out += paginate(items, sheet, mode, style, title, options.duplex_offset, decorate=cut_lines,
                         front_legend="fronts: cut along the solid outlines")

@@ -8,7 +8,7 @@ from typing import Protocol
 from punchboard.generator.document.cover import blank_page
 from punchboard.generator.document.pages import FooterBand, Page
 from punchboard.generator.draw.geometry import Rect
-from punchboard.generator.draw.side import SideContext, SideFrame, draw_side
+from punchboard.generator.draw.side import Observe, SideContext, SideFrame, draw_side
 from punchboard.generator.options import BuildOptions
 from reportlab.pdfgen.canvas import Canvas
 
@@ -33,6 +33,9 @@ class PartsContext(Protocol):
     options: BuildOptions
     style: SheetStyle
 
+    @property
+    def observe(self) -> Observe | None: ...
+
     def warn(self, message: str) -> None: ...
 
     def where(self, component: Component, piece: Piece, noun: str = "card") -> str: ...
@@ -45,7 +48,7 @@ def side_drawer(ctx: PartsContext, component: Component) -> DrawSide:
         layout = ctx.game.layouts[side.layout]
         where = ctx.where(component, piece, PIECE_NOUNS.get(component.kind, "piece"))
         context = SideContext(ctx.game.palette, (ctx.game.folder,), ctx.warn, where, ctx.options.proof,
-                              stamp=ctx.options.stamp_label, icons=ctx.game.icons)
+                              stamp=ctx.options.stamp_label, icons=ctx.game.icons, observe=ctx.observe)
         shape = None if clip is None else (lambda path, *_frame: clip(path))
         draw_side(canvas, layout, {**piece.fields, **side.fields}, SideFrame(trim, bleed, bleed, shape, rotation), context)
 
@@ -55,6 +58,10 @@ def side_drawer(ctx: PartsContext, component: Component) -> DrawSide:
 def bleed_for(ctx: PartsContext, component: Component) -> float:
     if ctx.options.bleed_mm is not None:
         return mm(ctx.options.bleed_mm)
+    if ctx.options.print_shop:
+        from .print_shops import load_print_shops
+
+        return load_print_shops().get(ctx.options.print_shop_preset).bleed
     faces = [p.face.layout for p in component.pieces if p.face is not None]
     layout = ctx.game.layouts.get(faces[0]) if faces else None
     return layout.bleed if layout is not None and layout.bleed is not None else ctx.style.bleed

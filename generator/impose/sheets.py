@@ -155,4 +155,4 @@ def _draw_fold(canvas: Canvas, line: tuple[float, float, float, float], full_pag
     canvas.restoreState()
 
 
-FOLD_LEGEND = "solid line: cut · dashed line: fold (valley)"
+FOLD_LEGEND = "solid line: cut · dashed line: fold with the print outside (mountain fold)"

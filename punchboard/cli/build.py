@@ -13,7 +13,15 @@ from punchboard.generator.options import BACK_MODES, BuildOptions
 from punchboard.plumbing.outlock import output_lock
 from punchboard.plumbing.paths import LAYOUTS
 
-from .common import EXIT_INPUT, TARGET_HELP, add_common_flags, add_limit_flags, limits_of, load_targets
+from .common import (
+    EXIT_INPUT,
+    TARGET_HELP,
+    add_common_flags,
+    add_limit_flags,
+    add_preflight_flag,
+    limits_of,
+    load_targets,
+)
 
 MAX_DUPLEX_OFFSET = 50.0  # mm; a printer that misregisters by more than 5 cm needs fixing, not correcting
 
@@ -34,10 +42,33 @@ def _millimetres(text: str) -> float:
     try:
         value = float(text.removesuffix("mm"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected millimetres such as 5 or 6.35, got '{text}'") from None
+        raise argparse.ArgumentTypeError(f"expected millimetres such as 4.23 or 6.35, got '{text}'") from None
     if not 0 <= value <= 50:
         raise argparse.ArgumentTypeError(f"expected 0 to 50 mm, got {value:g}")
     return value
+
+
+def _bleed(text: str) -> float:
+    """A bleed length such as 3mm, 0.125in or 9pt (a bare number is millimetres), in millimetres."""
+    from punchboard.plumbing.units import UnitError, parse_length, to_mm
+
+    try:
+        points = parse_length(text)
+    except UnitError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    value = to_mm(points)
+    if not 0 <= value <= 25:
+        raise argparse.ArgumentTypeError(f"expected a bleed of 0 to 25 mm, got '{text[:40]}'")
+    return value
+
+
+def _print_shop(text: str) -> str:
+    from punchboard.generator.impose.print_shops import load_print_shops
+
+    known = sorted(load_print_shops().presets)
+    if text not in known:
+        raise argparse.ArgumentTypeError(f"unknown print-shop preset '{text[:40]}'; expected one of {', '.join(known)}")
+    return text
 
 
 def _paper(text: str) -> str:
@@ -58,9 +89,11 @@ def build_options(args: argparse.Namespace) -> BuildOptions:
         paper=args.paper,
         backs=args.backs,
         duplex_offset=args.duplex_offset,
-        print_shop=args.print_shop,
+        print_shop=args.print_shop or getattr(args, "shop", None) is not None,
+        print_shop_preset=getattr(args, "shop", None),
         proof=args.proof,
         packing=args.bleed_policy or args.packing,
+        bleed_mm=args.bleed,
         unprintable_mm=args.unprintable,
         cut=args.cut,
         force=args.force,
@@ -69,6 +102,8 @@ def build_options(args: argparse.Namespace) -> BuildOptions:
         changed_since=args.changed_since,
         stamp=args.stamp,
         jobs=getattr(args, "jobs", 1) or _all_cores(),
+        jobs_auto=getattr(args, "jobs", 1) == 0,
+        preflight=args.preflight,
     )
 
 
@@ -108,15 +143,18 @@ def add_build_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backs", default="duplex-long", choices=BACK_MODES, help="how backs are printed (default: duplex-long)")
     p.add_argument("--duplex-offset", default=(0.0, 0.0), type=_duplex_offset, metavar="X,Y", help="shift back pages by X,Y mm to correct duplex misregistration")
     output = p.add_mutually_exclusive_group()
-    output.add_argument("--print-shop", action="store_true", help="one piece per page at trim + bleed (boards unsplit), fronts and backs alternating, TrimBox/BleedBox set, CutContour die lines on shaped pieces")
+    output.add_argument("--print-shop", action="store_true", help="one piece per page at trim + bleed (1/8 in unless --bleed), boards unsplit, fronts and backs alternating, TrimBox/BleedBox set, CutContour die lines on shaped pieces")
+    output.add_argument("--shop", default=None, type=_print_shop, metavar="PRESET", help="--print-shop with a service's conventions from layouts/print_shops.yaml: generic (the default), drivethrucards (backs first), thegamecrafter (fronts and backs also as separate PDFs)")
     output.add_argument("--cut", default=None, choices=("silhouette", "cricut"), help="print-and-cut: cards and tokens laid out for a Silhouette (registration marks, .svg/.dxf cut files) or Cricut Print Then Cut (.png images with .svg outlines)")
     p.add_argument("--proof", action="store_true", help="draw trim and safe-zone guides")
+    p.add_argument("--bleed", default=None, type=_bleed, metavar="LENGTH", help="bleed for every piece, e.g. 3mm or 0.125in (default: each layout's bleed, else layouts/sheet.yaml's)")
     p.add_argument("--bleed-policy", default=None, choices=("auto", "gutter", "shared", "squeeze"), help="how cards keep their bleed: gutter (full bleed, fewer a page), shared (cards touch on shared cut lines), squeeze (most a page, bleed shrunk), auto (gutter unless it costs cards a page; default: layouts/sheet.yaml)")
     p.add_argument("--packing", default=None, choices=("spaced", "touching"), help="older name: spaced = --bleed-policy squeeze, touching = shared")
-    p.add_argument("--unprintable", default=None, type=_millimetres, metavar="MM", help="keep crop marks and card sheets this far from the paper edge (default: layouts/sheet.yaml, 6.35 mm; 5 fits 9 poker cards on Letter)")
+    p.add_argument("--unprintable", default=None, type=_millimetres, metavar="MM", help="keep crop marks and card sheets this far from the paper edge (default: layouts/sheet.yaml, 4.23 mm = 1/6 in, what office lasers print to; raise it if your printer leaves more blank, e.g. 6.35 for 1/4 in)")
     p.add_argument("--force", action="store_true", help="rebuild everything, ignoring the cache")
-    p.add_argument("--jobs", type=_jobs, default=0, metavar="N", help="draw up to N components (and fingerprint runs of pieces) at once in separate processes, 0 = every core; output is identical for any N (default: 0, every core)")
+    p.add_argument("--jobs", type=_jobs, default=0, metavar="N", help="draw up to N components (and fingerprint runs of pieces) at once in separate processes; 0 = every core when there are at least 1,000 pieces to draw, else one; output is identical for any N (default: 0)")
     p.add_argument("--changed-since", type=_print_number, metavar="PRINT", help="also write <game>-reprint.pdf: only the pieces drawn differently since print PRINT ('last' or a number from OUT/<game>/prints/), after a swap list")
+    add_preflight_flag(p)
     p.add_argument("--stamp", action="store_true", help="print the print number (P3) small in a corner of every piece, to tell prints apart once cut")
     add_limit_flags(p)
 

@@ -1,4 +1,4 @@
-"""``punchboard check``: validate games without building."""
+"""``punchboard check``: validate games without building, and run the preflight on every piece."""
 
 from __future__ import annotations
 
@@ -6,24 +6,54 @@ import argparse
 import sys
 from typing import Any
 
-from .common import EXIT_OK, TARGET_HELP, Voice, add_common_flags, add_limit_flags, limits_of, load_targets
+from .common import (
+    EXIT_FAIL,
+    EXIT_OK,
+    TARGET_HELP,
+    Voice,
+    add_common_flags,
+    add_limit_flags,
+    add_preflight_flag,
+    limits_of,
+    load_targets,
+)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     voice = Voice(args)
+    failed = False
     for game in load_targets(args.targets, limits_of(args), getattr(args, "out", None), echo=False):
         pieces = sum(c.count for c in game.components)
-        voice.say(f"{game.id}: ok ({len(game.components)} components, {pieces} pieces)")
+        findings = _preflight(game, args.preflight)
+        said = f", preflight: {len(findings)} finding{'' if len(findings) == 1 else 's'}" if findings else ""
+        voice.say(f"{game.id}: ok ({len(game.components)} components, {pieces} pieces{said})")
         for component in game.components:
             voice.detail(f"  {component.id}: {component.kind}, {component.count} pieces ({component.source.name})")
         for warning in game.warnings:
             print(f"warning: {warning}", file=sys.stderr)  # on stderr, as build's and verify's are
+        for warning in findings:
+            print(f"warning: {warning}", file=sys.stderr)
+        failed = failed or (args.preflight == "strict" and bool(findings))
+    if failed:
+        print("error: --preflight strict: the preflight found problems (the warnings above)", file=sys.stderr)
+        return EXIT_FAIL
     return EXIT_OK
 
 
+def _preflight(game: Any, mode: str) -> list[str]:
+    """The preflight's findings on every piece, one line for a finding many pieces share; none with ``off``."""
+    if mode == "off":
+        return []
+    from punchboard.generator.preflight.findings import code_of, summarise
+    from punchboard.generator.preflight.standalone import preflight_game
+
+    return summarise(w for w in preflight_game(game) if code_of(w) is not None)
+
+
 def register(sub: Any) -> None:
-    p = sub.add_parser("check", help="validate games without building", description="Validate the YAML of games; exit 0 when valid, 2 otherwise.")
+    p = sub.add_parser("check", help="validate games without building", description="Validate the YAML of games and run the preflight on every piece (its findings are warnings); exit 0 when valid, 2 otherwise, 1 when --preflight strict finds problems.")
     p.add_argument("targets", nargs="*", metavar="TARGET", help=TARGET_HELP)
     add_common_flags(p)
+    add_preflight_flag(p)
     add_limit_flags(p)
     p.set_defaults(func=cmd_check)

@@ -125,6 +125,17 @@ def add_limit_flags(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(flag, type=_positive, default=default, metavar="N", help=f"{LIMIT_HELP[name]} (default: {default})")
 
 
+PREFLIGHT_HELP = (
+    "what to do with the preflight's findings on each piece (low-resolution images, text under 6 pt, hairlines, text or "
+    "key art outside the safe zone, low contrast, pieces told apart only by colours colour-blind players or a grey "
+    "print cannot tell apart): warn (print them), strict (also exit 1), off (print none) (default: warn)"
+)
+
+
+def add_preflight_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--preflight", default="warn", choices=("warn", "strict", "off"), help=PREFLIGHT_HELP)
+
+
 def limits_of(args: argparse.Namespace) -> Limits:
     return Limits(**{name: getattr(args, name, getattr(DEFAULT_LIMITS, name)) for name in FLAGS})
 

@@ -9,13 +9,14 @@ import tempfile
 import time
 import traceback
 from collections.abc import Sequence
-from importlib import metadata
 from pathlib import Path
 
 CRASH_PREFIX = "punchboard-crash-"
 
 
 def _version() -> str:
+    from importlib import metadata  # only when reporting a crash: it costs a tenth of every start-up
+
     try:
         return metadata.version("punchboard")
     except metadata.PackageNotFoundError:

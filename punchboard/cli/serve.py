@@ -23,8 +23,11 @@ def _port(text: str) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from punchboard.spec.yamlsource import keep_parsed
     from punchboard.studio.server import StudioServer, serve
     from punchboard.studio.state import Studio
+
+    keep_parsed()  # after a save, only the files whose text changed are parsed again
 
     if args.trials < 0:
         raise SpecError([Problem("--trials", 1, 1, f"--trials must be 0 or more, got {args.trials}")])
@@ -37,7 +40,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except OSError as err:  # the port is taken, or not ours to bind
         raise SpecError([Problem("--port", 1, 1, f"cannot listen on 127.0.0.1:{args.port}: {err.strerror or err}; "
                                  "expected a free port, or 0 for any")]) from None
-    return serve(server, args.open, args.interval, voice.say)
+    return serve(server, args.open, args.interval, voice.say, args.poll)
 
 
 def register(sub: Any) -> None:
@@ -51,7 +54,11 @@ def register(sub: Any) -> None:
     p.add_argument("target", metavar="TARGET", help="a bundled game id or a path to a game folder")
     p.add_argument("--port", type=_port, default=0, help="port on 127.0.0.1 (default: 0, any free port)")
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
-    p.add_argument("--interval", type=float, default=0.5, help="seconds between checks for changes (default: 0.5)")
+    p.add_argument("--poll", action="store_true",
+                   help="check for changes every --interval seconds instead of listening to the system's change "
+                        "notifications (for network shares edited from another machine)")
+    p.add_argument("--interval", type=float, default=0.5,
+                   help="with --poll (or where the system gives no notifications): seconds between checks (default: 0.5)")
     p.add_argument("--trials", type=int, default=200, help="verifier Monte Carlo deals per event (default: 200; `verify` uses more)")
     p.add_argument("--seed", type=int, default=1, help="verifier random seed (default: 1)")
     add_build_flags(p)

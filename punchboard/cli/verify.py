@@ -72,7 +72,8 @@ def run_verify(games: list[Game], args: argparse.Namespace) -> int:
     quiet, verbose = getattr(args, "quiet", False), getattr(args, "verbose", False)
     for game in progress(games, lambda g: f"verify {g.id}", quiet or args.json):
         results = verify_game(game, variant=args.variant, players=args.players, trials=trials, seed=seed,
-                              jobs=jobs_of(args), playouts=getattr(args, "playouts", 0))
+                              jobs=jobs_of(args), cross_check=getattr(args, "cross_check", False),
+                              playouts=getattr(args, "playouts", 0))
         everything.extend(results)
         folder = out / game.id
         atomicio.write_text(folder / "verify.md", report.markdown(game.id, game.title, results, trials, seed))
@@ -97,7 +98,8 @@ def run_verify(games: list[Game], args: argparse.Namespace) -> int:
             print(f"  {len(results)} checks, {sum(len(r.events) for r in results)} deal statistics, {trials} trials from seed {seed}")
     if args.json:
         sys.stdout.write(report.as_json(everything))
-    return 1 if any(r.status == "fail" for r in everything) else 0
+    strict = getattr(args, "strict", False)
+    return 1 if any(r.status == "fail" or (strict and r.status == "warn") for r in everything) else 0
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -107,15 +109,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("verify", help="simulate every setup and deal", description="Check that the components support every variant and player count the rules promise. Exit 0 if nothing fails, 1 if something fails, 2 on invalid input.")
+    p = sub.add_parser("verify", help="simulate every setup and deal", description="Check that the components support every variant and player count the rules promise. Exit 0 if nothing fails, 1 if something fails (or, with --strict, warns), 2 on invalid input.")
     p.add_argument("targets", nargs="*", metavar="TARGET", help=TARGET_HELP)
     p.add_argument("--variant", help="only this variant")
     p.add_argument("--players", type=_players, help="only this player count")
-    p.add_argument("--trials", type=_trials, default=2000, help=f"Monte Carlo re-runs of the whole setup per variant and player count, at most {MAX_TRIALS} (default: 2000)")
+    p.add_argument("--trials", type=_trials, default=2000, help=f"Monte Carlo re-runs of the whole setup per variant and player count for events without an exact figure and verdicts that depend on the deal, at most {MAX_TRIALS} (default: 2000)")
     p.add_argument("--seed", type=non_negative_int, default=1, help="random seed for Monte Carlo (default: 1)")
     p.add_argument("--jobs", type=jobs_count, default=0, metavar="N", help="run the Monte Carlo in up to N processes, 0 = every core; the results are the same for any N (default: 0)")
     p.add_argument("--playouts", type=_games, default=0, metavar="K", help="also play K whole games per variant and player count with the variant's round model (playout: in setup.yaml) and report when piles run out; never changes the exit code (default: 0, none)")
     p.add_argument("--json", action="store_true", help="print results as JSON")
+    p.add_argument("--cross-check", action="store_true", help="run the Monte Carlo for events with an exact figure "
+                   "too, and check that they agree (by default only events without one are estimated)")
+    p.add_argument("--strict", action="store_true", help="exit 1 on any warning too: rulebook contradictions, "
+                   "counts the rulebook leaves open, worst cases that fail")
     add_common_flags(p, out="where verify.md and the matrix picture go")
     add_limit_flags(p)
     p.set_defaults(func=cmd_verify)

@@ -10,7 +10,7 @@ from typing import Any
 from punchboard.plumbing.errors import SpecError
 from punchboard.plumbing.outlock import output_lock
 from punchboard.plumbing.paths import LAYOUTS
-from punchboard.plumbing.watch import watch
+from punchboard.plumbing.watch import NotificationsUnavailable, follow, watch
 
 from .build import add_build_flags, build_options
 from .common import EXIT_OK, limits_of, positive_seconds, target_folders
@@ -20,6 +20,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
     """Rebuild on every save; bad input is reported and watching goes on. Ctrl-C or SIGTERM stops it (exit 0)."""
     from punchboard.generator.build import build_game, summary
     from punchboard.spec.loader import load_game
+    from punchboard.spec.yamlsource import keep_parsed
+
+    keep_parsed()  # after a save, only the files whose text changed are parsed again
 
     folders = target_folders(args.targets)
     options = replace(build_options(args), quiet=True)
@@ -47,18 +50,33 @@ def cmd_watch(args: argparse.Namespace) -> int:
         if problems:
             print("fix the problems above; still watching", flush=True)
 
-    try:
+    def ready() -> None:  # the first build, once changes are being watched: a save during it is seen
         rebuild([])
         print(f"watching {', '.join(str(f) for f in folders)} and {LAYOUTS} (Ctrl-C to stop)", flush=True)
-        watch(lambda: [*folders, LAYOUTS], rebuild, interval=args.interval)
+
+    try:
+        if args.poll:
+            ready()
+            watch(lambda: [*folders, LAYOUTS], rebuild, interval=args.interval)
+        else:
+            try:
+                follow([*folders, LAYOUTS], rebuild, on_ready=ready)
+            except NotificationsUnavailable as err:
+                print(f"no change notifications here ({err}); checking every {args.interval:g} s instead", flush=True)
+                ready()
+                watch(lambda: [*folders, LAYOUTS], rebuild, interval=args.interval)
     except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (see punchboard.cli.main): the normal way to stop
         print("stopped watching", flush=True)
     return EXIT_OK
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("watch", help="rebuild on every save", description="Build, then rebuild whatever changed each time a YAML, layout, CSV, font or image is saved. Bad input is reported and watching goes on. Ctrl-C (or SIGTERM) stops it with exit code 0.")
+    p = sub.add_parser("watch", help="rebuild on every save", description="Build, then rebuild whatever changed each time a YAML, layout, CSV, font or image is saved (seen through the system's change notifications, or by polling with --poll). Bad input is reported and watching goes on. Ctrl-C (or SIGTERM) stops it with exit code 0.")
     p.add_argument("targets", nargs="+", metavar="TARGET", help="a bundled game id or a path to a game folder")
     add_build_flags(p)
-    p.add_argument("--interval", type=positive_seconds, default=0.5, help="seconds between checks for changes (default: 0.5)")
+    p.add_argument("--poll", action="store_true",
+                   help="check for changes every --interval seconds instead of listening to the system's change "
+                        "notifications (for network shares edited from another machine)")
+    p.add_argument("--interval", type=positive_seconds, default=0.5,
+                   help="with --poll (or where the system gives no notifications): seconds between checks (default: 0.5)")
     p.set_defaults(func=cmd_watch)

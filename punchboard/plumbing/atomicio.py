@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import signal
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
@@ -45,6 +47,33 @@ def write_bytes(path: Path, data: bytes) -> None:
     except OSError as err:
         Path(tmp).unlink(missing_ok=True)
         if err.filename in (None, tmp):  # a failed write() names no file: name the output, for the user's message
+            raise OSError(err.errno, err.strerror, str(path)) from err
+        raise
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@contextmanager
+def writing(path: Path) -> Iterator[BinaryIO]:
+    """A handle on a temporary file beside ``path``, for output written piece by piece (a large PDF
+    streamed to disk); synced and renamed over ``path`` when the block ends, removed if it fails."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    except OSError as err:
+        raise OSError(err.errno, err.strerror, str(path)) from err
+    try:
+        os.fchmod(fd, _FILE_MODE)
+        with os.fdopen(fd, "wb") as handle:
+            yield handle
+            _maybe_die(handle, b"")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except OSError as err:
+        Path(tmp).unlink(missing_ok=True)
+        if err.filename in (None, tmp):
             raise OSError(err.errno, err.strerror, str(path)) from err
         raise
     except BaseException:

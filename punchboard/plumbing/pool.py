@@ -1,8 +1,8 @@
 """``--jobs N``: independent pieces of work in a pool of forked processes, results in order.
 
 Used by ``build`` (one item per component) and ``verify`` (one item per block of Monte Carlo trials).
-Workers are forked, so they start with the caller's state already in memory and only an item and its
-result cross a process boundary. The caller gets the results in the items' order, so what it writes
+Workers are forked where the system can (else spawned, with the state pickled to each), so they start
+with the caller's state already in memory and only an item and its result cross a process boundary. The caller gets the results in the items' order, so what it writes
 does not depend on N.
 
 A worker never outlives its use: the pool is shut down before the last result is handed over, and a
@@ -40,6 +40,21 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+START_METHOD_ENV = "PUNCHBOARD_START_METHOD"  # tests: run the pool as macOS and Windows do ("spawn")
+
+
+def start_method() -> str:
+    """``fork`` where the system has it (workers inherit the state), else ``spawn`` (the state is
+    pickled to each worker: the model and build state pickle for this)."""
+    import multiprocessing
+
+    wanted = os.environ.get(START_METHOD_ENV, "")
+    methods = multiprocessing.get_all_start_methods()
+    if wanted in methods:
+        return wanted
+    return "fork" if "fork" in methods else "spawn"
+
+
 def _die_with_parent(parent: int) -> None:
     try:
         import ctypes
@@ -73,13 +88,13 @@ def _call(work: Callable[[Any, Any], Any], item: Any) -> Any:
 def ordered_map(work: Callable[[State, Item], Result], state: State, items: Sequence[Item], jobs: int) -> Iterator[Result]:
     """``work(state, item)`` for every item, yielded in the items' order.
 
-    With ``jobs`` > 1 and more than one item, the calls run in up to ``jobs`` forked processes that
-    inherit ``state``; ``work`` must be a module-level function and its results picklable. Otherwise
-    they run here, one by one.
+    With ``jobs`` > 1 and more than one item, the calls run in up to ``jobs`` worker processes that
+    inherit ``state`` (forked) or receive it pickled (``spawn``, see :func:`start_method`); ``work``
+    must be a module-level function and its results picklable. Otherwise they run here, one by one.
     """
     import multiprocessing
 
-    if jobs <= 1 or len(items) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if jobs <= 1 or len(items) <= 1:
         for item in items:
             yield work(state, item)
         return
@@ -87,7 +102,7 @@ def ordered_map(work: Callable[[State, Item], Result], state: State, items: Sequ
     from concurrent.futures.process import BrokenProcessPool
     from itertools import repeat
 
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(items)), mp_context=multiprocessing.get_context("fork"),
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(items)), mp_context=multiprocessing.get_context(start_method()),
                                initializer=_adopt, initargs=(state, os.getpid()))
     finished = False
     try:

@@ -1,12 +1,16 @@
-"""Poll a game's source files and call back when any of them changes.
+"""Watch a game's source files and call back once per finished save.
 
-Polling (every ``interval`` seconds, comparing size and mtime) needs no extra
-dependency and works the same on every platform and file system, including
-network shares and editors that replace files on save.
+:func:`follow` listens to the operating system's change notifications (through
+watchfiles), so a save is seen within milliseconds. :func:`watch` polls instead
+(every ``interval`` seconds, comparing size and mtime): it works the same on
+every file system, including network shares that send no notifications, and is
+what ``watch --poll`` and the fallback use.
 """
 
 from __future__ import annotations
 
+import itertools
+import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -90,3 +94,74 @@ def watch(
         state = current
         if diff:
             on_change(diff)
+
+
+# ---------------------------------------------------------------- change notifications
+
+# A save is over once its files have been quiet this long. Measured with bench/save_patterns.py:
+# vim (swap file; with a backup renamed aside), sed -i and perl -pi (a temporary file renamed over
+# the original) and ed (truncate, then write in place) raise every event on the saved file within
+# 6 ms, in one or two bursts. PATIENCE_S is how long a file that never stops changing may hold
+# back a build before it is built anyway.
+STEP_MS = 5  # how often the notification thread looks for new events
+QUIET_MS = 25  # how long a save's files must stay quiet before it is built
+PATIENCE_S = 5.0  # a file that never stops changing is built after this long anyway
+_IGNORED_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv"})
+
+
+class NotificationsUnavailable(OSError):
+    """The operating system gives no change notifications for these folders (poll instead)."""
+
+
+def _wanted(path: str) -> bool:
+    p = Path(path)
+    return p.suffix.lower() in WATCHED_SUFFIXES and not _IGNORED_DIRS.intersection(p.parts)
+
+
+def follow(
+    folders: Iterable[Path],
+    on_change: Callable[[list[Path]], None],
+    *,
+    on_ready: Callable[[], None] = lambda: None,
+    stop: threading.Event | None = None,
+    quiet_ms: int = QUIET_MS,
+    step_ms: int = STEP_MS,
+    clock: Callable[[], float] = time.monotonic,
+) -> None:
+    """Call ``on_change(changed_paths)`` once per finished save, from the operating system's change
+    notifications (inotify, FSEvents, ReadDirectoryChangesW, through watchfiles) until ``stop`` is set.
+
+    ``on_ready()`` runs once the notifications are on, so a save made while it runs (the first build)
+    is seen. Changes are gathered until no event has come for ``quiet_ms``: a save made of several
+    steps (truncate, write, write; or write a temporary file, rename it over the original) is
+    reported once, finished. Raises :class:`NotificationsUnavailable` when notifications cannot be
+    had (then poll with :func:`watch`); Ctrl-C raises :class:`KeyboardInterrupt` as usual.
+    """
+    from watchfiles import watch as notifications
+
+    roots = [str(folder) for folder in folders if folder.is_dir()]
+    pending: set[Path] = set()
+    first_seen = 0.0
+    batches = notifications(*roots, watch_filter=lambda _change, path: _wanted(path), debounce=int(PATIENCE_S * 1000),
+                            step=step_ms, rust_timeout=quiet_ms, yield_on_timeout=True, stop_event=stop,
+                            raise_interrupt=True)
+    try:
+        first = next(batches, None)  # the notifications are on once the first (empty) batch is back
+    except Exception as exc:  # noqa: BLE001 - the OS refused (inotify limits, …): the caller polls instead
+        raise NotificationsUnavailable(str(exc) or type(exc).__name__) from exc
+    if first is None:
+        return
+    on_ready()
+    for batch in itertools.chain([first], batches):
+        if stop is not None and stop.is_set():
+            return
+        if batch:
+            if not pending:
+                first_seen = clock()
+            pending.update(Path(path) for _, path in batch)
+            if clock() - first_seen < PATIENCE_S:
+                continue  # not quiet yet: wait for the next quiet window
+        if pending:
+            paths = sorted(pending)
+            pending.clear()
+            on_change(paths)

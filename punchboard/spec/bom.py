@@ -61,16 +61,33 @@ def bill_of_materials(game: Game) -> dict[str, Any]:
     }
 
 
+def sheets_phrase(entry: dict[str, Any], sheets: str = "sheets") -> str:
+    """'19 sheets, area bound 16.87 (at least 17, 2 over)' when a build or plan counted sheets, else ''."""
+    if sheets not in entry:
+        return ""
+    count = entry[sheets]
+    phrase = f"{count} sheet{'' if count == 1 else 's'}"
+    if "area_bound" in entry:
+        phrase += f", area bound {entry['area_bound']:.2f} (at least {entry['least_sheets']}, {entry['over_bound']} over)"
+    return phrase
+
+
 def format_bom(bom: dict[str, Any]) -> str:
     lines = [f"{bom['title']} ({bom['game']}) — bill of materials", ""]
+    if "paper" in bom:
+        lines += [f"Paper {bom['paper']}, backs {bom['backs']}: {sheets_phrase(bom, 'total_sheets')}", ""]
     lines.append("Printed components")
     for entry in bom["components"]:
         copies = f" ({entry['copies']} × {entry['per_copy']})" if entry["copies"] > 1 else ""
         sides = ", two-sided" if entry["two_sided"] else ""
-        lines.append(f"  {entry['count']:>4}  {entry['name']} [{entry['kind']}{sides}]{copies}")
+        sheets = f" — {sheets_phrase(entry)}" if "sheets" in entry else ""
+        group = f" (print group {entry['print_group']})" if "print_group" in entry else ""
+        lines.append(f"  {entry['count']:>4}  {entry['name']} [{entry['kind']}{sides}]{copies}{sheets}{group}")
         if len(entry["breakdown"]) > 1:
             parts = ", ".join(f"{b['label']}: {b['count']}" for b in entry["breakdown"])
             lines.append(f"        by {entry['by']}: {parts}")
+    for group in bom.get("print_groups", []):
+        lines.append(f"  print group {group['name']} ({', '.join(group['components'])}): {sheets_phrase(group)} together")
     lines.append("")
     lines.append("Bought supplies")
     if not bom["supplies"]:
@@ -83,13 +100,27 @@ def format_bom(bom: dict[str, Any]) -> str:
 
 def markdown_bom(bom: dict[str, Any]) -> str:
     """The bill of materials as a Markdown page (``bom --out`` writes it as bom.md)."""
-    lines = [f"# {bom['title']}: bill of materials", "", "| count | component | kind | sides | breakdown |", "|---:|---|---|---|---|"]
+    planned = "paper" in bom
+    lines = [f"# {bom['title']}: bill of materials", ""]
+    if planned:
+        lines += [f"Paper {bom['paper']}, backs {bom['backs']}: {sheets_phrase(bom, 'total_sheets')}.", ""]
+        lines += ["| count | component | kind | sides | sheets | area bound | over | breakdown |", "|---:|---|---|---|---:|---:|---:|---|"]
+    else:
+        lines += ["| count | component | kind | sides | breakdown |", "|---:|---|---|---|---|"]
     for entry in bom["components"]:
         copies = f" ({entry['copies']} × {entry['per_copy']})" if entry["copies"] > 1 else ""
         breakdown = ", ".join(f"{b['label']}: {b['count']}" for b in entry["breakdown"]) if len(entry["breakdown"]) > 1 else ""
         by = f"by {entry['by']}: {breakdown}" if breakdown else ""
         sides = "two" if entry["two_sided"] else "one"
-        lines.append(f"| {entry['count']}{copies} | {entry['name']} | {entry['kind']} | {sides} | {by} |")
+        if planned:
+            bound = f"{entry['area_bound']:.2f}" if "area_bound" in entry else ""
+            over = str(entry.get("over_bound", ""))
+            group = f" (print group {entry['print_group']})" if "print_group" in entry else ""
+            lines.append(f"| {entry['count']}{copies} | {entry['name']}{group} | {entry['kind']} | {sides} | {entry['sheets']} | {bound} | {over} | {by} |")
+        else:
+            lines.append(f"| {entry['count']}{copies} | {entry['name']} | {entry['kind']} | {sides} | {by} |")
+    for group in bom.get("print_groups", []):
+        lines += ["", f"Print group {group['name']} ({', '.join(group['components'])}): {sheets_phrase(group)} together."]
     lines += ["", "## Bought supplies", ""]
     if not bom["supplies"]:
         lines.append("None.")

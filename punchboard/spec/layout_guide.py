@@ -130,7 +130,7 @@ def _type_example(kind: str, props: dict[str, dict[str, Any]]) -> str:
     """A one-element example of a type, built from its properties' first examples."""
     element: dict[str, Any] = {"id": f"my_{kind}", "type": kind}
     for name, prop in props.items():
-        if name in ("id", "type", "when", "remove", "rotate", "opacity", "cap", "dash", "closed"):
+        if name in ("id", "type", "when", "remove", "rotate", "opacity", "cap", "dash", "closed", "preflight"):
             continue
         if kind in prop.get("x-applies-to", []) and prop.get("examples"):
             element[name] = prop["examples"][0]

@@ -7,6 +7,7 @@ model and never the YAML.
 
 from __future__ import annotations
 
+import copyreg
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,11 @@ PIECE_NOUNS = {"deck": "card", "banknotes": "banknote", "tokens": "token", "boar
 
 def frozen_map(data: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
     return MappingProxyType(dict(data or {}))
+
+
+# A read-only mapping pickles as the mapping it shows, so the model can be sent to worker processes
+# started with `spawn` (the --jobs pool where fork is not available, as on Windows).
+copyreg.pickle(MappingProxyType, lambda proxy: (frozen_map, (dict(proxy),)))
 
 
 @dataclass(frozen=True)

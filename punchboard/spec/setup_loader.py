@@ -74,6 +74,30 @@ def _step_problems(doc: Document, path: PathKey, step: Any) -> list[Problem]:
     return problems
 
 
+def _value(count: Count, env: dict[str, Any]) -> Any:
+    """A count's value in ``env``, or None when the rulebook leaves it open there or it cannot be computed."""
+    if count.by_players is not None:
+        if env["players"] not in count.by_players:
+            return None
+        value = count.by_players[env["players"]]
+    else:
+        value = count.value
+    if isinstance(value, str):
+        if not expressions.names(value) <= set(env):
+            return None
+        try:
+            return expressions.evaluate(value, env)
+        except (expressions.ExpressionError, ArithmeticError, TypeError, ValueError):
+            return None
+    return value
+
+
+def _whole_hint(text: str) -> str:
+    if "/" in text and "//" not in text:
+        return f"{text.replace('/', '//')} (rounds down) or ceil({text}) (rounds up)"
+    return f"floor({text}) (rounds down) or ceil({text}) (rounds up)"
+
+
 class _Builder:
     def __init__(self, doc: Document, components: Sequence[Component], players: tuple[int, int]):
         self.doc = doc
@@ -91,6 +115,8 @@ class _Builder:
         self.number_names: set[str] = set()
         self.numbers: tuple[RuleNumber, ...] = ()
         self.variant_id = ""
+        self.collecting: list[tuple[PathKey, Count, str]] | None = None  # counts to evaluate (check_counts)
+        self.table_name = ""  # the table whose steps are being read ('' for the variant's own)
         self.filled_zones: set[str] = set()  # every zone any variant's setup fills (numbers: sum: zone)
 
     def source(self, path: PathKey) -> str:
@@ -119,6 +145,17 @@ class _Builder:
             return None
         return text
 
+    def condition_of_step(self, path: PathKey, text: str) -> None:
+        """``when:`` decides whether a whole step runs: it sees the player count, table, let and numbers, no piece."""
+        if self.expression(path, text, condition=True) is None:
+            return
+        known = set(COUNT_VARIABLES) | self.let_names | self.number_names
+        fields = sorted(expressions.names(text) - known)
+        if fields:
+            self.error(path, f"when: '{fields[0]}' is a field of the pieces, but when: decides whether the whole step "
+                             f"runs and sees no piece (it would always be false); to choose pieces by it write "
+                             f"where: \"{text}\" in the step; when: may use {', '.join(sorted(known))}")
+
     def count(self, path: PathKey, raw: Any) -> Count | None:
         if raw is None:
             return None
@@ -127,9 +164,9 @@ class _Builder:
             self.error(path, f"{path[-1]} must be a whole number, an expression or a by_players table")
             return None
         if isinstance(raw, int):
-            return Count(value=raw, source=source)
+            return self.pending(path, Count(value=raw, source=source))
         if isinstance(raw, str):
-            return Count(value=self.expression(path, raw, condition=False) or "0", source=source)
+            return self.pending(path, Count(value=self.expression(path, raw, condition=False) or "0", source=source))
         if isinstance(raw, list):
             return Count(value=tuple(raw), source=source)
         table: dict[int, Any] = {}
@@ -155,7 +192,48 @@ class _Builder:
             self.gaps.append(f"{source}: count table has no entry for {listed} player{'s' if missing != [1] else ''}, "
                              f"which variant '{self.variant_id}' covers; the verifier reports it as left open. "
                              f"Give the number, or say why under open: {{{example}}}")
-        return Count(by_players=frozen_map(table), open=frozen_map(reasons), source=source)
+        return self.pending(path, Count(by_players=frozen_map(table), open=frozen_map(reasons), source=source))
+
+    def pending(self, path: PathKey, count: Count) -> Count:
+        """A count to evaluate at every player count the variant covers, once its let: values are known."""
+        if self.collecting is not None:
+            self.collecting.append((path, count, self.table_name))
+        return count
+
+    def check_counts(self, players: tuple[int, ...], let: dict[str, Count | None], tables: list[Table]) -> None:
+        """Every count, at every player count: a count is a whole number, 0 or more. The verifier trusts it."""
+        numbers: dict[str, Any] = {}
+        for number in self.numbers:
+            numbers[number.name] = None if number.name in numbers and numbers[number.name] != number.value else number.value
+        reported: set[PathKey] = set()
+        for n in players:
+            env: dict[str, Any] = {"players": n, "table_players": n, "table": "", "table_index": 0}
+            env.update({k: v for k, v in numbers.items() if v is not None})
+            for name, count in let.items():
+                value = _value(count, env) if count is not None else None
+                if value is not None:
+                    env[name] = value
+            sizes: dict[str, dict[str, Any]] = {"": env}
+            for index, table in enumerate(tables):
+                size = _value(table.players, env)
+                if isinstance(size, int) and not isinstance(size, bool):
+                    sizes[table.name] = {**env, "table": table.name, "table_index": index, "table_players": size}
+            for path, count, table_name in self.collecting or []:
+                if path in reported or table_name not in sizes:
+                    continue
+                value = _value(count, sizes[table_name])
+                if value is None or isinstance(value, bool) or not isinstance(value, int | float):
+                    continue
+                text = count.value if isinstance(count.value, str) else count.describe()
+                if isinstance(value, float) and not value.is_integer():
+                    reported.add(path)
+                    self.error(path, f"{path[-1]} {text} is {value:g} at {n} players: a count must be a whole number; "
+                                     f"write {_whole_hint(text)}")
+                elif value < 0:
+                    reported.add(path)
+                    self.error(path, f"{path[-1]} {text} is {value:g} at {n} players: a count must be 0 or more "
+                                     f"(a negative count would move all but {-int(value)} pieces); "
+                                     f"write max(0, {text}) if none is meant")
 
     # ------------------------------------------------------------ zones
 
@@ -189,7 +267,7 @@ class _Builder:
         at = path + (kind,)
         when = raw.get("when")
         if when is not None:
-            self.expression(path + ("when",), when, condition=True)
+            self.condition_of_step(path + ("when",), when)
         where = body.get("where")
         if where is not None:
             self.expression(at + ("where",), where, condition=True)
@@ -266,6 +344,7 @@ class _Builder:
         writes += list(options.get("into", ())) + list(options.get("extra", ()))
         if options.get("remainder"):
             writes.append(options["remainder"])
+        self.check_writes(at, kind, body, each_player, known, per_player)
         if kind == "remove":
             writes.append(REMOVED)
         known.update(writes)
@@ -273,6 +352,33 @@ class _Builder:
             per_player.add(body["to"])
         return Step(kind=kind, number=number, say=raw.get("say", ""), source=self.source(path), when=when,
                     components=components, where=where, **options)
+
+    def check_writes(self, at: PathKey, kind: str, body: dict[str, Any], each_player: bool, known: set[str],
+                     per_player: set[str]) -> None:
+        """A zone is either one shared pile or one zone per player, never both: a write that mixes them would
+        hide pieces in a zone no report reads."""
+        per_player_step = kind in ("deal", "give", "draw_keep") or (kind == "take" and each_player)
+        targets: list[tuple[PathKey, str]] = []
+        if per_player_step:
+            targets.append((at + ("to",), body["to"]))
+        elif kind == "take":
+            targets.append((at + ("to",), body["to"]))
+        for key in ("into", "extra"):
+            for j, zone in enumerate(body.get(key, [])):
+                targets.append((at + (key, j), zone))
+        if body.get("remainder"):
+            targets.append((at + ("remainder",), body["remainder"]))
+        for n, (path, zone) in enumerate(targets):
+            mine = per_player_step and n == 0
+            if not mine and zone in per_player:
+                self.error(path, f"'{zone}' is a zone each player has: a {kind} into it would put the pieces in one "
+                                 f"shared '{zone}' that no player holds; to give each player pieces write "
+                                 f"give: {{..., to: {zone}, count: N}}, or take from each player's own zone with "
+                                 f"each_player: true")
+            elif mine and zone in known and zone not in per_player:
+                self.error(path, f"'{zone}' is one shared zone an earlier step filled: a {kind} into it would make it a "
+                                 f"zone each player has and hide what it held; give each player's pieces a zone of "
+                                 f"their own (to: {zone}_each, or a name of its own)")
 
     # ------------------------------------------------------------ the rest
 
@@ -331,6 +437,7 @@ class _Builder:
             self.error(path + ("players",), f"player count {outside[0]} is outside the game's {low}–{high} players (game.yaml)")
         self.let_names = set()
         self.covered, self.variant_id = players, raw["id"]
+        self.collecting, self.table_name = [], ""
         let: dict[str, Any] = {}
         for name, value in raw.get("let", {}).items():
             if name in COUNT_VARIABLES:
@@ -340,7 +447,9 @@ class _Builder:
                 self.error(path + ("let", name), f"let: '{name}' is a rulebook number (numbers:); "
                                                  "state it there once, or choose another name")
                 continue
+            before_let = len(self.collecting)
             let[name] = self.count(path + ("let", name), value)
+            del self.collecting[before_let:]  # a let: value may be any number; the counts that use it are checked
             self.let_names.add(name)
         known = {BOX, REMOVED}
         per_player: set[str] = set()
@@ -355,11 +464,14 @@ class _Builder:
                 self.error(at + ("name",), f"duplicate table name '{spec['name']}'")
             names_seen.add(spec["name"])
             table_known, table_pp = set(known), set(per_player)
+            self.table_name = spec["name"]
             table_steps = self.steps(at + ("steps",), spec["steps"], table_known, table_pp)
+            zones = frozen_map(self.zones(at + ("zones",), spec.get("zones", {})))
+            expect = self.expectations(at + ("expect",), spec.get("expect", []), table_known)
+            self.table_name = ""
             tables.append(Table(
                 name=spec["name"], players=self.count(at + ("players",), spec["players"]) or Count(value=0),
-                steps=table_steps, zones=frozen_map(self.zones(at + ("zones",), spec.get("zones", {}))),
-                expect=self.expectations(at + ("expect",), spec.get("expect", []), table_known), source=self.source(at),
+                steps=table_steps, zones=zones, expect=expect, source=self.source(at),
             ))
             all_known |= table_known
             all_per_player |= table_pp
@@ -367,27 +479,41 @@ class _Builder:
         for index, spec in enumerate(raw.get("supply", [])):
             at = path + ("supply", index)
             zones = [spec["from"]] if isinstance(spec["from"], str) else spec["from"]
+            each_player = bool(spec.get("each_player"))
             for j, zone in enumerate(zones):
-                self.check_read(at + ("from",) + ((j,) if isinstance(spec["from"], list) else ()), zone, all_known)
+                where = at + ("from",) + ((j,) if isinstance(spec["from"], list) else ())
+                self.check_read(where, zone, all_known)
+                if zone in all_per_player and not each_player:
+                    self.error(where, f"'{zone}' is a zone each player has: a supply from it would pool every "
+                                      f"player's pieces and pass while one player runs short; write each_player: true "
+                                      f"(per_round and worst_case are then each player's, against their own '{zone}')")
+                elif zone in all_known and zone not in all_per_player and each_player:
+                    self.error(at + ("each_player",), f"each_player: true checks each player's own zone, but "
+                                                      f"'{zone}' is one shared zone")
             if "where" in spec:
                 self.expression(at + ("where",), spec["where"], condition=True)
             supply.append(Consumption(
                 name=spec["name"], zones=tuple(zones), per_round=self.count(at + ("per_round",), spec["per_round"]) or Count(value=0),
                 rounds=self.count(at + ("rounds",), spec["rounds"]) or Count(value=0), source=self.source(at),
                 where=spec.get("where"), worst_case=self.count(at + ("worst_case",), spec.get("worst_case")),
-                returned=bool(spec.get("returned")),
+                returned=bool(spec.get("returned")), each_player=each_player,
             ))
         events = []
         for index, spec in enumerate(raw.get("events", [])):
             at = path + ("events", index)
-            if spec["zone"] not in all_per_player:
-                self.error(at + ("zone",), f"event zone '{spec['zone']}' is not a zone a deal fills for each player")
+            self.check_read(at + ("zone",), spec["zone"], all_known, "event zone")
+            who = spec.get("who", "any")
+            if isinstance(who, int) and spec["zone"] not in all_per_player:
+                self.error(at + ("who",), f"who: {who} names a player, but '{spec['zone']}' is one shared zone")
             self.expression(at + ("where",), spec["where"], condition=True)
             low, high = spec.get("min", 0 if "max" in spec else 1), spec.get("max")
             if high is not None and low > high:
                 self.error(at, f"event min {low} is more than max {high}")
             events.append(Event(name=spec["name"], zone=spec["zone"], where=spec["where"], source=self.source(at),
                                 low=low, high=high, who=spec.get("who", "any")))
+        if len(self.problems) == before:
+            self.check_counts(players, let, tables)
+        self.collecting = None
         # ---- playouts and derived numbers (verify --playouts; numbers: sum: over a zone)
         self.filled_zones |= all_known
         playout = None

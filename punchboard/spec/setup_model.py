@@ -114,6 +114,7 @@ class Consumption:
     where: str | None = None
     worst_case: Count | None = None
     returned: bool = False
+    each_player: bool = False  # from a zone each player has: the need is each player's, against their own zone
 
 
 @dataclass(frozen=True)
@@ -126,7 +127,7 @@ class Event:
     source: str
     low: int = 1
     high: int | None = None
-    who: str = "any"
+    who: str | int = "any"  # any | every | first | a player's number (1 = the first player)
 
 
 @dataclass(frozen=True)

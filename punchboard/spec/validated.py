@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import os
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -38,15 +37,32 @@ def folder() -> Path:
     return Path(base) / "punchboard" / SUBFOLDER
 
 
+def _installed_version(name: str) -> str:
+    """An installed distribution's version, from its ``NAME-VERSION.dist-info`` folder's name beside the
+    package (no import of importlib.metadata, which costs a tenth of a start-up); else through metadata."""
+    from importlib.util import find_spec
+
+    spec = find_spec(name)
+    if spec is not None and spec.origin:
+        site = Path(spec.origin).resolve().parent.parent
+        found = sorted(site.glob(f"{name}-*.dist-info"))
+        if len(found) == 1:
+            return found[0].name[len(name) + 1:-len(".dist-info")]
+    from importlib import metadata
+
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "?"
+
+
 @cache
 def _code() -> str:
     """punchboard's version, the loader's sources (spec, plumbing), the schemas, and jsonschema's version."""
     sha = hashlib.sha256()
-    for name in ("punchboard", "jsonschema"):
-        try:
-            sha.update(f"{name}={metadata.version(name)};".encode())
-        except metadata.PackageNotFoundError:
-            sha.update(f"{name}=?;".encode())
+    from punchboard import __version__
+
+    sha.update(f"punchboard={__version__};jsonschema={_installed_version('jsonschema')};".encode())
     for path in sorted([*(PACKAGE / "spec").rglob("*.py"), *(PACKAGE / "plumbing").glob("*.py"), *SCHEMAS.glob("*.json")]):
         sha.update(str(path.relative_to(PACKAGE)).encode() + b"\0" + path.read_bytes() + b"\0")
     return sha.hexdigest()

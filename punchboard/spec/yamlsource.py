@@ -9,6 +9,7 @@ bounded so an alias bomb fails fast instead of exhausting memory.
 from __future__ import annotations
 
 import datetime
+import pickle
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -259,4 +260,28 @@ def load_yaml(path: Path, *, max_nodes: int = MAX_NODES, max_bytes: int = MAX_FI
         ) from None
     except OSError as exc:
         raise SpecError([Problem(display_path(path), 1, 1, f"cannot read file: {exc.strerror}")]) from None
-    return parse_yaml(text, path, max_nodes=max_nodes)
+    if _parsed is None:
+        return parse_yaml(text, path, max_nodes=max_nodes)
+    key = (path, max_nodes)
+    known = _parsed.get(key)
+    if known is not None and known[0] == text:
+        return Document(path, pickle.loads(known[1]), dict(known[2]), dict(known[3]))
+    doc = parse_yaml(text, path, max_nodes=max_nodes)
+    if len(_parsed) >= _PARSED_LIMIT:
+        _parsed.clear()
+    _parsed[key] = (text, pickle.dumps(doc.data, protocol=pickle.HIGHEST_PROTOCOL), dict(doc.value_marks), dict(doc.key_marks))
+    return doc
+
+
+# A long-running process (watch, serve) loads every file of a game again after each save: with
+# keep_parsed() a file whose text is unchanged is not parsed again. Each load gets its own copy of
+# the data (unpickled), so nothing one load's checks do to it shows in the next.
+_PARSED_LIMIT = 1024
+_parsed: dict[tuple[Path, int], tuple[str, bytes, dict[PathKey, tuple[int, int]], dict[PathKey, tuple[int, int]]]] | None = None
+
+
+def keep_parsed() -> None:
+    """Remember parsed documents by their text for the rest of this process (watch, serve)."""
+    global _parsed
+    if _parsed is None:
+        _parsed = {}

@@ -21,7 +21,7 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
 
 from punchboard.plumbing.paths import LAYOUTS, is_inside
-from punchboard.plumbing.watch import watch
+from punchboard.plumbing.watch import NotificationsUnavailable, follow, watch
 
 from .state import FILES_PREFIX, Studio, say
 
@@ -137,8 +137,9 @@ class StudioHandler(BaseHTTPRequestHandler):
 
 
 def watch_and_rebuild(studio: Studio, stop: threading.Event, interval: float,
-                      log: Callable[[str], None] = say) -> None:
-    """The ``watch`` loop: build once, then rebuild after every save until ``stop`` is set."""
+                      log: Callable[[str], None] = say, poll: bool = False) -> None:
+    """The ``watch`` loop: build once, then rebuild after every save until ``stop`` is set
+    (change notifications; polling every ``interval`` seconds with ``poll`` or where there are none)."""
     out = studio.out.resolve()
     first = [True]
 
@@ -157,15 +158,21 @@ def watch_and_rebuild(studio: Studio, stop: threading.Event, interval: float,
             return
         stop.wait(seconds)
 
+    if not poll:
+        try:
+            follow([studio.folder, LAYOUTS], on_change, on_ready=studio.rebuild, stop=stop)
+            return
+        except NotificationsUnavailable as err:
+            log(f"no change notifications here ({err}); checking every {interval:g} s instead")
     watch(lambda: [studio.folder, LAYOUTS], on_change, interval=interval, should_stop=stop.is_set, sleep=sleep)
 
 
 def serve(server: StudioServer, open_browser: bool = False, interval: float = 0.5,
-          log: Callable[[str], None] = say) -> int:
+          log: Callable[[str], None] = say, poll: bool = False) -> int:
     """Serve the studio page until Ctrl-C; returns the exit code. The address is said even with --quiet."""
     studio = server.studio
     say(f"studio of {studio.folder} at {server.url} (Ctrl-C to stop)")
-    watcher = threading.Thread(target=watch_and_rebuild, args=(studio, server.stopping, interval, log),
+    watcher = threading.Thread(target=watch_and_rebuild, args=(studio, server.stopping, interval, log, poll),
                                name="studio-watch", daemon=True)
     watcher.start()
     if open_browser:

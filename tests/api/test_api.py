@@ -28,10 +28,10 @@ def test_load_build_verify_export_in_process(tmp_path: Path, game_folder: Path):
     out = tmp_path / "out"
     report = punchboard.build(game, out, backs="none")
     assert report.rendered == ("deck", "coins", "board")
-    # the one warning: poker cards on Letter share their cut lines left/right (README, "Bleed")
+    # the one warning: poker cards 9 a Letter sheet share their cut lines (README, "Bleed")
     assert [w.split(":")[0] for w in report.warnings] == ["tinygame / deck"] and "bleed 0 mm left/right" in report.warnings[0]
     deck = pypdf.PdfReader(out / "tinygame" / "deck.pdf")
-    assert len(deck.pages) == 7  # 40 cards, 6 per Letter page, fronts only
+    assert len(deck.pages) == 5  # 40 cards, 9 per Letter page, fronts only
     assert punchboard.build(str(game_folder), out, backs="none").reused == ("deck", "coins", "board")
 
     results = punchboard.verify(game_folder, trials=500, out=out)

@@ -23,6 +23,22 @@ FORBIDDEN = {  # a module under the key may not import anything under these
                             "punchboard.spec"),
     # The studio shows the generator's pictures and the verifier's findings, like the CLI it sits below.
     "punchboard.studio": ("punchboard.cli",),
+    # The verifier's rooms: setup simulation at the bottom; probability, supply and playouts run on it;
+    # reports only read results; the engine puts them together and nothing in a room calls it.
+    "punchboard.verifier.setup": ("punchboard.verifier.probability.events", "punchboard.verifier.probability.stats",
+                                  "punchboard.verifier.supply", "punchboard.verifier.playout",
+                                  "punchboard.verifier.report", "punchboard.verifier.engine"),
+    "punchboard.verifier.probability": ("punchboard.verifier.supply", "punchboard.verifier.playout",
+                                        "punchboard.verifier.report", "punchboard.verifier.engine"),
+    "punchboard.verifier.supply": ("punchboard.verifier.playout", "punchboard.verifier.report",
+                                   "punchboard.verifier.engine"),
+    "punchboard.verifier.report": ("punchboard.verifier.setup", "punchboard.verifier.probability",
+                                   "punchboard.verifier.supply", "punchboard.verifier.playout",
+                                   "punchboard.verifier.engine"),
+    # Drawing reports what it drew to an observer it is handed; it never knows the preflight that watches.
+    "punchboard.generator.draw": ("punchboard.generator.preflight",),
+    # The preflight reads the drawing (and, for check, draws sides alone); it writes no sheets or files.
+    "punchboard.generator.preflight": ("punchboard.generator.document", "punchboard.generator.export"),
 }
 
 
@@ -59,9 +75,10 @@ GRAPH = {name: {i for i in _imports(name, path) if i in MODULES and i != name} f
 
 def test_every_package_is_found():
     assert "punchboard.generator.draw.side" in MODULES
-    assert "punchboard.verifier.simulate" in MODULES
+    assert "punchboard.verifier.setup.simulate" in MODULES
     assert "punchboard.cli.build" in MODULES
     assert "punchboard.studio.server" in MODULES
+    assert "punchboard.generator.preflight.contrast" in MODULES
     assert len(MODULES) > 60
 
 

@@ -25,16 +25,16 @@ def test_init_writes_a_game_that_checks_builds_and_verifies(tmp_path: Path):
     assert check.stdout.startswith("my_game: ok (3 components, 71 pieces)")
     build = run_cli("build", "My Game", "--out", "out", cwd=tmp_path)
     assert build.returncode == 0, build.stderr
-    # the only warning: poker cards on Letter share their cut lines left/right (README, "Bleed")
+    # the only warning: poker cards 9 a Letter sheet share their cut lines (README, "Bleed"); no preflight finding
     warnings = [line for line in build.stderr.splitlines() if line.startswith("warning")]
-    assert all(re.match(r"warning: my_game / deck: bleed 0 mm left/right, 3 mm top/bottom of the declared 3 mm", w) for w in warnings)
+    assert all(re.match(r"warning: my_game / deck: bleed 0 mm left/right, 0 mm top/bottom \(.*\) of the declared 3 mm \(9-up on US Letter", w) for w in warnings)
     with pdfplumber.open(tmp_path / "out" / "my_game" / "deck.pdf") as pdf:
-        fronts = (pdf.pages[0], pdf.pages[2])  # the first two sheets of fronts (6 cards a Letter sheet)
+        fronts = (pdf.pages[0], pdf.pages[2])  # the first two sheets of fronts (9 cards a Letter sheet)
         words = "".join(page.extract_text() for page in fronts)
         fills = {tuple(round(v * 255) for v in o["non_stroking_color"]) for page in fronts for o in page.rects + page.curves
                  if o.get("non_stroking_color")}
     # the band and emblem take the suit's colour through fill: "{suit}" (shield, gear, dragon on the first sheets)
-    assert {(0x3F, 0x5D, 0x8C), (0x4F, 0x8A, 0x4B), (0xC0, 0x50, 0x2F)} <= fills
+    assert {(0x3F, 0x5D, 0x8C), (0x3D, 0x6F, 0x39), (0xB0, 0x45, 0x1F)} <= fills
     assert "Guard" in words and "Apprentice" in words and "Hatchling" in words
     verify = run_cli("verify", "My Game", "--out", "out", cwd=tmp_path)
     assert verify.returncode == 0, verify.stdout + verify.stderr

@@ -125,3 +125,19 @@ def test_watch_of_a_real_game_survives_a_broken_component_and_redraws_only_what_
     finally:
         watcher.proc.kill()
     assert "Traceback" not in watcher.output()
+
+
+def test_watch_with_poll_checks_every_interval_and_rebuilds(tmp_path: Path):
+    game = write_game(tmp_path / "game")
+    watcher = Watcher(str(game), "--poll", "--interval", "0.1", "--out", str(tmp_path / "out"), cwd=tmp_path)
+    try:
+        watcher.wait_for("watching")
+        cards = game / "cards.yaml"
+        _save(cards, cards.read_text(encoding="utf-8").replace("The first card", "The polled first card"))
+        seen = watcher.wait_for("mini: rendered")
+        assert seen[0] == "changed: cards.yaml\n" and "rendered cards; reused 1 unchanged" in seen[-1], "".join(seen)
+        watcher.proc.send_signal(signal.SIGTERM)
+        assert watcher.proc.wait(timeout=60) == 0
+    finally:
+        watcher.proc.kill()
+    assert watcher.output().endswith("stopped watching\n")

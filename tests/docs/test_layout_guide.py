@@ -69,7 +69,7 @@ def test_the_element_examples_in_the_guide_build(tmp_path: Path):
     game = tmp_path / "game"
     (game / "layouts").mkdir(parents=True)
     (game / "art").mkdir()
-    Image.new("RGB", (60, 40), (200, 60, 60)).save(game / "art" / "Sample.png")
+    Image.new("RGB", (630, 420), (200, 60, 60)).save(game / "art" / "Sample.png")  # 300 dpi where the example puts it (the preflight checks)
     (game / "layouts" / "sample.yaml").write_text(yaml.safe_dump({"extends": "base/card", "elements": elements}), encoding="utf-8")
     (game / "deck.yaml").write_text("id: deck\nkind: deck\nsize: poker\nlayout: sample\nback: none\ncards:\n  - {name: Sample}\n", encoding="utf-8")
     (game / "game.yaml").write_text("id: sample\ntitle: Sample\nplayers: {min: 1, max: 2}\ncomponents: [deck.yaml]\n", encoding="utf-8")

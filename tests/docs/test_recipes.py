@@ -46,7 +46,7 @@ def test_recipe_builds_without_warnings(tmp_path: Path, title: str):
     _write_game(game, recipes()[title])
     for art in re.findall(r"art: (\w+)", "".join(recipes()[title].values())):
         (game / "art").mkdir(exist_ok=True)
-        Image.new("RGB", (300, 160), (40, 90, 140)).save(game / "art" / f"{art}.png")
+        Image.new("RGB", (2110, 1130), (40, 90, 140)).save(game / "art" / f"{art}.png")  # 300 dpi full-bleed (the preflight checks)
     result = run_cli("build", str(game), "--out", str(tmp_path / "out"), "--backs", "duplex-long")
     assert result.returncode == 0, result.stderr
     assert "warning" not in result.stderr, result.stderr

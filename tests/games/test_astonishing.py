@@ -138,9 +138,9 @@ def test_build_prints_every_component_in_the_combined_pdf(built: Path):
     combined = built / "astonishing-print-and-play.pdf"
     assert combined.is_file()
     pages = _footer_pages(combined)
-    # 54 poker cards at 3 × 2 a Letter sheet (3 rows leave no room for crop marks inside the
-    # 6.35 mm unprintable margin): 9 sheets of fronts, each with its backs page.
-    assert pages["Astonishing! deck"] == 18
+    # 54 poker cards at 3 × 3 a Letter sheet (three rows leave 2.1 mm above and below for
+    # bleed and crop marks inside the 4.23 mm unprintable margin): 6 sheets of fronts, each with its backs page.
+    assert pages["Astonishing! deck"] == 12
     # four Inventor sheets, one page each, printed on one side
     assert pages["Inventor sheets"] == 4
     # card text is set word by word; join the words back into one line

@@ -144,8 +144,8 @@ def test_build_puts_every_printed_component_in_the_print_and_play_pdf(built: Pat
         assert any(footer in text for text in pages), f"no page of {name} in the print-and-play PDF"
         if component.id in deck:
             assert not any(f"· {component.name} · page" in text for text in pages), component.name
-    # 70 Deck cards at 6 a Letter sheet: 12 sheets, fronts and backs (printed apart they took 14)
-    assert sum("· Deck (print group) · page" in text for text in pages) == 24
+    # 70 Deck cards at 9 a Letter sheet: 8 sheets, fronts and backs (printed apart they take 10)
+    assert sum("· Deck (print group) · page" in text for text in pages) == 16
     # Card faces are there as text too (words may be placed one by one, so compare without spaces).
     squeezed = "".join("".join(text.split()) for text in pages)
     for words in ("Central Hall", "The Chest", "Lance SteamBot", "Trap Cage", "Magician", "GHOST", "SCORING"):

@@ -155,6 +155,7 @@ def test_build_prints_every_component_into_the_combined_pdf(built: Path):
     }
     assert printed <= set(footers), printed - set(footers)
     assert footers["Tokens (print group)"] == 1
+    assert footers["Rides"] == 1  # all 18 rides on one sheet (27 mm squares), no page for a single ride
     assert not {"Turn Order Tokens", "Turn Counter", "Dirt tokens"} & set(footers)
     # the rules text is real, searchable text in the PDF (words are placed one by one)
     text = " ".join(" ".join(pages).split())

@@ -90,3 +90,33 @@ def test_the_same_game_written_relative_or_absolute_is_not_redrawn(belpunk: Path
     result = run_cli("build", belpunk.name, "--out", str(out), cwd=belpunk.parent)
     assert result.returncode == 0, result.stderr
     assert "rendered nothing" in result.stdout, result.stdout
+
+
+def test_cover_bom_and_calibration_pages_are_drawn_again_only_when_what_they_show_changed(tmp_path: Path):
+    game = tmp_path / "steam_court"
+    shutil.copytree(ROOT / "components" / "steam_court", game)
+    out = tmp_path / "out"
+    _build(game, out)
+    folder = out / "steam_court"
+    kept = {name: (folder / name).stat().st_mtime_ns for name in (".front.pdf.keep", "duplex-calibration.pdf", "bom.json")}
+
+    characters = game / "characters.yaml"
+    characters.write_text(characters.read_text().replace(
+        "Give one undesirable card to any player.", "Give one undesirable card to any other player.", 1))
+    assert "rendered characters; reused 5 unchanged" in _build(game, out)
+    assert {name: (folder / name).stat().st_mtime_ns for name in kept} == kept  # drawn and written once
+    clean = tmp_path / "clean"
+    _build(game, clean)
+    assert _digests(folder) == _digests(clean / "steam_court")
+
+    # the cover shows the designers (game.yaml): it is drawn again, and still matches a clean build
+    game_file = game / "game.yaml"
+    text = game_file.read_text()
+    assert "designers:" in text
+    game_file.write_text(text.replace("designers: [", "designers: [A. Newcomer, ", 1))
+    _build(game, out)
+    assert (folder / ".front.pdf.keep").stat().st_mtime_ns != kept[".front.pdf.keep"]
+    fresh = tmp_path / "fresh"
+    _build(game, fresh)
+    assert _digests(folder) == _digests(fresh / "steam_court")
+    assert _digests(folder)["steam_court-print-and-play.pdf"] != _digests(clean / "steam_court")["steam_court-print-and-play.pdf"]

@@ -50,3 +50,27 @@ def test_jobs_2_fingerprints_a_big_deck_in_runs_and_records_the_same_print(tmp_p
     faces = [row["face"] for row in pieces if row["component"] == "cards"]
     assert len(faces) == 90 and len(set(faces)) == 90
     assert _drawn(tmp_path / "two" / "tiny") == _drawn(tmp_path / "one" / "tiny")
+
+
+def test_the_pool_works_with_the_spawn_start_method_as_on_macos_and_windows(tmp_path: Path):
+    """With ``spawn`` the model and build state are pickled to each worker: the same files as one process,
+    for a real game (every kind of component) and for the prints' fingerprint runs."""
+    import pickle
+    import shutil
+
+    from punchboard.plumbing.pool import START_METHOD_ENV
+    from punchboard.spec.loader import load_game
+    from tests.conftest import ROOT
+
+    game = tmp_path / "steamark"
+    shutil.copytree(ROOT / "components" / "steamark", game)
+    model = load_game(game)
+    assert pickle.loads(pickle.dumps(model)) == model
+    one = build(game, tmp_path / "one", "--jobs", "1")
+    spawned = build(game, tmp_path / "two", "--jobs", "2", env={START_METHOD_ENV: "spawn"})
+    assert one.returncode == 0, one.stderr
+    assert spawned.returncode == 0, spawned.stderr
+    first = _drawn(tmp_path / "one" / "steamark")
+    assert len([name for name in first if name.endswith(".pdf")]) > 3
+    assert _drawn(tmp_path / "two" / "steamark") == first
+    assert _pieces(tmp_path / "two" / "steamark") == _pieces(tmp_path / "one" / "steamark")

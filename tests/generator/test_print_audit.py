@@ -1,9 +1,12 @@
-"""Print audit of all five bundled games, measured from the PDFs a user gets.
+"""Print audit of all five bundled games, measured from the PDFs a user gets: on Letter and A4 with
+the default bleed policy, and on Letter with ``--bleed-policy gutter``, where poker cards lie turned
+90° (6 a sheet against 4 upright), so every guarantee below holds for turned slots too.
 
 - effective bleed between the cards of every card sheet (from the crop marks): at
   least the declared bleed, or the build warned naming the component;
 - crop marks only around occupied slots (every marked row and column holds a card);
-- no glyph outside the page's printable area (the 6.35 mm unprintable margin), on every page
+- every duplex back exactly behind its front (0.000 mm), its form placed at the front's slot mirrored;
+- no glyph outside the page's printable area (the 4.23 mm unprintable margin), on every page
   except the tiles of a board larger than the paper: a tile is the whole board
   drawn under a clip, and pdfplumber reports clipped glyphs too. The boards are
   checked unsplit in the print-shop build instead;
@@ -35,7 +38,7 @@ GAMES = ("astonishing", "belpunk", "knights_vs_steambots", "steam_court", "steam
 MM = 72 / 25.4
 TOL = 0.05 * MM
 MARK_STROKE = 0.3  # layouts/sheet.yaml crop_marks.stroke
-PAPER_MARGIN = 6.35 * MM  # layouts/sheet.yaml unprintable: every page, cover and bill of materials included
+PAPER_MARGIN = 4.23 * MM  # layouts/sheet.yaml unprintable: every page, cover and bill of materials included
 GRID_KINDS = ("deck", "banknotes")
 
 
@@ -44,12 +47,33 @@ def games() -> dict[str, Game]:
     return {gid: load_game(COMPONENTS / gid) for gid in GAMES}
 
 
-@pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    out = tmp_path_factory.mktemp("audit_home")
-    result = run_cli("build", "--out", str(out), "--quiet", "--force")
+HOMES = {"letter": ("--paper", "letter"), "a4": ("--paper", "a4"), "letter-gutter": ("--paper", "letter", "--bleed-policy", "gutter")}
+
+
+@pytest.fixture(scope="module", params=list(HOMES))
+def home(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    out = tmp_path_factory.mktemp(f"audit_{request.param}")
+    result = run_cli("build", "--out", str(out), "--quiet", "--force", *HOMES[request.param])
     assert result.returncode == 0, result.stderr
     return out, result.stderr
+
+
+def slot_size(level: PageLevel, component: Component) -> tuple[float, float]:
+    """The trim of a card's slot on this sheet as the crop marks show it: the card's own size, or
+    its height across and its width down when the cards lie turned 90°."""
+    assert component.size is not None
+    width, height = component.size.width, component.size.height
+    xs, ys = level.cuts(MARK_STROKE)
+
+    def fits(across: float, down: float) -> bool:
+        try:
+            intervals(xs, across)
+            intervals(ys, down)
+        except AssertionError:
+            return False
+        return True
+
+    return (width, height) if fits(width, height) else (height, width)
 
 
 @pytest.fixture(scope="module")
@@ -124,12 +148,13 @@ def test_every_card_sheet_keeps_its_declared_bleed_or_says_so(home: tuple[Path, 
             for page in PdfReader(out / gid / f"{component.id}.pdf").pages:
                 level = page_level(page)
                 if level.marks(MARK_STROKE) and level.placed:  # a front sheet: its cards' art, edge by edge
-                    reach = art_bleed(page, level, (component.size.width, component.size.height))
+                    across, down = slot_size(level, component)
+                    reach = art_bleed(page, level, (across, down))
                     measured[key] = min([measured.get(key, math.inf), *reach])
                     # and the crop marks agree: neighbours share a cut or stand at least twice the art apart
                     xs, ys = level.cuts(MARK_STROKE)
-                    _, gaps_x = intervals(xs, component.size.width)
-                    _, gaps_y = intervals(ys, component.size.height)
+                    _, gaps_x = intervals(xs, across)
+                    _, gaps_y = intervals(ys, down)
                     assert all(g < TOL or g >= 2 * min(reach) - TOL for g in gaps_x + gaps_y), key
     short = 0
     for key, bleed in measured.items():
@@ -141,7 +166,9 @@ def test_every_card_sheet_keeps_its_declared_bleed_or_says_so(home: tuple[Path, 
             assert re.search(re.escape(key) + ": " + figure, stderr), (key, bleed / MM)
         else:
             assert not re.search(re.escape(key) + r": .*of the declared", stderr), key  # no false alarm
-    assert len(measured) >= 10 and short  # Letter poker decks share cut lines left/right by default, and say so
+    assert len(measured) >= 10
+    gutter = "gutter" in out.name  # the home build with --bleed-policy gutter
+    assert bool(short) != gutter  # 9 poker cards a sheet share cut lines, and say so; the gutter policy keeps every bleed
     assert measured["belpunk / foreman"] >= 3 * MM - TOL  # a lone card keeps its full bleed
 
 
@@ -149,10 +176,10 @@ def test_crop_marks_only_around_occupied_slots(home: tuple[Path, str], games: di
     out, _ = home
     checked = 0
     for gid, _, component, number, level in card_sheets(out, games):
-        assert component.size is not None
+        across, down = slot_size(level, component)
         xs, ys = level.cuts(MARK_STROKE)
-        columns, _ = intervals(xs, component.size.width)
-        rows, _ = intervals(ys, component.size.height)
+        columns, _ = intervals(xs, across)
+        rows, _ = intervals(ys, down)
         # a placed side has its origin at its trim's lower-left corner (y from the top: the trim's bottom)
         placed = [(x, y) for x, y in level.forms]
         where = f"{gid}/{component.id} page {number}"
@@ -168,6 +195,34 @@ def test_crop_marks_only_around_occupied_slots(home: tuple[Path, str], games: di
     xs, ys = page_level(PdfReader(out / "belpunk" / "foreman.pdf").pages[0]).cuts(MARK_STROKE)
     assert len(xs) == 2 and len(ys) == 2  # one card: four cuts
     assert checked > 20
+
+
+def test_duplex_backs_register_exactly_behind_their_fronts(home: tuple[Path, str], games: dict[str, Game]) -> None:
+    """Long-edge duplex: the back of the card whose trim is at x on the front page is placed at
+    paper width − x − trim width on the back page, at the same height, to 0.000 mm; turned slots too."""
+    out, _ = home
+    worst, pairs, turned = 0.0, 0, 0
+    for gid, game in games.items():
+        for component in game.printed:
+            if component.kind not in GRID_KINDS or not component.has_backs:
+                continue
+            reader = PdfReader(out / gid / f"{component.id}.pdf")
+            for front, back in zip(reader.pages[0::2], reader.pages[1::2], strict=True):
+                fronts, backs = page_level(front), page_level(back)
+                assert len(fronts.placed) == len(backs.placed), f"{gid}/{component.id}"
+                width = float(front.mediabox.width)
+                forms = front["/Resources"]["/XObject"]
+                across, _ = slot_size(fronts, component)
+                turned += abs(across - component.size.width) > TOL if component.size else 0
+                for (name, (x, y), _), (_, (bx, by), _) in zip(fronts.placed, backs.placed, strict=True):
+                    x0, _, x1, _ = (float(v) for v in forms[name].get_object()["/BBox"])
+                    assert x1 + x0 == pytest.approx(across, abs=TOL)  # the form is the slot grown by its bleed
+                    worst = max(worst, abs(bx - (width - x - across)), abs(by - y))
+                    pairs += 1
+    assert pairs > 100
+    assert worst < 0.0005 * MM, worst / MM  # 0.000 mm
+    if "gutter" in out.name:
+        assert turned  # poker cards lie turned on Letter with full bleed
 
 
 def test_no_glyph_outside_the_printable_area(home: tuple[Path, str], games: dict[str, Game]) -> None:
@@ -215,7 +270,7 @@ def test_print_shop_boxes_are_each_pieces_trim_and_bleed(shop: Path, games: dict
     dies = 0
     for gid, game in games.items():
         for component in game.printed:
-            bleed = declared_bleed(game, component)
+            bleed = 0.125 * 72  # --print-shop: the generic preset's 1/8 in, whatever the layouts declare
             if component.kind == "tiles":
                 assert component.cell is not None
                 sizes = set()

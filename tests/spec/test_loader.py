@@ -21,7 +21,7 @@ def _game(tmp_path: Path, cards: str, layout: str) -> Path:
 
 
 def _check(folder: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    code = main(["check", str(folder)])
+    code = main(["check", str(folder), "--preflight", "off"])  # loading is tested here; the preflight in tests/generator/preflight
     return code, capsys.readouterr().err
 
 
@@ -35,7 +35,7 @@ def test_shared_layouts_may_name_optional_fields(tmp_path, capsys):
 
 
 def test_overriding_an_inherited_element_id_is_not_a_duplicate(tmp_path, capsys):
-    layout = "extends: base/card\nelements:\n  - {id: name, color: '#ff0000'}\n  - {id: frame, remove: true}\n"
+    layout = "extends: base/card\nelements:\n  - {id: name, color: '#b00000'}\n  - {id: frame, remove: true}\n"
     folder = _game(tmp_path, CARDS.replace("a.png", "''").replace("b.png", "''"), layout)
     assert _check(folder, capsys) == (EXIT_OK, "")
 

@@ -23,6 +23,7 @@ from .tiny_game import write_deck
 
 WAIT = 60  # seconds for a rebuild to reach the page on a busy 2-core machine
 LANTERN = '[data-piece="deck/1"]'
+MAP = '[data-piece="deck/3"]'
 
 
 @pytest.fixture
@@ -102,5 +103,23 @@ def test_the_page_follows_every_save_without_a_reload(served: Served, browser: W
     write_deck(served.game, "A lantern, mended.")
     wait.until(lambda b: not b.find_element(By.ID, "problems").is_displayed() and _front_src(b) not in (first, edited))
     wait.until(lambda b: b.find_element(By.ID, "status").get_attribute("data-status") == "ok")
+    assert browser.execute_script("return window.studioMarker;") == "not reloaded"
+
+    # A preflight finding shows on the piece it concerns: the Map's name printed pale grey on the pale paper.
+    (served.game / "layouts" / "tiny" / "card.yaml").write_text(
+        'extends: base/card\nelements:\n  - {id: name, color: "{ink}"}\n', encoding="utf-8")
+    deck = (served.game / "deck.yaml").read_text(encoding="utf-8")
+    deck = deck.replace("layout: base/card", "layout: tiny/card").replace("fields: [text]", "fields: [text, ink]")
+    deck = deck.replace("  - name: Rope\n", '    ink: "#222222"\n  - name: Rope\n    ink: "#222222"\n')
+    (served.game / "deck.yaml").write_text(deck.replace("  - name: Map\n", '  - name: Map\n    ink: "#d8d8d8"\n'), encoding="utf-8")
+    wait.until(lambda b: "preflight low_contrast" in (b.find_element(By.CSS_SELECTOR, MAP).get_attribute("title") or ""))
+    tile = browser.find_element(By.CSS_SELECTOR, MAP)
+    assert "preflight low_contrast: text of element 'name'" in tile.find_element(By.CSS_SELECTOR, ".tile-warning").text
+    assert "contrast ratio of 1.3:1" in tile.get_attribute("title")
+    assert "preflight" not in (browser.find_element(By.CSS_SELECTOR, LANTERN).get_attribute("title") or "")  # dark ink: none
+    tile.click()  # the piece, large, lists it with the layout line it points at
+    wait.until(lambda b: b.find_element(By.ID, "piece-dialog").is_displayed())
+    listed = browser.find_element(By.CSS_SELECTOR, "#piece-dialog .warning-list").text
+    assert "preflight low_contrast" in listed and "card.yaml:" in listed, listed
     assert browser.execute_script("return window.studioMarker;") == "not reloaded"
     assert served.stop() == 0

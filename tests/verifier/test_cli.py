@@ -17,7 +17,8 @@ def _verify(tmp_path: Path, capsys, *args: str) -> tuple[int, str]:  # type: ign
 
 
 def test_steam_court_has_a_verdict_for_every_variant_and_count(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    code, out = _verify(tmp_path, capsys, "steam_court", "--json", "--trials", "500", "--seed", "7")
+    code, out = _verify(tmp_path, capsys, "steam_court", "--json", "--trials", "500", "--seed", "7",
+                        "--cross-check")
     results = json.loads(out)
     assert code == 1
     cells = {(r["variant"], r["players"]): r for r in results}
@@ -49,9 +50,14 @@ def test_reports_are_written_and_deterministic(tmp_path: Path, capsys) -> None: 
     image = Image.open(io.BytesIO(first["verify.png"])).convert("RGB")
     colours = {image.getpixel((x, y)) for x in range(0, image.width, 4) for y in range(0, image.height, 4)}
     assert (0xC0, 0x39, 0x2B) in colours and (0x4C, 0x9A, 0x2A) in colours and image.width > 300
-    # the terminal summary lists every event per variant × count with its exact figure and Monte Carlo check
+    # the terminal summary lists every event per variant × count with its exact figure; an exact figure needs
+    # no Monte Carlo unless --cross-check asks for it
     coup = [line for line in out.splitlines() if line.strip().startswith("coup: a player is dealt all 3 Masterstrokes")]
     assert len(coup) == 5 + 1 + 1 + 2 * 4 + 5  # standard 2–6, seven, duo, party 8–10 and 12 × 2 tables, clock 2–6
+    assert any("standard 4" in line and "0.023509" in line and "not needed (--cross-check runs it)" in line
+               for line in coup)
+    _, checked = _verify(tmp_path, capsys, "steam_court", "--trials", "300", "--cross-check", "--variant", "standard")
+    coup = [line for line in checked.splitlines() if line.strip().startswith("coup: a player is dealt all 3 Masterstrokes")]
     assert any("standard 4" in line and "0.023509" in line and line.rstrip().endswith("yes") for line in coup)
 
 

@@ -135,7 +135,7 @@ def test_rulebook_numbers_are_used_by_name_and_a_contradiction_is_a_finding(tmp_
     setup.write_text(text)
     code, cells = _verify(folder, tmp_path / "out", "--trials", "0")
     numbers = cells[("rulebook numbers", None)]
-    assert numbers["status"] == "fail" and code == 1
+    assert numbers["status"] == "warn" and code == 1  # a contradiction warns; 6 players still fail
     assert any("starting_hand: stated with different values: 4" in f["message"] and "and 5" in f["message"]
                for f in numbers["findings"])
     # the steps that need it are not guessed: the deal and the hand-size expectation are left open (warnings)

@@ -50,7 +50,7 @@ def test_a_step_after_the_deal_that_changes_the_hands_is_replayed(tmp_path: Path
     folder.mkdir()
     for name, text in (("game.yaml", GAME), ("deck.yaml", DECK), ("setup.yaml", SETUP)):
         (folder / name).write_text(text, encoding="utf-8")
-    done = run_cli("verify", str(folder), "--json", "--trials", "1500", "--jobs", jobs, "--out", str(tmp_path / "out"))
+    done = run_cli("verify", str(folder), "--json", "--trials", "1500", "--cross-check", "--jobs", jobs, "--out", str(tmp_path / "out"))
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     events = {(r["players"], e["name"]): e for r in json.loads(done.stdout) if r["players"] for e in r["events"]}
     for players in (2, 3, 4):

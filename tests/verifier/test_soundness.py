@@ -81,7 +81,7 @@ def events_by_cell(results: list[dict]) -> dict[tuple[int, str], dict]:
 @pytest.mark.parametrize("seed", ["1", "7"])
 def test_a_random_removal_before_the_deal_is_part_of_the_probability(tmp_path: Path, seed: str) -> None:
     folder = write_game(tmp_path, REMOVE_THEN_DEAL)
-    code, results, _ = verify_json(tmp_path, folder, "--seed", seed, "--trials", "3000")
+    code, results, _ = verify_json(tmp_path, folder, "--seed", seed, "--trials", "3000", "--cross-check")
     events = events_by_cell(results)
     for players in range(2, 7):
         # the removed card is as likely to be the Princess as player 1's card is: 1/21 whatever the count
@@ -103,7 +103,8 @@ def test_monte_carlo_reruns_the_whole_setup(tmp_path: Path) -> None:
     folder = write_game(tmp_path, REMOVE_THEN_DEAL)
     estimates = []
     for seed in ("1", "7", "11"):
-        _, results, _ = verify_json(tmp_path, folder, "--seed", seed, "--trials", "8000", "--players", "2")
+        _, results, _ = verify_json(tmp_path, folder, "--seed", seed, "--trials", "8000", "--players", "2",
+                                    "--cross-check")
         stat = events_by_cell(results)[(2, "player 1 is dealt a Guard")]
         estimates.append(stat["estimate"])
         assert abs(stat["estimate"] - 6 / 21) < 0.012
@@ -132,7 +133,7 @@ variants:
       - {name: two Guards for player 1, zone: hand, where: "name == 'Guard'", min: 2, who: first}
 """
     folder = write_game(tmp_path, setup)
-    code, results, _ = verify_json(tmp_path, folder, "--trials", "4000")
+    code, results, _ = verify_json(tmp_path, folder, "--trials", "4000", "--cross-check")
     events = events_by_cell(results)
     expected = {
         "no Guard for player 1": Fraction(comb(15, 2), comb(21, 2)),

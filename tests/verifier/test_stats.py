@@ -7,7 +7,7 @@ from fractions import Fraction
 from math import comb
 
 import pytest
-from punchboard.verifier.stats import exact_probability, wilson
+from punchboard.verifier.probability.stats import exact_probability, wilson
 
 
 @pytest.mark.parametrize("players", range(2, 7))
@@ -40,7 +40,7 @@ def test_wilson_interval_brackets_the_estimate() -> None:
 def test_joint_intervals_keep_a_whole_runs_false_alarm_chance_at_one_in_a_thousand():
     from statistics import NormalDist
 
-    from punchboard.verifier.stats import Z_999, joint_z
+    from punchboard.verifier.probability.stats import Z_999, joint_z
 
     assert abs(joint_z(1) - Z_999) < 1e-3  # one event: the plain 99.9 % interval
     widths = [joint_z(m) for m in (1, 2, 12, 36, 500)]

@@ -15,7 +15,7 @@ LOVE_LETTER = ROOT / "tests" / "fixtures" / "games" / "love_letter"
 
 
 def _verify(out: Path, *flags: str) -> tuple[str, str]:
-    done = run_cli("verify", str(LOVE_LETTER), "--json", "--trials", "1200", "--out", str(out), *flags)
+    done = run_cli("verify", str(LOVE_LETTER), "--json", "--trials", "1200", "--cross-check", "--out", str(out), *flags)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     return done.stdout, (out / "love_letter" / "verify.md").read_text()
 

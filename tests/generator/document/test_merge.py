@@ -47,7 +47,7 @@ def test_the_pypdf_fallback_gives_the_same_document_as_the_copy(tmp_path: Path, 
     canvas.save()
     parts = [assembly.Part(folder / "cards.pdf"), assembly.Part((folder / "tokens.pdf").read_bytes(), blank_reverses=True)]
     copied = assembly.assemble(parts, blank.getvalue(), "Tiny", "print and play", "DuplexFlipLongEdge")
-    monkeypatch.setattr(assembly, "merge", lambda *args, **kwargs: None)
+    monkeypatch.setattr(assembly, "merge_to", lambda *args, **kwargs: False)
     parsed = assembly.assemble(parts, blank.getvalue(), "Tiny", "print and play", "DuplexFlipLongEdge")
     assert parsed != copied  # the other path really ran
 
@@ -61,3 +61,66 @@ def test_the_pypdf_fallback_gives_the_same_document_as_the_copy(tmp_path: Path, 
     assert summary(parsed) == summary(copied)
     cards, tokens = (len(PdfReader(folder / n).pages) for n in ("cards.pdf", "tokens.pdf"))
     assert len(PdfReader(BytesIO(parsed)).pages) == cards + 2 * tokens
+
+
+def test_streamed_files_hold_the_same_bytes_as_the_documents_made_in_memory(tmp_path: Path, monkeypatch):
+    """A deck's PDF and the combined PDF are streamed to disk (pages.render_to, assemble_to): the same
+    bytes as rendering and merging in memory, even when every stream is copied in several chunks."""
+    from punchboard.generator.document import merge as merging
+    from punchboard.generator.document.assemble import Part, assemble, assemble_to
+    from punchboard.generator.document.cover import blank_page
+    from punchboard.generator.document.pages import Page, render, render_to
+    from punchboard.generator.impose.style import load_style
+
+    def draw(canvas) -> None:  # type: ignore[no-untyped-def]
+        for k in range(400):
+            canvas.setFillColorRGB(k / 400, 0.5, 0.2)
+            canvas.rect(10 + k, 10 + k, 30, 30, fill=1, stroke=0)
+            canvas.drawString(20, 700 - k, f"line {k} of a longer page")
+
+    style = load_style()
+    pages = [Page(612, 792, draw, component="deck") for _ in range(5)]
+    in_memory = render(pages, "Streamed", style, "deck", "DuplexFlipLongEdge")
+    render_to(tmp_path / "deck.pdf", pages, "Streamed", style, "deck", "DuplexFlipLongEdge")
+    assert (tmp_path / "deck.pdf").read_bytes() == in_memory
+    assert not list(tmp_path.glob(".*.part"))
+
+    blank = render([blank_page(612, 792)], "Streamed", style, "blank")
+    parts = [Part(tmp_path / "deck.pdf"), Part(in_memory, blank_reverses=True)]
+    whole = assemble(parts, blank, "Streamed", "print and play", "DuplexFlipLongEdge")
+    monkeypatch.setattr(merging, "_CHUNK", 1000)  # every content stream crosses several chunks
+    monkeypatch.setattr(merging, "_HEAD_READ", 64)  # and some dictionaries are longer than the first read
+    assemble_to(tmp_path / "combined.pdf", parts, blank, "Streamed", "print and play", "DuplexFlipLongEdge")
+    assert (tmp_path / "combined.pdf").read_bytes() == whole
+    reader = PdfReader(tmp_path / "combined.pdf", strict=True)
+    assert len(reader.pages) == 5 + 2 * 5
+    original = [page.get_contents().get_data() for page in PdfReader(tmp_path / "deck.pdf").pages]
+    assert [page.get_contents().get_data() for page in reader.pages[:5]] == original
+
+
+def font_subsets(pdf: Path) -> list[str]:
+    """The /FontName of every font descriptor in the file (one per embedded subset)."""
+    reader = PdfReader(pdf)
+    names = []
+    for number in range(1, int(reader.trailer["/Size"])):
+        obj = reader.get_object(number)
+        if hasattr(obj, "get") and obj.get("/Type") == "/FontDescriptor":
+            names.append(str(obj["/FontName"]))
+    return names
+
+
+def test_every_font_subset_in_the_combined_pdf_has_its_own_name(tmp_path: Path):
+    """Each component PDF names its first subset of a font AAAAAA+…; side by side in the combined
+    PDF those would be several different subsets under one name (wrong glyphs at some RIPs)."""
+    game = make_game(tmp_path / "tiny")
+    result = build(game, tmp_path / "out", "--backs", "duplex-long")
+    assert result.returncode == 0, result.stderr
+    folder = tmp_path / "out" / "tiny"
+    parts = [font_subsets(folder / name) for name in ("cards.pdf", "tokens.pdf")]
+    assert all(parts) and set(parts[0]) & set(parts[1])  # the components on their own share names
+    combined = font_subsets(folder / "tiny-print-and-play.pdf")
+    assert len(combined) >= sum(len(p) for p in parts)
+    assert len(set(combined)) == len(combined)  # every subset its own name
+    for name in combined:
+        tag, font = name.lstrip("/").split("+", 1)
+        assert len(tag) == 6 and tag.isalpha() and tag.isupper() and font  # still a subset name

@@ -3,6 +3,7 @@ plurals on the cover, a marked 6 and 9, and long lines on the bill of materials 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pdfplumber
@@ -67,11 +68,33 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize(("backs", "preference"), [("duplex-long", "/DuplexFlipLongEdge"), ("duplex-short", "/DuplexFlipShortEdge"),
                                                    ("gutterfold", "/Simplex"), ("none", "/Simplex")])
 def test_pdfs_ask_the_print_dialog_for_the_duplex_mode_of_backs(game: Path, tmp_path: Path, backs: str, preference: str) -> None:
-    result = run_cli("build", str(game), "--out", str(tmp_path), "--quiet", "--backs", backs)
+    """A PDF with back pages asks for its flip; a one-sided one never asks for duplex (reprinted from
+    its own file, one sheet would land on the back of another); the combined PDF asks for what its
+    cover says: the double-sided pages duplex, as the dialog's default range when one-sided pages follow."""
+    (game / "deck2.yaml").write_text(DECK.replace("id: deck", "id: deck2").replace("layout: face", "layout: face\nback: {layout: face}"))
+    (game / "game.yaml").write_text(GAME.replace("[deck.yaml", "[deck.yaml, deck2.yaml"))
+    try:
+        result = run_cli("build", str(game), "--out", str(tmp_path), "--quiet", "--backs", backs)
+    finally:
+        (game / "game.yaml").write_text(GAME)
+        (game / "deck2.yaml").unlink()
     assert result.returncode == 0, result.stderr
-    for pdf in (tmp_path / "small" / "deck.pdf", tmp_path / "small" / "small-print-and-play.pdf"):
-        preferences = PdfReader(pdf).trailer["/Root"]["/ViewerPreferences"]
-        assert preferences["/Duplex"] == preference and preferences["/PrintScaling"] == "/None"
+    folder = tmp_path / "small"
+    for name, asked in (("deck", "/Simplex"), ("board", "/Simplex"), ("deck2", preference), ("small-print-and-play", preference)):
+        preferences = PdfReader(folder / f"{name}.pdf").trailer["/Root"]["/ViewerPreferences"]
+        assert preferences["/Duplex"] == asked and preferences["/PrintScaling"] == "/None", name
+    combined = PdfReader(folder / "small-print-and-play.pdf")
+    preferences = combined.trailer["/Root"]["/ViewerPreferences"]
+    cover = " ".join(combined.pages[0].extract_text().split())
+    duplex = re.search(r"Print pages (\d+)[–-](\d+) duplex", cover)
+    single = re.search(r"Print (?:page|pages) (\d+)(?:[–-](\d+))? single-sided", cover)
+    if backs.startswith("duplex"):
+        assert duplex is not None and single is not None, cover
+        first, last = int(duplex.group(1)), int(duplex.group(2))
+        assert [int(v) for v in preferences["/PrintPageRange"]] == [first - 1, last - 1]  # counted from 0
+        assert int(single.group(1)) == last + 1
+    else:
+        assert duplex is None and "/PrintPageRange" not in preferences
 
 
 def test_cover_plurals_marked_indices_and_a_bill_of_materials_inside_the_page(game: Path, tmp_path: Path) -> None:
@@ -82,7 +105,7 @@ def test_cover_plurals_marked_indices_and_a_bill_of_materials_inside_the_page(ga
         cover = " ".join(doc.pages[0].extract_text().split())
         assert "1 board — 1 page" in cover and "3 cards — 1 page" in cover
         assert "1 boards" not in cover and "1 pages" not in cover
-        margin = 5 * MM
+        margin = 4.23 * MM  # layouts/paper/letter.yaml margin (1/6 in)
         for page in doc.pages[:2]:  # cover and bill of materials: long lines wrap inside the margins
             assert page.chars
             for c in page.chars:
@@ -96,3 +119,39 @@ def test_cover_plurals_marked_indices_and_a_bill_of_materials_inside_the_page(ga
             under = [r for r in page.rects if r["fill"] and glyph["bottom"] - 8 < r["top"] < glyph["bottom"] + 6
                      and r["x0"] >= glyph["x0"] - 1 and r["x1"] <= glyph["x1"] + 1]
             assert bool(under) == marked, digit
+
+
+def test_index_mark_false_leaves_a_6_and_a_9_plain(game: Path, tmp_path: Path) -> None:
+    import shutil
+
+    plain = tmp_path / "small"
+    shutil.copytree(game, plain)
+    (plain / "layouts" / "face.yaml").write_text(FACE.replace("align: center}", "align: center, index_mark: false}"))
+    result = run_cli("build", str(plain), "--out", str(tmp_path / "out"), "--quiet", "--backs", "none")
+    assert result.returncode == 0, result.stderr
+    with pdfplumber.open(tmp_path / "out" / "small" / "deck.pdf") as doc:
+        page = doc.pages[0]
+        for digit in ("6", "9", "8"):
+            glyph = next(c for c in page.chars if c["text"] == digit and c["size"] > 20)
+            under = [r for r in page.rects if r["fill"] and glyph["bottom"] - 8 < r["top"] < glyph["bottom"] + 6
+                     and r["x0"] >= glyph["x0"] - 1 and r["x1"] <= glyph["x1"] + 1]
+            assert not under, digit
+    (plain / "layouts" / "face.yaml").write_text(FACE.replace("align: center}", "align: center, index_mark: 'no'}"))
+    result = run_cli("check", str(plain))
+    assert result.returncode == 2 and "face.yaml:2:" in result.stderr and "index_mark" in result.stderr
+
+
+def test_the_cover_band_stays_inside_the_printable_area(game: Path, tmp_path: Path) -> None:
+    """The title band used to run edge to edge, where home printers print nothing (layouts/sheet.yaml
+    unprintable: 6.35 mm); every fill on the cover now keeps inside that margin."""
+    from tests.pdf_geometry import page_geometry
+
+    result = run_cli("build", str(game), "--out", str(tmp_path), "--quiet", "--backs", "none")
+    assert result.returncode == 0, result.stderr
+    cover = PdfReader(tmp_path / "small" / "small-print-and-play.pdf").pages[0]
+    width, height = float(cover.mediabox.width), float(cover.mediabox.height)
+    fills = [area for _, area in page_geometry(cover).fills if not area.is_empty]
+    assert any(area.bounds[2] - area.bounds[0] > width * 0.8 for area in fills)  # the band is there
+    for area in fills:
+        x0, y0, x1, y1 = area.bounds
+        assert x0 >= 6.35 * MM - 0.01 and y0 >= 6.35 * MM - 0.01 and x1 <= width - 6.35 * MM + 0.01 and y1 <= height - 6.35 * MM + 0.01

@@ -49,7 +49,7 @@ def _read(pdf: Path) -> tuple[list[str], list[str]]:
     with pdfplumber.open(pdf) as doc:
         texts = [page.extract_text() or "" for page in doc.pages]
     names = []
-    for text in texts:
+    for text in (page.extract_text() or "" for page in PdfReader(pdf).pages):  # pypdf reads a footer turned up the side too
         found = FOOTER.search(text)
         names.append(found.group(1) if found else "")
     return texts, names

@@ -99,8 +99,8 @@ def test_dpi_and_bleed_set_the_pixel_size(tmp_path: Path) -> None:
 
 def test_png_matches_the_print_shop_pdf_pixel_for_pixel(tmp_path: Path) -> None:
     game = make_game(tmp_path)
-    folder = images(game, tmp_path / "png", "--dpi", "72", "--bleed", "3mm")  # print-shop's default bleed is 3 mm
-    assert main(["build", str(game), "--out", str(tmp_path / "pdf"), "--print-shop", "--quiet"]) == 0
+    folder = images(game, tmp_path / "png", "--dpi", "72", "--bleed", "3mm")
+    assert main(["build", str(game), "--out", str(tmp_path / "pdf"), "--print-shop", "--bleed", "3mm", "--quiet"]) == 0
     pdf = (tmp_path / "pdf" / "tiny" / "deck.pdf").read_bytes()
     with Image.open(folder / "deck" / "003-cog-spring-front.png") as png:
         # print-shop pages alternate front, back: the third card's front is page 5

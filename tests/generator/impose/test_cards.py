@@ -20,6 +20,7 @@ from punchboard.spec.loader import load_game, load_paper
 MM = 72 / 25.4
 TOL = 0.1 * MM  # 0.1 mm
 TRIM_COLOUR = "#123456"
+UNPRINTABLE = load_style().unprintable  # layouts/sheet.yaml: 4.23 mm (1/6 in)
 
 GAME = """\
 id: tiny
@@ -85,16 +86,17 @@ def words(page: pdfplumber.page.Page, prefix: str) -> dict[str, tuple[float, flo
 
 
 @pytest.mark.parametrize(
-    ("paper", "policy", "size", "grid"),
+    ("paper", "policy", "size", "grid", "turned"),
     [
-        ("a4", "auto", (595.28, 841.89), (3, 3)),  # a gutter would cost cards: shared cut lines
-        ("a4", "squeeze", (595.28, 841.89), (3, 3)),
-        ("letter", "auto", (612.0, 792.0), (3, 2)),  # 3 rows leave no room for marks inside 6.35 mm
-        ("letter", "gutter", (612.0, 792.0), (2, 2)),
+        ("a4", "auto", (595.28, 841.89), (3, 3), False),  # a gutter would cost cards: shared cut lines
+        ("a4", "squeeze", (595.28, 841.89), (3, 3), False),
+        ("letter", "auto", (612.0, 792.0), (3, 3), False),  # 3 rows leave 2.1 mm for marks and bleed inside 4.23 mm
+        ("letter", "gutter", (612.0, 792.0), (2, 3), True),  # upright: 2 × 2; turned 90°: 2 across, 3 down
+        ("a4", "gutter", (595.28, 841.89), (2, 4), True),  # upright: 2 × 2; turned 90°: 2 across, 4 down
     ],
 )
 def test_poker_sheets_have_exact_page_and_trim_size_inside_the_unprintable_margin(
-    tmp_path: Path, paper: str, policy: str, size: tuple[float, float], grid: tuple[int, int]
+    tmp_path: Path, paper: str, policy: str, size: tuple[float, float], grid: tuple[int, int], turned: bool
 ) -> None:
     pdf = build(make_game(tmp_path), tmp_path / "out", "--paper", paper, "--backs", "none", "--bleed-policy", policy)
     cols, rows = grid
@@ -106,18 +108,19 @@ def test_poker_sheets_have_exact_page_and_trim_size_inside_the_unprintable_margi
         cards = trims(page)
         assert len(cards) == cols * rows
         assert len({round(r["x0"]) for r in cards}) == cols and len({round(r["top"]) for r in cards}) == rows
+        across, down = (88.9, 63.5) if turned else (63.5, 88.9)
         for r in cards:
-            assert r["width"] == pytest.approx(63.5 * MM, abs=TOL)
-            assert r["height"] == pytest.approx(88.9 * MM, abs=TOL)
-        margin = 6.35 * MM  # layouts/sheet.yaml unprintable
+            assert r["width"] == pytest.approx(across * MM, abs=TOL)
+            assert r["height"] == pytest.approx(down * MM, abs=TOL)
+        margin = UNPRINTABLE
         for obj in page.lines + page.rects:  # crop marks and art alike
             assert margin - TOL <= obj["x0"] and obj["x1"] <= page.width - margin + TOL
             assert margin - TOL <= obj["top"] and obj["bottom"] <= page.height - margin + TOL
 
 
-@pytest.mark.parametrize("packing", ["spaced", "touching"])
-def test_crop_marks_line_up_with_every_cut_and_stay_off_the_art(tmp_path: Path, packing: str) -> None:
-    pdf = build(make_game(tmp_path), tmp_path / "out", "--paper", "a4", "--backs", "none", "--packing", packing)
+@pytest.mark.parametrize(("paper", "packing"), [("a4", "spaced"), ("a4", "touching"), ("letter", "touching")])
+def test_crop_marks_line_up_with_every_cut_and_stay_off_the_art(tmp_path: Path, paper: str, packing: str) -> None:
+    pdf = build(make_game(tmp_path), tmp_path / "out", "--paper", paper, "--backs", "none", "--packing", packing)
     with pdfplumber.open(pdf) as doc:
         page = doc.pages[0]
         cards = trims(page)
@@ -142,6 +145,9 @@ def test_crop_marks_line_up_with_every_cut_and_stay_off_the_art(tmp_path: Path, 
             assert any(m["x1"] <= art[0] for m in hits) and any(m["x0"] >= art[1] for m in hits)
         if packing == "touching":
             assert len({round(x, 2) for x in cut_x}) == 4 and len({round(y, 2) for y in cut_y}) == 4  # shared cuts
+        for m in marks:  # between the unprintable margin and the cards (Letter: 2.1 mm above and below)
+            assert UNPRINTABLE - 0.01 <= m["top"] and m["bottom"] <= page.height - UNPRINTABLE + 0.01
+            assert UNPRINTABLE - 0.01 <= m["x0"] and m["x1"] <= page.width - UNPRINTABLE + 0.01
 
 
 @pytest.mark.parametrize("mode", ["duplex-long", "duplex-short"])
@@ -193,14 +199,15 @@ def test_gutterfold_puts_turned_backs_below_their_fronts(tmp_path: Path) -> None
 
 
 def test_print_shop_is_one_card_per_page_with_trim_and_bleed_boxes(tmp_path: Path) -> None:
+    """The 1/8 in bleed print services ask for (layouts/print_shops.yaml), whatever the layouts declare."""
     pdf = build(make_game(tmp_path), tmp_path / "out", "--print-shop")
     reader = PdfReader(pdf)
     assert len(reader.pages) == 22  # front and back of 11 cards
     page = reader.pages[0]
-    assert float(page.mediabox.width) == pytest.approx((63.5 + 6) * MM, abs=TOL)
+    assert float(page.mediabox.width) == pytest.approx((63.5 + 6.35) * MM, abs=TOL)
     assert float(page.trimbox.width) == pytest.approx(63.5 * MM, abs=TOL)
-    assert float(page.trimbox.left) == pytest.approx(3 * MM, abs=TOL)
-    assert float(page.bleedbox.width) == pytest.approx((63.5 + 6) * MM, abs=TOL)
+    assert float(page.trimbox.left) == pytest.approx(3.175 * MM, abs=TOL)
+    assert float(page.bleedbox.width) == pytest.approx((63.5 + 6.35) * MM, abs=TOL)
     with pdfplumber.open(pdf) as doc:
         assert not doc.pages[0].lines  # no marks
         assert words(doc.pages[0], "F") and words(doc.pages[1], "B")
@@ -260,7 +267,7 @@ def test_a_card_larger_than_the_paper_is_an_input_error(tmp_path: Path, capsys: 
     assert re.search(r"deck\.yaml:3:7: .*does not fit on US Letter", capsys.readouterr().err)
 
 
-@pytest.mark.parametrize(("paper", "rows"), [("letter", 2), ("a4", 3)])
+@pytest.mark.parametrize(("paper", "rows"), [("letter", 3), ("a4", 3)])
 def test_steam_court_gear_deck_is_planned_as_poker_sheets_3_wide(paper: str, rows: int) -> None:
     # Plans the pages without drawing them (the full game build is exercised by the benchmark).
     game = load_game(COMPONENTS / "steam_court")
@@ -273,6 +280,6 @@ def test_steam_court_gear_deck_is_planned_as_poker_sheets_3_wide(paper: str, row
     slots = pages[0].meta["slots"]
     assert len(slots) == per_page and len({round(s.x, 3) for s in slots}) == 3
     assert all(abs(s.width - 63.5 * MM) < TOL and abs(s.height - 88.9 * MM) < TOL for s in slots)
-    margin = 6.35 * MM
+    margin = UNPRINTABLE
     assert all(margin <= s.x and s.right <= pages[0].width - margin and margin <= s.y and s.top <= pages[0].height - margin for s in slots)
     assert any(re.search(r"gear_deck: bleed 0 mm left/right, .*cards share cut lines", w) for w in ctx.warnings)  # said so

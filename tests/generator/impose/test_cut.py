@@ -12,7 +12,9 @@ import re
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
+import pdfplumber
 import pytest
 from PIL import Image
 from pypdf import PdfReader
@@ -74,23 +76,24 @@ def svg_rings(path: Path) -> tuple[tuple[float, float], list[list[Point]]]:
     return size, rings
 
 
-def dxf_rings(path: Path) -> list[list[Point]]:
-    """Every closed POLYLINE's vertices, in mm, y up."""
-    lines = path.read_text().splitlines()
-    pairs = list(zip(lines[::2], lines[1::2], strict=True))
-    assert ("9", "$ACADVER") in pairs and ("1", "AC1009") in pairs  # R12
-    rings: list[list[Point]] = []
-    x = None
-    in_vertex = False
-    for code, value in pairs:
-        if code == "0":
-            if value == "POLYLINE":
-                rings.append([])
-            in_vertex = value == "VERTEX"
-        elif in_vertex and code == "10":
-            x = float(value)
-        elif in_vertex and code == "20" and x is not None:
-            rings[-1].append((x, float(value)))
+def dxf_rings(path: Path, page_mm: tuple[float, float] | None = None) -> list[list[Point]]:
+    """Every closed polyline's vertices on layer CUT, in mm, y up; the file is DXF R2000 or later in
+    millimetres, and its layer PAGE holds the page frame (``page_mm``) so an import lines up."""
+    import ezdxf
+
+    doc = ezdxf.readfile(path)
+    assert doc.dxfversion >= "AC1015"  # R2000 or later: readers honour its units
+    assert doc.header["$INSUNITS"] == 4 and doc.header["$MEASUREMENT"] == 1  # millimetres
+    space = doc.modelspace()
+    if page_mm is not None:
+        frames = [list(p.get_points("xy")) for p in space.query('LWPOLYLINE[layer=="PAGE"]')]
+        assert len(frames) == 1
+        xs, ys = [x for x, _ in frames[0]], [y for _, y in frames[0]]
+        assert (min(xs), min(ys)) == (0, 0) and (max(xs), max(ys)) == pytest.approx(page_mm, abs=0.001)
+    rings = []
+    for polyline in space.query('LWPOLYLINE[layer=="CUT"]'):
+        assert polyline.closed
+        rings.append([(x, y) for x, y in polyline.get_points("xy")])
     return rings
 
 
@@ -108,17 +111,13 @@ def distance_to_ring(point: Point, ring: list[Point]) -> float:
     return best
 
 
-def grown(ring: list[Point], size: float, bleed: float) -> list[Point]:
-    """A token outline drawn in its box grown by the bleed: scaled about the box centre."""
-    x0, y0, x1, y1 = bbox(ring)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    k = (size + 2 * bleed) / size
-    return [(cx + (x - cx) * k, cy + (y - cy) * k) for x, y in ring]
-
-
 def check_dxf_matches_svg(svg: Path, page_height_mm: float) -> None:
-    _, rings = svg_rings(svg)
-    dxf = dxf_rings(svg.with_suffix(".dxf"))
+    size, rings = svg_rings(svg)
+    frame = ET.parse(svg).getroot().find(".//{http://www.w3.org/2000/svg}rect[@id='page-frame']")
+    assert frame is not None  # the page's frame: an import placed by its extents still lines up
+    assert (float(frame.get("x", "1")), float(frame.get("y", "1"))) == (0, 0)
+    assert (float(frame.get("width", "0")), float(frame.get("height", "0"))) == pytest.approx(size, abs=0.001)
+    dxf = dxf_rings(svg.with_suffix(".dxf"), size)
     assert len(dxf) == len(rings)
     for a, b in zip(rings, dxf, strict=True):
         assert len(a) == len(b)
@@ -168,11 +167,10 @@ def test_silhouette_sheets_carry_studio_marks_and_cut_files_that_follow_the_piec
                 clips = [[(x / MM, y / MM) for x, y in clip] for clip in level.clips]
                 clips = [c for c in clips if len(c) > 20]  # the gear outlines (not the page's rectangles)
                 assert len(clips) == len(rings)
-                for ring in rings:
-                    outline = grown(ring, TOKEN, BLEED)
-                    match = min(clips, key=lambda c: math.dist(bbox(c)[:2], bbox(outline)[:2]))
-                    assert all(distance_to_ring(p, outline) < TOL_MM for p in match)
-                    assert all(distance_to_ring(p, match) < TOL_MM for p in outline)
+                for ring in rings:  # each clip is the cut outline offset by the bleed: every point BLEED from the cut
+                    x0, y0, x1, y1 = bbox(ring)
+                    match = min(clips, key=lambda c: math.dist(bbox(c)[:2], (x0 - BLEED, y0 - BLEED)))
+                    assert all(abs(distance_to_ring(p, ring) - BLEED) < TOL_MM for p in match)
             check_dxf_matches_svg(svg, h)
             total += len(rings)
         assert total == pieces
@@ -240,3 +238,55 @@ def test_silhouette_cuts_polyomino_tiles_along_their_cells(tmp_path: Path) -> No
         match = min(clips, key=lambda c: math.dist(bbox(c)[:2], (bbox(ring)[0] - BLEED, bbox(ring)[1] - BLEED)))
         assert all(BLEED - TOL_MM <= distance_to_ring(p, ring) <= BLEED * math.sqrt(2) + TOL_MM for p in match)
     check_dxf_matches_svg(svgs[0], float(PdfReader(folder / "tiles.pdf").pages[0].mediabox.height) / MM)
+
+
+def mark_zones(width: float, height: float) -> list[Any]:
+    """Studio's Type 1 marks (layouts/cutters.yaml: inset 10, length 20, square 5 mm) and the 2 mm clearance
+    around them: the square, and each L mark's corner square, where the sensor looks (points, y up)."""
+    import shapely
+
+    inset, length, square, clearance = 10 * MM, 20 * MM, 5 * MM, 2 * MM
+    boxes = [
+        shapely.box(inset, height - inset - square, inset + square, height - inset),
+        shapely.box(width - inset - length, height - inset - length, width - inset, height - inset),
+        shapely.box(inset, inset, inset + length, inset + length),
+    ]
+    return [b.buffer(clearance, join_style="mitre") for b in boxes]
+
+
+def test_nothing_is_printed_near_the_registration_marks(tmp_path: Path) -> None:
+    """Every front page of a Silhouette build (cards, tokens, tiles): no art clip, no placed side,
+    no fill but the marks and no glyph within the marks' clearance zones; the footer's text starts
+    6 mm (layouts/cutters.yaml footer_gap) right of the bottom-left mark."""
+    import shapely
+
+    from tests.pdf_geometry import page_geometry
+
+    result = run_cli("build", "steamark", "--out", str(tmp_path), "--quiet", "--cut", "silhouette")
+    assert result.returncode == 0, result.stderr
+    checked = 0
+    for name in ("bonus_cards", "visitors", "ground_tiles", "starting_ground", "dirt_tokens"):
+        pdf = tmp_path / "steamark" / f"{name}.pdf"
+        with pdfplumber.open(pdf) as doc:
+            for page, plumbed in zip(PdfReader(pdf).pages, doc.pages, strict=True):
+                width, height = float(page.mediabox.width), float(page.mediabox.height)
+                geometry = page_geometry(page)
+                square = shapely.box(10 * MM, height - 15 * MM, 15 * MM, height - 10 * MM)
+                if not any(area.symmetric_difference(square).area < 1 for _, area in geometry.fills):
+                    continue  # a back page: no marks on it
+                zones = mark_zones(width, height)
+                marks = [area for _, area in geometry.fills if any(zone.contains(area) for zone in zones)]
+                assert len(marks) == 1  # the filled square; the L marks are strokes
+                drawn = [a for a in (*geometry.clips, *geometry.forms) if a.area < 0.9 * width * height]
+                drawn += [area for _, area in geometry.fills if area not in marks and area.area < 0.9 * width * height]
+                assert drawn, name
+                for area in drawn:
+                    assert not any(area.intersects(zone) for zone in zones), (name, [round(v / MM, 1) for v in area.bounds])
+                glyphs = [shapely.box(c["x0"], height - c["bottom"], c["x1"], height - c["top"]) for c in plumbed.chars]
+                assert glyphs
+                for glyph in glyphs:
+                    assert not any(glyph.intersects(zone) for zone in zones), name
+                footer = [g for g in glyphs if g.bounds[1] < 30 * MM]
+                assert footer and min(g.bounds[0] for g in footer) >= (30 + 6) * MM - 0.01
+                checked += 1
+    assert checked >= 5

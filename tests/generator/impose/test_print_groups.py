@@ -20,8 +20,8 @@ def _deck(key: str, names: list[str], group: str | None) -> str:
     return f"id: {key}\nkind: deck\nsize: poker\nlayout: base/card\nback: {{layout: base/card}}\n{grouping}cards:\n{cards}"
 
 
-ALPHA = [f"A{n}" for n in range(1, 8)]  # 7 cards: a full sheet of 6 and one more
-BETA = [f"B{n}" for n in range(1, 5)]  # 4 cards: with A7 they fill 5 slots of the second sheet
+ALPHA = [f"A{n}" for n in range(1, 11)]  # 10 cards: a full sheet of 9 and one more
+BETA = [f"B{n}" for n in range(1, 5)]  # 4 cards: with A10 they fill 5 slots of the second sheet
 LOOSE = [f"L{n}" for n in range(1, 3)]
 
 
@@ -62,10 +62,10 @@ def test_members_fill_each_others_sheets_and_backs_register_per_card(built: tupl
     _, out, _ = built
     folder = out / "grp"
     pages = _cards(folder / "court.pdf")
-    assert len(pages) == 4  # 11 cards, 6 a Letter sheet: 2 sheets, fronts and backs
+    assert len(pages) == 4  # 14 cards, 9 a Letter sheet: 2 sheets, fronts and backs
     fronts, backs = pages[0::2], pages[1::2]
-    assert set(fronts[0]) == set(ALPHA[:6])
-    assert set(fronts[1]) == {"A7", *BETA}  # Beta's cards fill Alpha's part-filled sheet
+    assert set(fronts[0]) == set(ALPHA[:9])
+    assert set(fronts[1]) == {"A10", *BETA}  # Beta's cards fill Alpha's part-filled sheet
     width = float(pdfplumber.open(folder / "court.pdf").pages[0].width)
     for front, back in zip(fronts, backs, strict=True):
         assert set(back) == {f"b{name}" for name in front}
@@ -89,8 +89,8 @@ def test_the_combined_pdf_prints_the_shared_sheets_once(built: tuple[Path, Path,
     with pdfplumber.open(folder / "grp-print-and-play.pdf") as doc:
         cover = " ".join(doc.pages[0].extract_text().split())
         bom = "".join(doc.pages[1].extract_text().split())  # its small grey print reads without spaces
-    assert "Court (print group): Alpha, Beta: 11 cards — 4 pages: 5–8 (court.pdf)" in cover, cover
-    assert "Printgroupcourt:alpha,betashare2sheets(4pages)" in bom, bom
+    assert "Court (print group): Alpha, Beta: 14 cards — 4 pages: 5–8 (court.pdf)" in cover, cover
+    assert "Printgroupcourt:alpha,betashare2sheets(4pages,areabound1.41)" in bom, bom
     assert "3sheetsinall" in bom, bom  # 2 shared sheets and Loose's 1, not Alpha's 2 + Beta's 1 + Loose's 1
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from punchboard.generator.impose.style import load_style
 from pypdf import PdfReader
 
 from tests.conftest import ROOT, run_cli
@@ -58,7 +59,7 @@ def test_every_sheet_of_pieces_stays_inside_the_unprintable_margin(tmp_path: Pat
     flags = ["--unprintable", unprintable] if unprintable else []
     result = run_cli("build", str(game), "--out", str(out), "--quiet", *flags)
     assert result.returncode == 0, result.stderr
-    margin = (float(unprintable) if unprintable else 6.35) * MM  # default: layouts/sheet.yaml
+    margin = float(unprintable) * MM if unprintable else load_style().unprintable  # default: layouts/sheet.yaml, 4.23 mm
     folder = out / "parts_fixture"
     checked: set[str] = set()
     for pdf in sorted(folder.glob("*.pdf")):
@@ -93,12 +94,12 @@ def test_too_big_quotes_the_unprintable_margin(tmp_path: Path) -> None:
     chits.write_text(chits.read_text(encoding="utf-8").replace("size: 24mm", "size: 120mm"), encoding="utf-8")
     text = (game / "game.yaml").read_text(encoding="utf-8")
     (game / "game.yaml").write_text(text[:text.index("components:")] + "components: [chits.yaml]\n", encoding="utf-8")
-    # a 120 mm token fits a Letter page inside 6.35 mm, not inside 50 mm
+    # a 120 mm token fits a Letter page inside 4.23 mm, not inside 50 mm
     assert run_cli("check", str(game)).returncode == 0
     result = run_cli("build", str(game), "--out", str(tmp_path / "out"), "--quiet", "--unprintable", "50")
     assert result.returncode == 2, result.stderr
     line = result.stderr.strip().splitlines()[-1]
     assert line.startswith(f"{game / 'chits.yaml'}:"), line
     assert "a 120.0 × 120.0 mm piece does not fit on US Letter inside its 50 mm unprintable margin" in line, line
-    assert "smaller --unprintable (the paper's own margin is 5 mm)" in line, line
+    assert "smaller --unprintable (the paper's own margin is 4.23 mm)" in line, line
     assert "Traceback" not in result.stderr

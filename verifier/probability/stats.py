@@ -31,19 +31,25 @@ def _inside(k: int, low: int, high: int | None) -> bool:
     return k >= low and (high is None or k <= high)
 
 
-def exact_probability(hand_sizes: Sequence[int], pool: int, marked: int, low: int, high: int | None, who: str) -> Fraction:
-    """P(event) when ``marked`` of ``pool`` pieces are marked and players get hands of ``hand_sizes``."""
-    others = pool - sum(hand_sizes)
+def exact_probability(hand_sizes: Sequence[int], pool: int, marked: int, low: int, high: int | None, who: str,
+                      bounds: Sequence[tuple[int, int | None]] | None = None) -> Fraction:
+    """P(event) when ``marked`` of ``pool`` pieces are marked and players get hands of ``hand_sizes``.
+
+    ``bounds`` gives each hand its own [low, high] (a hand that also holds fixed pieces needs fewer random
+    ones); without it every hand has [``low``, ``high``].
+    """
+    limits = list(bounds) if bounds is not None else [(low, high)] * len(hand_sizes)
     if who == "first":
-        hand_sizes, others = list(hand_sizes[:1]), pool - hand_sizes[0]
+        hand_sizes, limits = list(hand_sizes[:1]), limits[:1]
+    others = pool - sum(hand_sizes)
     # ways[s]: weighted ways the hands so far hold s marked pieces, each hand meeting the filter
     want_inside = who in ("every", "first")
     ways = {0: 1}
-    for size in hand_sizes:
+    for size, (lo, hi) in zip(hand_sizes, limits, strict=True):
         nxt: dict[int, int] = {}
         for used, w in ways.items():
             for k in range(0, min(size, marked - used) + 1):
-                if _inside(k, low, high) != want_inside:
+                if _inside(k, lo, hi) != want_inside:
                     continue
                 nxt[used + k] = nxt.get(used + k, 0) + w * math.comb(size, k)
         ways = nxt

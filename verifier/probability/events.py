@@ -12,15 +12,17 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from punchboard.spec.model import Game
 from punchboard.spec.setup_model import Event, Variant
 
-from .counts import blocked_by
-from .findings import EventStat, Finding
-from .inventory import Instance
-from .simulate import Run, Scope, simulate, table_env
+from ..counts import blocked_by
+from ..findings import EventStat, Finding
+from ..inventory import Instance
+from ..setup.simulate import simulate, table_env
+from ..setup.zones import Run, Scope
 from .stats import Z_999, exact_probability, wilson
 
 BLOCK = 500
@@ -52,23 +54,29 @@ class Study:
     findings: list[Finding]
     trials: int
     seed_text: str
+    cross_check: bool = False  # Monte Carlo for events with an exact figure too (verify --cross-check)
+
+    def sampled(self) -> list[int]:
+        """The events the Monte Carlo estimates: those without an exact figure, or every one to cross-check."""
+        return [n for n, (value, _) in enumerate(self.exact) if value is None or self.cross_check]
 
     def blocks(self) -> list[tuple[int, int]]:
         """(block number, trials in it) for every block of the Monte Carlo."""
-        if not self.targets:
+        if not self.sampled():
             return []
         return [(b, min(BLOCK, self.trials - b * BLOCK)) for b in range((self.trials + BLOCK - 1) // BLOCK)]
 
     def count(self, block: int, size: int) -> list[int]:
         """How many of ``size`` whole-setup replays of ``block`` meet each event."""
         rng = random.Random(f"{self.seed_text}:{block}")
-        reads = frozenset(t.event.zone for t in self.targets)
+        sampled = self.sampled()
+        reads = frozenset(self.targets[n].event.zone for n in sampled)
         hits = [0] * len(self.targets)
         for _ in range(size):
             replay = simulate(self.game, self.variant, self.players, rng, self.inventory, quiet=True,
                               cache=self.run.cache, reads=reads)
-            for n, target in enumerate(self.targets):
-                hits[n] += _outcome(replay, target)
+            for n in sampled:
+                hits[n] += _outcome(replay, self.targets[n])
         return hits
 
 
@@ -82,9 +90,13 @@ def _scopes(run: Run) -> list[tuple[Scope, Mapping[str, Any]]]:
 
 
 def _hands(run: Run, target: _Target) -> list[list[int]]:
+    """The zones the event reads: every player's, player 1's (``first``), one named player's, or one shared zone."""
     keys = run.keys(target.scope, target.event.zone)
-    if target.event.who == "first":
+    who = target.event.who
+    if who == "first":
         keys = keys[:1]
+    elif isinstance(who, int):
+        keys = keys[who - 1:who]
     return [run.zones.get(k, []) for k in keys]
 
 
@@ -94,37 +106,67 @@ def _inside(k: int, event: Event) -> bool:
 
 def _outcome(run: Run, target: _Target) -> bool:
     counts = [len(target.marked.intersection(hand)) for hand in _hands(run, target)]  # a hand holds a piece once
-    if target.event.who == "every":
-        return all(_inside(c, target.event) for c in counts)
-    return any(_inside(c, target.event) for c in counts)
+    if target.event.who == "any":
+        return any(_inside(c, target.event) for c in counts)
+    return all(_inside(c, target.event) for c in counts)
 
 
 def _exact(run: Run, target: _Target) -> tuple[float | None, str]:
-    """The exact probability over the whole setup, or None and why it is only estimated."""
+    """The exact probability over the whole setup, or None and why it is only estimated.
+
+    Each hand is its fixed pieces plus pieces of at most one random origin; hands of one origin are counted
+    jointly (hypergeometric over its pieces, or over a mixture's law of how many it marks), hands of
+    independent origins multiply.
+    """
+    event, origins = target.event, run.origins
     hands = _hands(run, target)
-    tags = {run.origins.tag.get(i) for hand in hands for i in hand}
-    if tags == {None}:
-        return (1.0 if _outcome(run, target) else 0.0), "no random step reaches these hands: the outcome is fixed"
-    if len(tags) > 1:
-        return None, "estimate: the hands hold pieces from more than one random step (or fixed pieces with random ones)"
-    origin = run.origins.origins[next(iter(t for t in tags if t is not None))]
-    if origin.tainted:
-        return None, f"estimate: {origin.tainted}"
-    marked = sum(run.matches(i, target.event.where, (), target.env) for i in origin.pool)
-    sizes = [len(hand) for hand in hands]
-    value = exact_probability(sizes, len(origin.pool), marked, target.event.low, target.event.high, target.event.who)
-    return float(value), f"exact over every arrangement of {origin.made_by}"
+    fixed: list[int] = []
+    groups: dict[int, list[int]] = {}
+    for n, hand in enumerate(hands):
+        tags = {origins.tag.get(i) for i in hand} - {None}
+        if len(tags) > 1:
+            return None, "estimate: the hands hold pieces from more than one random step"
+        fixed.append(sum(1 for i in hand if origins.tag.get(i) is None and i in target.marked))
+        if tags:
+            groups.setdefault(tags.pop(), []).append(n)
+    if not groups:
+        inside = [_inside(c, event) for c in fixed]
+        hit = all(inside) if event.who != "any" else any(inside)
+        return (1.0 if hit else 0.0), "no random step reaches these hands: the outcome is fixed"
+    ancestry = [origins.origins[o].ancestors for o in groups]
+    if any(a & b for n, a in enumerate(ancestry) for b in ancestry[n + 1:]):
+        return None, "estimate: the hands hold pieces of random steps that depend on each other"
+    want = "any" if event.who == "any" else "every"
+    miss = Fraction(1)  # P(no hand meets it) for any; P(every hand meets it) for every and first
+    for o, members in groups.items():
+        origin = origins.origins[o]
+        law = origins.marked_law(o, target.marked.__contains__)
+        if law is None:
+            return None, f"estimate: {origin.tainted}"
+        sizes = [sum(1 for i in hands[n] if origins.tag.get(i) == o) for n in members]
+        bounds = [(event.low - fixed[n], None if event.high is None else event.high - fixed[n]) for n in members]
+        value = sum((p * exact_probability(sizes, len(origin.pool), m, 0, None, want, bounds) for m, p in law.items()),
+                    Fraction(0))
+        miss *= (1 - value) if want == "any" else value
+    grouped = {n for members in groups.values() for n in members}
+    for n, count in enumerate(fixed):
+        if n not in grouped:
+            inside = _inside(count, event)
+            miss *= (0 if inside else 1) if want == "any" else (1 if inside else 0)
+    value = 1 - miss if want == "any" else miss
+    steps = " and ".join(origins.origins[o].made_by for o in groups)
+    return float(value), f"exact over every arrangement of {steps}"
 
 
 def event_stats(game: Game, variant: Variant, players: int, run: Run, trials: int, seed: int,
-                inventory: tuple[Instance, ...]) -> tuple[list[EventStat], list[Finding]]:
+                inventory: tuple[Instance, ...], cross_check: bool = False) -> tuple[list[EventStat], list[Finding]]:
     """Every event of one variant × player count, its Monte Carlo run here, block after block."""
-    study = prepare(game, variant, players, run, trials, seed, inventory)
+    study = prepare(game, variant, players, run, trials, seed, inventory, cross_check)
     return finish(study, [study.count(block, size) for block, size in study.blocks()])
 
 
 def prepare(game: Game, variant: Variant, players: int, run: Run, trials: int, seed: int,
-            inventory: tuple[Instance, ...]) -> Study:
+            inventory: tuple[Instance, ...], cross_check: bool = False) -> Study:
     """The events that can be computed, their exact figures, and the findings about the rest."""
     findings: list[Finding] = []
     targets: list[_Target] = []
@@ -138,9 +180,17 @@ def prepare(game: Game, variant: Variant, players: int, run: Run, trials: int, s
             findings.append(Finding(label, f"'{event.where}' matches no piece in the box: every hand counts 0 "
                                            "(a misspelt name or value?)", "warn"))
         found = False
+        shared_seen: set[str] = set()
         for scope, env in _scopes(run):
             base = run.key(scope, event.zone)
             if base not in run.per_player:
+                if base not in run.zones or base in shared_seen:
+                    continue  # a shared zone (a market row, the nobles on the table) is read once
+                shared_seen.add(base)
+            elif isinstance(event.who, int) and event.who > len(run.keys(scope, event.zone)):
+                findings.append(Finding(label, f"not computed: there is no player {event.who} at "
+                                               f"{run.players} players", "warn"))
+                found = True
                 continue
             found = True
             where = f" at the {scope.table} table" if scope.table else ""
@@ -151,21 +201,22 @@ def prepare(game: Game, variant: Variant, players: int, run: Run, trials: int, s
                 continue
             target = _Target(event, index, scope, env, run.matching(event.where, (), env))
             if not any(_hands(run, target)):
-                whose = "player 1's" if event.who == "first" else "every player's"
+                whose = ("player 1's" if event.who == "first" else f"player {event.who}'s" if isinstance(event.who, int)
+                         else "every player's" if base in run.per_player else "the zone")
                 findings.append(Finding(label, f"not computed{where}: {whose} '{event.zone}' is empty — the deal "
                                                "into it dealt nothing (see the step above)", "warn"))
                 continue
             targets.append(target)
         if not found:
-            findings.append(Finding(label, f"not computed: no deal filled '{event.zone}'", "warn"))
+            findings.append(Finding(label, f"not computed: no step filled '{event.zone}'", "warn"))
     exact = [_exact(run, t) for t in targets]
     return Study(game, variant, players, run, inventory, targets, exact, findings, trials,
-                 f"{seed}:{variant.id}:{players}:events")
+                 f"{seed}:{variant.id}:{players}:events", cross_check)
 
 
 def comparisons(study: Study) -> int:
     """How many of the study's events have an exact figure for the Monte Carlo estimate to agree with."""
-    return sum(1 for value, _ in study.exact if value is not None) if study.trials else 0
+    return sum(1 for n in study.sampled() if study.exact[n][0] is not None) if study.trials else 0
 
 
 def finish(study: Study, block_hits: list[list[int]], z: float = Z_999) -> tuple[list[EventStat], list[Finding]]:
@@ -176,10 +227,12 @@ def finish(study: Study, block_hits: list[list[int]], z: float = Z_999) -> tuple
         return [], findings
     hits = [sum(column) for column in zip(*block_hits, strict=True)] if block_hits else [0] * len(study.targets)
     stats = []
-    for target, (value, why), hit in zip(study.targets, study.exact, hits, strict=True):
-        low, high = wilson(hit, trials, z)
-        stats.append(EventStat(target.event.name, target.scope.table, value, hit / trials if trials else 0.0, low, high,
-                               trials, hit, seed_text, "exact" if value is not None else "estimate", why))
+    sampled = set(study.sampled())
+    for n, (target, (value, why), hit) in enumerate(zip(study.targets, study.exact, hits, strict=True)):
+        runs = trials if n in sampled else 0  # an exact figure needs no estimate unless --cross-check asks
+        low, high = wilson(hit, runs, z) if runs else ((value, value) if value is not None else (0.0, 1.0))
+        stats.append(EventStat(target.event.name, target.scope.table, value, hit / runs if runs else (value or 0.0), low,
+                               high, runs, hit, seed_text, "exact" if value is not None else "estimate", why))
     for stat in stats:
         if not stat.agrees:
             findings.append(Finding(f'event "{stat.name}"', f"Monte Carlo {stat.estimate:.5f} [{stat.low:.5f}, "

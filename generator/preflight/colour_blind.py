@@ -1,0 +1,176 @@
+"""``colour_blind`` and ``grayscale``: pieces of one component told apart only by colour, and those colours alike.
+
+Two pieces are told apart only by colour when everything else their sides
+show is the same: the same elements (whichever layout entry draws them) at the
+same places with the same text, icons, pictures, fonts and sizes, and they
+differ only in fill, stroke, text or accent colours — red and green suits with
+no suit symbol, player tokens in four colours. For each such pair the
+differing colours are compared as protanopes, deuteranopes and tritanopes see
+them (coloraide's dichromacy simulations) and as a black-and-white print shows
+them; when no differing colour stays at least ΔE2000 10 apart, the pair is
+reported once for every pair of pieces alike in the same way. This reads the
+model only (the colours a layout binds per piece); colours inside pictures and
+icons' own drawings are not compared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from punchboard.spec import expressions
+from punchboard.spec.binding import BOUND_COLOUR_PROPS, bind, bound_props, is_bound
+from punchboard.spec.model import PIECE_NOUNS, Component, Element, Game, Piece
+
+from .colours import RGB, VISIONS, WHITE, delta_e, hex_of, over, paint
+from .findings import ignored, message
+
+ALIKE = 10.0  # ΔE2000 below which two colours are taken for one
+NOT_A_LOOK = frozenset({"id", "when", "preflight", *BOUND_COLOUR_PROPS})
+BOUND_TEXT = ("text", "icon", "src")
+
+
+@dataclass(frozen=True)
+class Tint:
+    """One colour a piece shows: which element, which property, what colour (over white paper)."""
+
+    element: Element
+    prop: str
+    rgb: RGB
+
+
+def _visible(element: Element, fields: Mapping[str, Any]) -> bool:
+    condition = element.props.get("when")
+    if not condition:
+        return True
+    try:
+        return bool(expressions.evaluate(condition, fields, lenient=True))
+    except (expressions.ExpressionError, TypeError, ValueError):
+        return False
+
+
+class _Memo:
+    """What does not change from piece to piece: each element's look when it binds no field, its
+    literal colours, each layout's palette."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.looks: dict[int, tuple[Any, ...] | None] = {}
+        self.palettes: dict[str, Mapping[str, str]] = {}
+        self.colours: dict[tuple[int, str, str], tuple[RGB, float] | None] = {}
+
+    def palette(self, name: str) -> Mapping[str, str]:
+        found = self.palettes.get(name)
+        if found is None:
+            found = self.palettes[name] = {**self.game.palette, **self.game.layouts[name].palette}
+        return found
+
+    def static(self, element: Element) -> tuple[Any, ...] | None:
+        """The element's look apart from colour when no property binds a field, else None."""
+        key = id(element)
+        if key not in self.looks:
+            props = element.props
+            bound = any(is_bound(value) for value in props.values()) or isinstance(props.get("focus"), tuple)
+            self.looks[key] = None if bound else (
+                element.type, *((name, repr(props[name])) for name in sorted(props) if name not in NOT_A_LOOK))
+        return self.looks[key]
+
+    def paint(self, value: Any, palette: Mapping[str, str]) -> tuple[RGB, float] | None:
+        key = (id(palette), str(value), "")
+        if key not in self.colours:
+            self.colours[key] = paint(value, palette)
+        return self.colours[key]
+
+
+def _look(piece: Piece, memo: _Memo) -> tuple[tuple[Any, ...], tuple[Tint, ...]]:
+    """What a piece shows apart from colour (hashable), and the colours it shows, in drawing order."""
+    shape: list[Any] = []
+    tints: list[Tint] = []
+    for side in (piece.face, piece.back):
+        layout = memo.game.layouts.get(side.layout) if side is not None else None
+        if side is None or layout is None:
+            shape.append(None)
+            continue
+        fields = {**piece.fields, **side.fields}
+        palette = memo.palette(side.layout)
+        for element in layout.elements:
+            if not _visible(element, fields):
+                continue
+            static = memo.static(element)
+            if static is not None:
+                props = element.props
+                look: list[Any] = [static]
+            else:
+                props = bound_props(element.props, fields)
+                look = [element.type]
+                for key in sorted(props):
+                    if key not in NOT_A_LOOK:
+                        look.append((key, repr(bind(props[key], fields) if key in BOUND_TEXT else props[key])))
+            for prop in BOUND_COLOUR_PROPS:
+                found = memo.paint(props[prop], palette) if prop in props else None
+                look.append((prop, found is not None))  # painted or not is a difference anyone sees
+                if found is not None:
+                    tints.append(Tint(element, prop, over(found[0], found[1], WHITE)))
+            shape.append(tuple(look))
+    return tuple(shape), tuple(tints)
+
+
+def _label(piece: Piece) -> str:
+    return f"'{piece.name}'" if piece.name else f"#{piece.index + 1}"
+
+
+def _pairs(component: Component, game: Game) -> Iterator[tuple[Piece, Piece, list[tuple[Tint, Tint]]]]:
+    """Pairs of pieces alike but for colour, with the colours that differ (one pair per two colourings)."""
+    groups: dict[tuple[Any, ...], dict[tuple[RGB, ...], tuple[Piece, tuple[Tint, ...]]]] = {}
+    memo = _Memo(game)
+    for piece in component.pieces:
+        shape, tints = _look(piece, memo)
+        groups.setdefault(shape, {}).setdefault(tuple(t.rgb for t in tints), (piece, tints))
+    for colourings in groups.values():
+        found = list(colourings.values())
+        for i, (first, tints_a) in enumerate(found):
+            for second, tints_b in found[i + 1:]:
+                differ = [(a, b) for a, b in zip(tints_a, tints_b, strict=True) if delta_e(a.rgb, b.rgb) > 0.5]
+                if differ:
+                    yield first, second, differ
+
+
+def check_component(game: Game, component: Component) -> list[str]:
+    """The component's colour_blind and grayscale findings, one per distinct pair of colourings."""
+    noun = PIECE_NOUNS.get(component.kind, "piece")
+    said: dict[tuple[str, tuple[Any, ...]], list[str]] = {}
+    out: dict[tuple[str, tuple[Any, ...]], tuple[Piece, Piece, list[tuple[Tint, Tint]], list[tuple[str, float]]]] = {}
+    for first, second, differ in _pairs(component, game):
+        for code, visions in (("colour_blind", tuple(VISIONS)), ("grayscale", ("grayscale",))):
+            if any(ignored(a.element, code) for a, _ in differ):
+                continue
+            alike = []
+            for vision in visions:
+                apart = max(delta_e(a.rgb, b.rgb, vision) for a, b in differ)
+                if apart < ALIKE:
+                    alike.append((vision, apart))
+            if not alike:
+                continue
+            key = (code, tuple(sorted({(a.element.id, a.prop, a.rgb, b.rgb) for a, b in differ})))
+            if key in out:
+                said[key].append(_label(second))
+            else:
+                out[key] = (first, second, differ, alike)
+                said[key] = []
+    lines = []
+    for key, (first, second, differ, alike) in out.items():
+        code = key[0]
+        shown = ", ".join(f"'{a.element.id}' {a.prop} {hex_of(a.rgb)} and {hex_of(b.rgb)}" for a, b in differ[:3])
+        shown += f" and {len(differ) - 3} more" if len(differ) > 3 else ""
+        seen = " and ".join(f"{VISIONS.get(v, 'printed in grey')} (ΔE2000 {d:.1f})" for v, d in alike)
+        normal = max(delta_e(a.rgb, b.rgb) for a, b in differ)
+        others = f" (and {len(said[key])} more pairs alike)" if said[key] else ""
+        text = (
+            f"{noun} {_label(first)} and {noun} {_label(second)}{others} differ only in colour ({shown}; ΔE2000 "
+            f"{normal:.1f} to normal sight), which look alike {'with ' if code == 'colour_blind' else ''}{seen}, "
+            f"under {ALIKE:g}: add a symbol or a shape that differs, or make one clearly lighter than the other"
+        )
+        where = f"{game.id} / {component.id} / {noun} {_label(first)}"
+        lines.append(message(where, code, text, differ[0][0].element))
+    return lines

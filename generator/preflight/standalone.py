@@ -1,0 +1,74 @@
+"""The preflight without a build, for ``punchboard check``: the draw stage alone, no imposition.
+
+Every distinct side of every printed piece is drawn once, at its own size with
+its bleed, on a scratch canvas that is never written (the side drawing
+:func:`~punchboard.generator.draw.side.draw_side` reuses for identical sides,
+so a deck's common back is drawn once and its findings given for every card),
+with the same watcher ``build`` uses; then each component's colour check runs.
+The findings are exactly the ones ``build`` reports, without sheets, marks,
+fonts embedded or files written.
+"""
+
+from __future__ import annotations
+
+from io import BytesIO
+
+from punchboard.generator.draw.geometry import Rect
+from punchboard.generator.draw.side import SideFrame, draw_side
+from punchboard.generator.impose.context import BuildContext
+from punchboard.generator.impose.kinds import KINDS
+from punchboard.generator.impose.part_pages import bleed_for
+from punchboard.generator.impose.sheets import panels
+from punchboard.generator.impose.style import load_style
+from punchboard.generator.impose.tiles import piece_size
+from punchboard.generator.options import BuildOptions
+from reportlab.pdfgen.canvas import Canvas
+
+from punchboard.spec.loader import load_paper
+from punchboard.spec.model import PIECE_NOUNS, Component, Game, Piece, Side
+
+from .colour_blind import check_component
+
+CARD_KINDS = ("deck", "banknotes", "tokens")  # their bleed comes from BuildContext.bleed_for, as on card sheets
+Part = tuple[Side, Rect, Rect, int]  # side, trim, clip, turn in the piece's own frame
+
+
+def _size(component: Component, piece: Piece) -> tuple[float, float]:
+    if component.kind == "tiles" and component.cell is not None:
+        return piece_size(piece.cells, component.cell)
+    assert component.size is not None
+    return component.size.width, component.size.height
+
+
+def _parts(component: Component, piece: Piece, bleed: float) -> list[Part]:
+    width, height = _size(component, piece)
+    whole = Rect(0, 0, width, height)
+    grown = whole.inset(-bleed)
+    parts: list[Part] = []
+    if component.kind == "sheet" and piece.face is not None:
+        parts += [(p.side, p.trim, p.clip, p.rotation) for p in panels(component, piece, width, height, bleed)]
+    elif piece.face is not None:
+        parts.append((piece.face, whole, grown, 0))
+    if piece.back is not None:
+        parts.append((piece.back, whole, grown, 0))
+    return parts
+
+
+def preflight_game(game: Game, options: BuildOptions | None = None) -> list[str]:
+    """Every preflight finding (and drawing warning) of ``game``, in component order."""
+    options = options or BuildOptions()
+    ctx = BuildContext(game, load_paper(options.paper), options, load_style(), preflight=True)
+    for component in game.printed:
+        if component.kind not in KINDS:
+            continue
+        canvas = Canvas(BytesIO(), invariant=1, pageCompression=0, initialFontName="Vera")
+        bleed = ctx.bleed_for(component) if component.kind in CARD_KINDS else bleed_for(ctx, component)
+        noun = PIECE_NOUNS.get(component.kind, "piece")
+        for piece in component.pieces:
+            side_ctx = ctx.side_context(ctx.where(component, piece, noun))
+            for side, trim, clip, rotation in _parts(component, piece, bleed):
+                layout = game.layouts[side.layout]
+                draw_side(canvas, layout, {**piece.fields, **side.fields}, SideFrame(trim, bleed, bleed, clip, rotation), side_ctx)
+        for finding in check_component(game, component):
+            ctx.warn(finding)
+    return ctx.warnings

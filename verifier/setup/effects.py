@@ -1,0 +1,28 @@
+"""What a step reads, writes and depends on, by zone name and expression text."""
+
+from __future__ import annotations
+
+from punchboard.spec.setup_model import Step
+
+
+def zones_read(step: Step) -> list[str]:
+    reads = [step.from_zone]
+    if step.match_zone:
+        reads.append(step.match_zone)
+    return reads
+
+
+def zones_written(step: Step) -> list[str]:
+    writes = [step.to] if step.to else []
+    writes += list(step.into) + list(step.extra)
+    if step.remainder:
+        writes.append(step.remainder)
+    return writes
+
+
+def step_texts(step: Step) -> list[str | None]:
+    texts: list[str | None] = [step.where, step.when]
+    for count in (step.count, step.each, step.draw, step.keep):
+        if count is not None and isinstance(count.value, str):
+            texts.append(count.value)
+    return texts
