@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .. import derived_report
 from ..findings import Finding, Result
 from .matrix import matrix
 
