@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from punchboard.verifier.playout.stats import quantile
-from punchboard.verifier.stats import Z_999, wilson
+from punchboard.verifier.probability.stats import Z_999, wilson
 
 from punchboard.cli import main
 from tests.conftest import ROOT

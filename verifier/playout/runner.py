@@ -18,7 +18,7 @@ from punchboard.spec.setup_model import Playout, Variant
 
 from ..counts import Open, whole
 from ..inventory import Instance
-from ..simulate import simulate
+from ..setup.simulate import simulate
 from .play import PlayoutError, Table, piles, play
 from .stats import PlayoutCell, summarise
 

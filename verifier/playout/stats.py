@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..stats import Z_999, wilson
+from ..probability.stats import Z_999, wilson
 
 
 def quantile(values: Sequence[int], q: float) -> int | None:
