@@ -143,8 +143,13 @@ def test_index_mark_false_leaves_a_6_and_a_9_plain(game: Path, tmp_path: Path) -
 
 def test_the_cover_band_stays_inside_the_printable_area(game: Path, tmp_path: Path) -> None:
     """The title band used to run edge to edge, where home printers print nothing (layouts/sheet.yaml
-    unprintable: 6.35 mm); every fill on the cover now keeps inside that margin."""
+    unprintable, 4.23 mm since print round 3); every fill on the cover now keeps inside that margin."""
+    from punchboard.generator.impose.style import load_style
+
     from tests.pdf_geometry import page_geometry
+
+    margin = load_style().unprintable
+    assert abs(margin - 4.23 * MM) < 0.01  # the default the README states
 
     result = run_cli("build", str(game), "--out", str(tmp_path), "--quiet", "--backs", "none")
     assert result.returncode == 0, result.stderr
@@ -154,4 +159,4 @@ def test_the_cover_band_stays_inside_the_printable_area(game: Path, tmp_path: Pa
     assert any(area.bounds[2] - area.bounds[0] > width * 0.8 for area in fills)  # the band is there
     for area in fills:
         x0, y0, x1, y1 = area.bounds
-        assert x0 >= 6.35 * MM - 0.01 and y0 >= 6.35 * MM - 0.01 and x1 <= width - 6.35 * MM + 0.01 and y1 <= height - 6.35 * MM + 0.01
+        assert x0 >= margin - 0.01 and y0 >= margin - 0.01 and x1 <= width - margin + 0.01 and y1 <= height - margin + 0.01
