@@ -97,11 +97,29 @@ class _Names:
         return repr(sorted(vars(found).items(), key=lambda kv: kv[0])).encode() if found is not None else name.encode()
 
 
+_SLOW = re.compile(r"\\[0-7]|/F\d+\+[1-9]| gs\b| sh\b")  # codes a TrueType subset assigns in order of use, states
+
+
 def normalised(canvas: Canvas, code: Sequence[str]) -> bytes:
     """``code`` (operators drawn on ``canvas``) with its order-dependent names written out."""
-    data = "\n".join(code).encode("utf-8", "surrogateescape")
-    if b"Tf" not in data and b" gs" not in data and b" sh" not in data:
-        return data
+    text = "\n".join(code)
+    if "Tf" not in text and " gs" not in text and " sh" not in text:
+        return text.encode("utf-8", "surrogateescape")
+    if _SLOW.search(text) is None:
+        # Only fonts to name: the text is ASCII, which a TrueType subset 0 codes as itself.
+        for name, internal in canvas._doc.fontMapping.items():
+            if internal + " " in text or internal + "+" in text:
+                try:
+                    label = f"/{name}@{_font_file(pdfmetrics.getFont(name))}"
+                except KeyError:
+                    label = f"/{name}"
+                text = text.replace(internal + " ", label + " ").replace(internal + "+", label + "+")
+        return text.encode("utf-8", "surrogateescape")
+    return _decoded(canvas, text.encode("utf-8", "surrogateescape"))
+
+
+def _decoded(canvas: Canvas, data: bytes) -> bytes:
+    """The slow way: every string shown decoded through its font's subset, every state by its values."""
     names = _Names(canvas)
     out: list[bytes] = []
     last = 0

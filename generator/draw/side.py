@@ -244,20 +244,36 @@ def _fingerprint(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], fram
     code = canvas._code
     trim = frame.trim
     same_bleed = round(frame.bleed_x, 4) == round(bleed, 4) and round(frame.bleed_y, 4) == round(bleed, 4)
-    declared = SideFrame(Rect(0, 0, trim.width, trim.height), bleed, bleed)
-    palette = {**ctx.palette, **layout.palette}
-    quiet = replace(ctx, warn=lambda message: None, observe=None, fingerprint=None, stamp="", proof=False)
     chunks = []
     for element, start, stop in spans:
         if same_bleed or element.props.get("box", "trim") != "bleed":
             chunks.append(fingerprint.normalised(canvas, code[start:stop]))
             continue
+        declared = SideFrame(Rect(0, 0, trim.width, trim.height), bleed, bleed)
+        palette = {**ctx.palette, **layout.palette}
+        quiet = replace(ctx, warn=lambda message: None, observe=None, fingerprint=None, stamp="", proof=False)
+        key = None
+        if element.type in _SHAPES:  # drawn from its props alone: a deck's backgrounds are drawn once
+            key = (layout.name, element.id, repr(bound_props(element.props, fields)), repr(sorted(palette.items())),
+                   round(trim.width, 4), round(trim.height, 4), round(bleed, 4))
+            found = _REDRAWN.get(key)
+            if found is not None:
+                chunks.append(found)
+                continue
         scratch = fingerprint.scratch()
         begin = len(scratch._code)
         _draw_element(scratch, element, layout, fields, declared, palette, quiet)
         chunks.append(fingerprint.normalised(scratch, scratch._code[begin:]))
         del scratch._code[begin:]
+        if key is not None:
+            if len(_REDRAWN) >= 256:
+                _REDRAWN.clear()
+            _REDRAWN[key] = chunks[-1]
     return fingerprint.digest(trim.width, trim.height, chunks)
+
+
+_SHAPES = frozenset({"rect", "ellipse", "line", "polygon"})
+_REDRAWN: dict[tuple[object, ...], bytes] = {}  # shapes on the bleed box drawn at the declared bleed, per process
 
 
 def _draw_side_now(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: SideFrame, ctx: SideContext,
