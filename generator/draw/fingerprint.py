@@ -95,7 +95,20 @@ class _Names:
             font = pdfmetrics.getFont(name)
         except KeyError:
             return name.encode(), None
-        return f"{name}@{_font_file(font)}".encode(), font
+        return _label(self.doc, name).encode(), font
+
+
+def _label(doc: object, name: str) -> str:
+    """A font by its name and its file's digest, worked out once per document."""
+    labels: dict[str, str] = doc.__dict__.setdefault("_punchboard_font_labels", {})
+    found = labels.get(name)
+    if found is None:
+        try:
+            found = f"{name}@{_font_file(pdfmetrics.getFont(name))}"
+        except KeyError:
+            found = name
+        labels[name] = found
+    return found
 
     def shading(self, name: str) -> bytes:
         found = self.doc.idToObject.get(name)
@@ -114,10 +127,7 @@ def normalised(canvas: Canvas, code: Sequence[str]) -> bytes:
         # Only fonts to name: the text is ASCII, which a TrueType subset 0 codes as itself.
         for name, internal in canvas._doc.fontMapping.items():
             if internal + " " in text or internal + "+" in text:
-                try:
-                    label = f"/{name}@{_font_file(pdfmetrics.getFont(name))}"
-                except KeyError:
-                    label = f"/{name}"
+                label = "/" + _label(canvas._doc, name)
                 text = text.replace(internal + " ", label + " ").replace(internal + "+", label + "+")
         return text.encode("utf-8", "surrogateescape")
     return _decoded(canvas, text.encode("utf-8", "surrogateescape"))
