@@ -9,7 +9,7 @@ from typing import Any
 
 from punchboard.plumbing.errors import Problem, SpecError
 
-from . import expressions, schema_check, validated
+from . import expressions, place_check, schema_check, validated
 from .model import Component, frozen_map
 from .playout_loader import read_playout, read_total
 from .setup_model import (
@@ -167,6 +167,7 @@ class _Builder:
         self.table_name = ""  # the table whose steps are being read ('' for the variant's own)
         self.filled_zones: set[str] = set()  # every zone any variant's setup fills (numbers: sum: zone)
         self.choice_counts: list[tuple[PathKey, Count]] | None = None  # the variant's counts with choices
+        self.places: list[tuple[Any, ...]] | None = None  # the variant's place steps from the box (place_check)
 
     def source(self, path: PathKey) -> str:
         line, col = self.doc.where(path)
@@ -368,6 +369,29 @@ class _Builder:
                     self.error(path, f"{path[-1]} {text} is {value:g} at {at}: a count must be 0 or more "
                                      f"(a negative count would move all but {-int(value)} pieces); "
                                      f"write max(0, {text}) if none is meant")
+            self.check_places(at, sizes, reported)
+
+    def check_places(self, at: str, envs: dict[str, dict[str, Any]], reported: set[PathKey]) -> None:
+        """A place from the box must say which pieces go where (:mod:`.place_check`)."""
+        for path, table_name, when, components, where, each_count, into, distinct in self.places or []:
+            if path in reported or table_name not in envs or each_count is None:
+                continue
+            env = envs[table_name]
+            if when is not None and not expressions.names(when) <= set(env):
+                continue
+            if when is not None and not expressions.evaluate(when, env, lenient=True):
+                continue
+            each = _value(each_count, env)
+            if not isinstance(each, int) or isinstance(each, bool):
+                continue
+            try:
+                chosen = place_check.pieces(list(self.components.values()), components, where, env)
+            except (expressions.ExpressionError, ArithmeticError, TypeError, ValueError):
+                continue
+            problem = place_check.ambiguity(chosen, each, into, distinct, at)
+            if problem is not None:
+                reported.add(path)
+                self.error(path, problem)
 
     # ------------------------------------------------------------ zones
 
@@ -470,6 +494,9 @@ class _Builder:
             self.check_field(at + ("distinct",), body.get("distinct"))
             options.update(into=tuple(body["into"]), each=self.count(at + ("each",), body["each"]),
                            distinct_field=body.get("distinct"))
+            if source_zone == BOX and self.places is not None:  # judged at every player count (check_counts)
+                self.places.append((at, self.table_name, when, components, where, options["each"],
+                                    options["into"], options["distinct_field"]))
         elif kind == "draw_keep":
             options.update(draw=self.count(at + ("draw",), body["draw"]), keep=self.count(at + ("keep",), body["keep"]))
             if isinstance(body["draw"], int) and isinstance(body["keep"], int) and body["keep"] > body["draw"]:
@@ -572,7 +599,7 @@ class _Builder:
         self.let_names = set()
         self.covered, self.variant_id = players, raw["id"]
         self.collecting, self.table_name = [], ""
-        self.choice_counts = []
+        self.choice_counts, self.places = [], []
         let: dict[str, Any] = {}
         for name, value in raw.get("let", {}).items():
             if name in COUNT_VARIABLES:
