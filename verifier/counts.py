@@ -27,6 +27,10 @@ class OpenValue:
 
 def evaluate_count(count: Count, env: Mapping[str, Any]) -> Any:
     players = env.get("players")
+    choice = count.choices.get(players)
+    if choice is not None:  # the verifier runs every value (verifier.choices); one alone is no answer
+        values = ", ".join(str(v) for v in choice.values)
+        raise Open(f"{count.label or 'a count'} is one of {values}, chosen per run" + (f" ({choice.why})" if choice.why else ""))
     if count.by_players is not None:
         if players not in count.by_players:
             known = ", ".join(str(k) for k in sorted(count.by_players))

@@ -8,8 +8,11 @@ from punchboard.plumbing.errors import Problem, SpecError
 from punchboard.plumbing.pool import ordered_map
 from punchboard.spec.model import Game
 from punchboard.spec.setup_loader import load_setup
+from punchboard.spec.setup_model import Variant
 
+from . import choices
 from .box import check_box
+from .choice_verdict import merge
 from .derived import size_seeds
 from .derived_check import box_totals, cell_numbers
 from .enumeration import enumerate_verdict
@@ -20,6 +23,7 @@ from .playout import runner as playouts_runner
 from .probability.events import Study, comparisons, finish, prepare
 from .probability.stats import joint_z
 from .setup.simulate import simulate
+from .setup.zones import Run
 from .supply.bounds import check_supply
 from .verdicts import VerdictStudy, setup_seed
 from .verdicts import finish as finish_verdict
@@ -66,32 +70,51 @@ def verify_game(game: Game, *, variant: str | None = None, players: int | None =
     studies: list[tuple[Result, Study]] = []
     verdicts: list[tuple[Result, VerdictStudy]] = []
     plays: list[tuple[Result, playouts_runner.Study]] = []
+
+    def cell(spec: Variant, count: int, play: bool) -> tuple[Result, list[Run]]:
+        """One variant × player count (one combination of its choices): the setup run, its verdict and
+        derived numbers now; its events, re-runs and playouts queued for the blocks below."""
+        run = simulate(game, spec, count, setup_seed(spec, count), inventory)
+        result = Result(game.id, spec.id, count, list(run.findings))
+        result.findings.extend(check_supply(run))
+        if run.origins.random_reads:
+            result.random_steps = tuple(run.origins.random_reads)
+            exact = enumerate_verdict(game, spec, count, run, list(result.findings), inventory)
+            if exact is not None:
+                result.findings[:] = exact.findings
+                result.fails_on = exact.fails_on
+            else:
+                verdicts.append((result, VerdictStudy(game, spec, count, run, inventory, trials)))
+        cache: dict[tuple[object, ...], object] = {}  # the replays of one cell share condition results
+        replays = [simulate(game, spec, count, rng, inventory, quiet=True, cache=cache)
+                   for rng in size_seeds(spec.id, count)]
+        result.derived, wrong = cell_numbers([run, *replays], setup.numbers)
+        result.findings.extend(wrong)
+        if play and playouts and spec.playout is not None:
+            plays.append((result, playouts_runner.prepare(game, spec, count, run.env, playouts, seed, inventory)))
+        studies.append((result, prepare(game, spec, count, run, trials, seed, inventory, cross_check)))
+        return result, [run, *replays]
+
+    chosen: list[tuple[Result, list[choices.Point], list[tuple[tuple[Any, ...], Result]], list[Run]]] = []
     for spec in setup.variants:
         if variant is not None and spec.id != variant:
             continue
         for count in spec.players:
             if players is not None and count != players:
                 continue
-            run = simulate(game, spec, count, setup_seed(spec, count), inventory)
-            result = Result(game.id, spec.id, count, list(run.findings))
-            result.findings.extend(check_supply(run))
-            if run.origins.random_reads:
-                result.random_steps = tuple(run.origins.random_reads)
-                exact = enumerate_verdict(game, spec, count, run, list(result.findings), inventory)
-                if exact is not None:
-                    result.findings[:] = exact.findings
-                    result.fails_on = exact.fails_on
-                else:
-                    verdicts.append((result, VerdictStudy(game, spec, count, run, inventory, trials)))
-            cache: dict[tuple[object, ...], object] = {}  # the replays of one cell share condition results
-            replays = [simulate(game, spec, count, rng, inventory, quiet=True, cache=cache)
-                       for rng in size_seeds(spec.id, count)]
-            result.derived, wrong = cell_numbers([run, *replays], setup.numbers)
-            result.findings.extend(wrong)
-            if playouts and spec.playout is not None:
-                plays.append((result, playouts_runner.prepare(game, spec, count, run.env, playouts, seed, inventory)))
-            studies.append((result, prepare(game, spec, count, run, trials, seed, inventory, cross_check)))
-            results.append(result)
+            found = choices.points(spec, count)
+            if not found:
+                results.append(cell(spec, count, True)[0])
+                continue
+            # a quantifier: the cell once for every combination of the values its counts may take
+            outcomes, runs = [], []
+            for values in choices.combinations(found):
+                outcome, outcome_runs = cell(choices.resolve(spec, count, found, values), count, False)
+                outcomes.append((values, outcome))
+                runs.extend(outcome_runs)
+            parent = Result(game.id, spec.id, count)
+            chosen.append((parent, found, outcomes, runs))
+            results.append(parent)
     plans: list[Study | VerdictStudy] = [study for _, study in studies] + [study for _, study in verdicts]
     blocks = [(n, block, size) for n, study in enumerate(plans) for block, size in study.blocks()]
     counted: list[list[Any]] = [[] for _ in plans]
@@ -115,4 +138,6 @@ def verify_game(game: Game, *, variant: str | None = None, players: int | None =
         played[n].append(out)
     for (result, study), blocks in zip(plays, played, strict=True):
         result.playout = playouts_runner.finish(study, blocks)
+    for parent, found, outcomes, runs in chosen:
+        merge(parent, found, outcomes, runs, bool(playouts and setup.variant(parent.variant).playout))
     return results

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # derived numbers and playouts (their modules import nothing from here)
+    from .choices import ChoiceSummary
     from .derived import Derived
     from .playout.stats import PlayoutCell
 
@@ -144,6 +145,7 @@ class Result:
     playout: PlayoutCell | None = None  # verify --playouts
     fails_on: Chance | None = None  # the share of deals on which the setup falls short, when it depends on the deal
     random_steps: tuple[str, ...] = ()  # the steps whose outcome depends on the deal
+    choices: ChoiceSummary | None = None  # the cell run once for every combination of its choices
 
     @property
     def status(self) -> str:
@@ -163,4 +165,5 @@ class Result:
             "events": [e.as_json() for e in self.events],
             "derived": self.derived.as_json() if self.derived is not None else None,
             "playout": self.playout.as_json() if self.playout is not None else None,
+            "choices": self.choices.as_json() if self.choices is not None else None,
         }

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from punchboard.plumbing.errors import Problem, SpecError
 
-from . import expressions, schema_check, validated
+from . import expressions, place_check, schema_check, validated
 from .model import Component, frozen_map
 from .playout_loader import read_playout, read_total
 from .setup_model import (
     BOX,
+    CHOICE_LIMIT,
     COUNT_VARIABLES,
     REMOVED,
     STEP_KINDS,
+    Choice,
     Consumption,
     Count,
     Event,
@@ -37,7 +40,6 @@ def _schema_problems(doc: Document) -> list[Problem]:
     entry = validated.key(doc.path, doc.data, "setup")
     if validated.known_valid(entry):
         return []
-    from jsonschema.exceptions import best_match
 
     problems: list[Problem] = []
     for error in schema_check.validator("setup").iter_errors(doc.data):
@@ -45,12 +47,28 @@ def _schema_problems(doc: Document) -> list[Problem]:
         if error.validator == "oneOf" and error.schema.get("oneOf") and "step_take" in str(error.schema):
             problems.extend(_step_problems(doc, path, error.instance))
         elif error.validator == "oneOf" and error.context:
-            problems.extend(schema_check.describe(best_match(error.context), doc, ()))
+            problems.extend(schema_check.describe(_best(error), doc, ()))
         elif error.validator not in ("if", "allOf"):
             problems.extend(schema_check.describe(error, doc, ()))
     if not problems:
         validated.remember_valid(entry)
     return problems
+
+
+def _best(error: Any) -> Any:
+    """The error of a ``oneOf`` a designer can act on. For a mapping (``{choose: ...}``, a ``by_players``
+    table) it is the deepest error inside the branches written for mappings, not "must be a whole number"."""
+    from jsonschema.exceptions import best_match
+
+    while error.validator == "oneOf" and error.context:
+        if not isinstance(error.instance, dict):
+            return best_match(error.context)
+        mapped = [e for e in error.context if not (e.validator == "type" and not e.relative_path)]
+        if not mapped:
+            return best_match(error.context)
+        deepest = max(len(e.relative_path) for e in mapped)
+        error = best_match([e for e in mapped if len(e.relative_path) == deepest])
+    return error
 
 
 def _step_problems(doc: Document, path: PathKey, step: Any) -> list[Problem]:
@@ -63,13 +81,12 @@ def _step_problems(doc: Document, path: PathKey, step: Any) -> list[Problem]:
         hint = schema_check.suggest(unknown[0], list(STEP_KINDS)) if unknown else ""
         extra = f"; unknown key '{unknown[0]}'{hint}" if unknown else ""
         return [doc.problem(path, f"a step needs exactly one kind ({', '.join(STEP_KINDS)}), found {found}{extra}")]
-    from jsonschema.exceptions import best_match
 
     sub = schema_check.validator("setup", f"step_{kinds[0]}")
     problems: list[Problem] = []
     for error in sub.iter_errors(step):
         if error.validator == "oneOf" and error.context:
-            error = best_match(error.context)
+            error = _best(error)
         problems.extend(schema_check.describe(error, doc, path))
     return problems
 
@@ -92,10 +109,41 @@ def _value(count: Count, env: dict[str, Any]) -> Any:
     return value
 
 
+def choice_label(path: PathKey) -> str:
+    """How a report names a count with choices: a let: name, or where it is ('step 3 count', 'royal step 1 count')."""
+    parts = list(path[2:]) if len(path) > 2 and path[0] == "variants" else list(path)
+    if len(parts) == 2 and parts[0] == "let":
+        return str(parts[1])
+    words: list[str] = []
+    singular = {"steps": "step", "expect": "expect", "supply": "supply", "tables": "table"}
+    index = 0
+    while index < len(parts):
+        part = parts[index]
+        if part in singular and index + 1 < len(parts) and isinstance(parts[index + 1], int):
+            words.append(f"{singular[part]} {parts[index + 1] + 1}")
+            index += 2
+            if part == "steps" and index < len(parts) and parts[index] in STEP_KINDS:
+                index += 1  # the step's kind key
+            continue
+        words.append(str(part))
+        index += 1
+    return " ".join(words)
+
+
 def _whole_hint(text: str) -> str:
     if "/" in text and "//" not in text:
         return f"{text.replace('/', '//')} (rounds down) or ceil({text}) (rounds up)"
     return f"floor({text}) (rounds down) or ceil({text}) (rounds up)"
+
+
+def _let_choices(players: tuple[int, ...], let: dict[str, Count | None]) -> list[tuple[int, dict[str, Any]]]:
+    """Every player count with every combination of the let: values chosen there (one empty one without)."""
+    out: list[tuple[int, dict[str, Any]]] = []
+    for n in players:
+        chosen = [(name, c.choices[n].values) for name, c in let.items() if c is not None and n in c.choices]
+        for values in itertools.product(*(v for _, v in chosen)):
+            out.append((n, dict(zip((name for name, _ in chosen), values, strict=True))))
+    return out
 
 
 class _Builder:
@@ -118,6 +166,8 @@ class _Builder:
         self.collecting: list[tuple[PathKey, Count, str]] | None = None  # counts to evaluate (check_counts)
         self.table_name = ""  # the table whose steps are being read ('' for the variant's own)
         self.filled_zones: set[str] = set()  # every zone any variant's setup fills (numbers: sum: zone)
+        self.choice_counts: list[tuple[PathKey, Count]] | None = None  # the variant's counts with choices
+        self.places: list[tuple[Any, ...]] | None = None  # the variant's place steps from the box (place_check)
 
     def source(self, path: PathKey) -> str:
         line, col = self.doc.where(path)
@@ -156,7 +206,7 @@ class _Builder:
                              f"runs and sees no piece (it would always be false); to choose pieces by it write "
                              f"where: \"{text}\" in the step; when: may use {', '.join(sorted(known))}")
 
-    def count(self, path: PathKey, raw: Any) -> Count | None:
+    def count(self, path: PathKey, raw: Any, *, let: bool = False) -> Count | None:
         if raw is None:
             return None
         source = self.source(path)
@@ -169,11 +219,24 @@ class _Builder:
             return self.pending(path, Count(value=self.expression(path, raw, condition=False) or "0", source=source))
         if isinstance(raw, list):
             return Count(value=tuple(raw), source=source)
+        label = choice_label(path)
+        if "choose" in raw:  # the players choose: every value, at every player count
+            choice = self.choice(path + ("choose",), raw["choose"], raw.get("why", ""), let=let, is_open=False)
+            choices = {n: choice for n in self.covered} if choice is not None else {}
+            return self.note_choices(path, Count(source=source, choices=frozen_map(choices), label=label))
         table: dict[int, Any] = {}
+        choices = {}
         for key, value in raw["by_players"].items():
+            if isinstance(value, dict):
+                choice = self.choice(path + ("by_players", key, "choose"), value["choose"], value.get("why", ""),
+                                     let=let, is_open=False)
+                if choice is not None:
+                    choices[int(key)] = choice
+                continue
             if isinstance(value, str):
                 self.expression(path + ("by_players", key), value, condition=False)
             table[int(key)] = tuple(value) if isinstance(value, list) else value
+        chosen = set(choices)  # by_players entries the players choose
         raw_open = raw.get("open") or {}
         if isinstance(raw_open, str):
             missing = [n for n in self.covered if n not in table] or [min(self.covered, default=1)]
@@ -181,18 +244,89 @@ class _Builder:
             self.error(path + ("open",), f"open: must name the player counts it explains, so that a count added later "
                                          f"is not explained by it silently; write open: {{{example}}}")
             raw_open = {}
-        reasons = {int(k): v for k, v in raw_open.items()}
-        for key in sorted(set(reasons) & set(table)):
+        reasons: dict[int, str] = {}
+        for key, why in raw_open.items():
+            if isinstance(why, dict):  # the values the rulebook allows there
+                choice = self.choice(path + ("open", key, "choices"), why["choices"], why["why"], let=let, is_open=True)
+                if choice is not None:
+                    choices[int(key)] = choice
+                why = why["why"]
+            reasons[int(key)] = why
+        for key in sorted(set(reasons) & (set(table) | chosen)):
             self.error(path + ("open", str(key)), f"open names {key} players, but the table gives a value for {key}; "
                                                   "open: explains only the counts the table leaves out")
-        missing = [n for n in self.covered if n not in table and n not in reasons]
+        missing = [n for n in self.covered if n not in table and n not in reasons and n not in choices]
         if missing:
             listed = ", ".join(str(n) for n in missing)
             example = ", ".join(f'{n}: "why the rulebook gives no number"' for n in missing[:2])
             self.gaps.append(f"{source}: count table has no entry for {listed} player{'s' if missing != [1] else ''}, "
                              f"which variant '{self.variant_id}' covers; the verifier reports it as left open. "
                              f"Give the number, or say why under open: {{{example}}}")
-        return self.pending(path, Count(by_players=frozen_map(table), open=frozen_map(reasons), source=source))
+        count = Count(by_players=frozen_map(table), open=frozen_map(reasons), source=source,
+                      choices=frozen_map(choices), label=label)
+        return self.note_choices(path, self.pending(path, count))
+
+    def choice(self, path: PathKey, values: Any, why: str, *, let: bool, is_open: bool) -> Choice | None:
+        """A list of values a count may take: whole numbers of 0 or more for a count, numbers or text for let:."""
+        key = "choices" if is_open else "choose"
+        example = "choices: [3, 4, 5], why: \"the rulebook gives no number\"" if is_open else "choose: [3, 4, 5]"
+        if not isinstance(values, list) or not values:
+            self.error(path, f"{key}: lists no value; list every value {'the rulebook allows' if is_open else 'the players may choose'}"
+                             f", e.g. {example}")
+            return None
+        if "playout" in path:
+            self.error(path, f"{key}: is not supported in a playout yet (a playout plays one model); give one value")
+            return None
+        good = True
+        for index, value in enumerate(values):
+            at = path + (index,)
+            if isinstance(value, bool) or not isinstance(value, int | float | str):
+                self.error(at, f"{key}: value {value!r} is not a {'number or text' if let else 'whole number'}")
+                good = False
+            elif let:
+                continue
+            elif isinstance(value, str):
+                self.error(at, f"{key}: value {value!r} is text, but a count's values are whole numbers; to choose "
+                               f"among expressions or names, define a let: value with choose: and use its name")
+                good = False
+            elif isinstance(value, float) and not value.is_integer():
+                self.error(at, f"{key}: value {value:g} is not a whole number: a count must be a whole number")
+                good = False
+            elif value < 0:
+                self.error(at, f"{key}: value {value:g} is below 0: a count must be 0 or more")
+                good = False
+            elif isinstance(value, float):
+                self.error(at, f"{key}: value {value!r} is written as a decimal; write {int(value)}")
+                good = False
+        seen: set[Any] = set()
+        for index, value in enumerate(values):
+            if not isinstance(value, int | float | str):
+                continue
+            if value in seen:
+                self.error(path + (index,), f"{key}: lists {value!r} twice; list each value once")
+                good = False
+            seen.add(value)
+        if not good:
+            return None
+        return Choice(tuple(values), why, is_open, tuple(self.source(path + (i,)) for i in range(len(values))))
+
+    def note_choices(self, path: PathKey, count: Count) -> Count:
+        if count.choices and self.choice_counts is not None:
+            self.choice_counts.append((path, count))
+        return count
+
+    def check_choices(self, path: PathKey, players: tuple[int, ...]) -> None:
+        """The verifier runs a cell once for every combination of choices: at most CHOICE_LIMIT of them."""
+        for n in players:
+            active = [(p, c) for p, c in self.choice_counts or [] if n in c.choices]
+            total = 1
+            for _, count in active:
+                total *= len(count.choices[n].values)
+            if total > CHOICE_LIMIT:
+                sizes = " × ".join(f"{len(c.choices[n].values)} ({c.label})" for _, c in active)
+                self.error(active[0][0], f"at {n} players the choices make {total} combinations ({sizes}); the "
+                                         f"verifier runs the setup once for each, at most {CHOICE_LIMIT}: list fewer values")
+                return
 
     def pending(self, path: PathKey, count: Count) -> Count:
         """A count to evaluate at every player count the variant covers, once its let: values are known."""
@@ -206,13 +340,14 @@ class _Builder:
         for number in self.numbers:
             numbers[number.name] = None if number.name in numbers and numbers[number.name] != number.value else number.value
         reported: set[PathKey] = set()
-        for n in players:
+        for n, chosen in _let_choices(players, let):
             env: dict[str, Any] = {"players": n, "table_players": n, "table": "", "table_index": 0}
             env.update({k: v for k, v in numbers.items() if v is not None})
             for name, count in let.items():
-                value = _value(count, env) if count is not None else None
+                value = chosen[name] if name in chosen else _value(count, env) if count is not None else None
                 if value is not None:
                     env[name] = value
+            at = f"{n} players" + "".join(f", {k} = {v!r}" for k, v in chosen.items())
             sizes: dict[str, dict[str, Any]] = {"": env}
             for index, table in enumerate(tables):
                 size = _value(table.players, env)
@@ -227,13 +362,36 @@ class _Builder:
                 text = count.value if isinstance(count.value, str) else count.describe()
                 if isinstance(value, float) and not value.is_integer():
                     reported.add(path)
-                    self.error(path, f"{path[-1]} {text} is {value:g} at {n} players: a count must be a whole number; "
+                    self.error(path, f"{path[-1]} {text} is {value:g} at {at}: a count must be a whole number; "
                                      f"write {_whole_hint(text)}")
                 elif value < 0:
                     reported.add(path)
-                    self.error(path, f"{path[-1]} {text} is {value:g} at {n} players: a count must be 0 or more "
+                    self.error(path, f"{path[-1]} {text} is {value:g} at {at}: a count must be 0 or more "
                                      f"(a negative count would move all but {-int(value)} pieces); "
                                      f"write max(0, {text}) if none is meant")
+            self.check_places(at, sizes, reported)
+
+    def check_places(self, at: str, envs: dict[str, dict[str, Any]], reported: set[PathKey]) -> None:
+        """A place from the box must say which pieces go where (:mod:`.place_check`)."""
+        for path, table_name, when, components, where, each_count, into, distinct in self.places or []:
+            if path in reported or table_name not in envs or each_count is None:
+                continue
+            env = envs[table_name]
+            if when is not None and not expressions.names(when) <= set(env):
+                continue
+            if when is not None and not expressions.evaluate(when, env, lenient=True):
+                continue
+            each = _value(each_count, env)
+            if not isinstance(each, int) or isinstance(each, bool):
+                continue
+            try:
+                chosen = place_check.pieces(list(self.components.values()), components, where, env)
+            except (expressions.ExpressionError, ArithmeticError, TypeError, ValueError):
+                continue
+            problem = place_check.ambiguity(chosen, each, into, distinct, at)
+            if problem is not None:
+                reported.add(path)
+                self.error(path, problem)
 
     # ------------------------------------------------------------ zones
 
@@ -336,6 +494,9 @@ class _Builder:
             self.check_field(at + ("distinct",), body.get("distinct"))
             options.update(into=tuple(body["into"]), each=self.count(at + ("each",), body["each"]),
                            distinct_field=body.get("distinct"))
+            if source_zone == BOX and self.places is not None:  # judged at every player count (check_counts)
+                self.places.append((at, self.table_name, when, components, where, options["each"],
+                                    options["into"], options["distinct_field"]))
         elif kind == "draw_keep":
             options.update(draw=self.count(at + ("draw",), body["draw"]), keep=self.count(at + ("keep",), body["keep"]))
             if isinstance(body["draw"], int) and isinstance(body["keep"], int) and body["keep"] > body["draw"]:
@@ -438,6 +599,7 @@ class _Builder:
         self.let_names = set()
         self.covered, self.variant_id = players, raw["id"]
         self.collecting, self.table_name = [], ""
+        self.choice_counts, self.places = [], []
         let: dict[str, Any] = {}
         for name, value in raw.get("let", {}).items():
             if name in COUNT_VARIABLES:
@@ -448,7 +610,7 @@ class _Builder:
                                                  "state it there once, or choose another name")
                 continue
             before_let = len(self.collecting)
-            let[name] = self.count(path + ("let", name), value)
+            let[name] = self.count(path + ("let", name), value, let=True)
             del self.collecting[before_let:]  # a let: value may be any number; the counts that use it are checked
             self.let_names.add(name)
         known = {BOX, REMOVED}
@@ -511,6 +673,8 @@ class _Builder:
                 self.error(at, f"event min {low} is more than max {high}")
             events.append(Event(name=spec["name"], zone=spec["zone"], where=spec["where"], source=self.source(at),
                                 low=low, high=high, who=spec.get("who", "any")))
+        if len(self.problems) == before:
+            self.check_choices(path, players)
         if len(self.problems) == before:
             self.check_counts(players, let, tables)
         self.collecting = None

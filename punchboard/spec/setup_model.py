@@ -18,20 +18,37 @@ STEP_KINDS = ("take", "remove", "shuffle", "deal", "give", "place", "draw_keep",
 BOX, REMOVED = "box", "removed"
 SHARED_ZONES = (BOX, REMOVED)
 COUNT_VARIABLES = ("players", "table_players", "table", "table_index")
+CHOICE_LIMIT = 256  # most combinations of choices (choose:, open: choices) one player count may have
+
+
+@dataclass(frozen=True)
+class Choice:
+    """Every value a count may take at one player count: the players choose (``choose: [...]``), or the
+    rulebook leaves it open and these are the values it allows (``open: {11: {choices: [...], why: ...}}``).
+    The verifier runs the setup once for every value (:mod:`punchboard.verifier.choices`)."""
+
+    values: tuple[Any, ...]
+    why: str = ""
+    open: bool = False  # True: left open by the rulebook; False: the players' choice
+    sources: tuple[str, ...] = ()  # file:line:col of each value
 
 
 @dataclass(frozen=True)
 class Count:
-    """A whole number, an expression, or a table by player count."""
+    """A whole number, an expression, a table by player count, or a choice among values."""
 
     value: int | str | tuple[Any, ...] | None = None  # a tuple only for let: lists
     by_players: Mapping[int, Any] | None = None
     open: Mapping[int, str] = field(default_factory=frozen_map)  # player count → why the rulebook leaves it open
     source: str = ""
+    choices: Mapping[int, Choice] = field(default_factory=frozen_map)  # player count → every value allowed there
+    label: str = ""  # how reports name it when it is a choice: the let: name, or 'step 3 count'
 
     def describe(self) -> str:
         if self.by_players is not None:
             return "by player count (" + ", ".join(f"{k}: {v}" for k, v in sorted(self.by_players.items())) + ")"
+        if self.value is None and self.choices:
+            return "one of " + ", ".join(str(v) for v in next(iter(self.choices.values())).values)
         return str(self.value)
 
 
