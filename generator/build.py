@@ -49,25 +49,41 @@ class GameReport:
     notes: tuple[str, ...] = ()  # the print recorded, the reprint written (generator/reprint.py)
 
 
-def build_games(games: list[Game], out_dir: Path, options: BuildOptions) -> int:
-    """Build every game; warnings (text that does not fit, …) go to stderr. Returns the exit code."""
-    from .preflight.findings import count, shown
+STRICT_FAILED = "error: --preflight strict: the preflight found problems (the warnings above); the files are written"
 
+
+def build_games(games: list[Game], out_dir: Path, options: BuildOptions,
+                reports: list[tuple[GameReport, list[Said]]] | None = None) -> int:
+    """Build every game; warnings (text that does not fit, …) go to stderr. Returns the exit code.
+    ``reports`` collects each game's report and the lines printed for it (see :mod:`generator.up_to_date`)."""
     failed = False
     for game in games:
         report = build_game(game, out_dir, options)
-        for message in shown(report.warnings, options.preflight):
-            print(f"warning: {message}", file=sys.stderr)
-        failed = failed or (options.preflight == "strict" and count(report.warnings) > 0)
-        if not options.quiet:
-            print(summary(report, out_dir))
-        if options.verbose:
-            for verb, ids in (("drew", report.rendered), ("reused", report.reused)):
-                for component in ids:
-                    print(f"  {verb} {out_dir / game.id / component}.pdf")
+        lines, strict = said_for(report, out_dir, options)
+        for stream, text in lines:
+            print(text, file=sys.stderr if stream == "stderr" else sys.stdout)
+        if reports is not None:
+            reports.append((report, lines))
+        failed = failed or strict
     if failed:
-        print("error: --preflight strict: the preflight found problems (the warnings above); the files are written", file=sys.stderr)
+        print(STRICT_FAILED, file=sys.stderr)
     return 1 if failed else 0
+
+
+Said = tuple[str, str]  # ("stdout" or "stderr", a line)
+
+
+def said_for(report: GameReport, out_dir: Path, options: BuildOptions) -> tuple[list[Said], bool]:
+    """What a build prints for one game's report, and whether --preflight strict fails it."""
+    from .preflight.findings import count, shown
+
+    lines: list[Said] = [("stderr", f"warning: {message}") for message in shown(report.warnings, options.preflight)]
+    if not options.quiet:
+        lines.append(("stdout", summary(report, out_dir)))
+    if options.verbose:
+        for verb, ids in (("drew", report.rendered), ("reused", report.reused)):
+            lines.extend(("stdout", f"  {verb} {out_dir / report.game / component}.pdf") for component in ids)
+    return lines, options.preflight == "strict" and count(report.warnings) > 0
 
 
 def summary(report: GameReport, out_dir: Path) -> str:

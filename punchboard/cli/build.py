@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from punchboard.generator.options import BACK_MODES, BuildOptions
+from punchboard.plumbing.limits import Limits
 from punchboard.plumbing.outlock import output_lock
 from punchboard.plumbing.paths import LAYOUTS
 
@@ -21,6 +22,7 @@ from .common import (
     add_preflight_flag,
     limits_of,
     load_targets,
+    target_folders,
 )
 
 MAX_DUPLEX_OFFSET = 50.0  # mm; a printer that misregisters by more than 5 cm needs fixing, not correcting
@@ -124,17 +126,43 @@ def _jobs(text: str) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from punchboard.generator.build import build_games
-    from punchboard.generator.prints import PrintError
+    from punchboard.generator import up_to_date
 
-    games = load_targets(args.targets, limits_of(args), getattr(args, "out", None))
     out = Path(args.out)
-    try:
+    options = replace(build_options(args), record_print=True)
+    limits = limits_of(args)
+    folders = target_folders(args.targets)
+    invocation = up_to_date.key(folders, out, options, limits)
+    if not options.force and not options.changed_since and out.is_dir():
         with output_lock(out):
-            return build_games(games, out, replace(build_options(args), record_print=True))
-    except PrintError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return EXIT_INPUT
+            code = up_to_date.replay(out, invocation, options.quiet)
+        if code is not None:
+            return code
+    return _build(args, out, options, limits, invocation)
+
+
+def _build(args: argparse.Namespace, out: Path, options: BuildOptions, limits: Limits, invocation: str) -> int:
+    """The ordinary build: load, draw what changed, and remember an unchanged one (generator/up_to_date.py)."""
+    from punchboard.generator import up_to_date
+    from punchboard.generator.build import STRICT_FAILED, build_games
+    from punchboard.generator.prints import PrintError
+    from punchboard.plumbing.reads import now_ns, recording
+
+    started = now_ns()
+    with recording() as reads:
+        games = load_targets(args.targets, limits, getattr(args, "out", None))
+        fetched = any(game.fetch_warnings for game in games)
+        reports: list[Any] = []
+        try:
+            with output_lock(out):
+                code = build_games(games, out, options, reports)
+                if not fetched and not options.changed_since:
+                    tail = [("stderr", STRICT_FAILED)] if code == 1 else []
+                    up_to_date.remember(out, invocation, games, reports, tail, code, reads, started)
+                return code
+        except PrintError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return EXIT_INPUT
 
 
 def add_build_flags(p: argparse.ArgumentParser) -> None:
