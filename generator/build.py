@@ -130,11 +130,14 @@ def _kinds() -> frozenset[str]:
     return frozenset(KINDS)
 
 
-def _draw(state: tuple[BuildContext, Game, Path, dict[str, str]], index: int) -> CachedComponent | None:
-    """Draw the ``index``-th printed component (in this process or a forked worker)."""
+def _draw(state: tuple[BuildContext, Game, Path, dict[str, str]], index: int) -> tuple[CachedComponent | None, dict[tuple[str, int, int], str]]:
+    """Draw the ``index``-th printed component (in this process or a forked worker), with the print
+    fingerprints of its sides taken while drawing them (when a print is recorded: generator/prints.py)."""
     ctx, game, folder, fingerprints = state
     component = game.printed[index]
-    return _render_component(ctx, game, component, folder, fingerprints[component.id])
+    entry = _render_component(ctx, game, component, folder, fingerprints[component.id])
+    taken = ctx.side_prints or {}
+    return entry, {key: digest for key, digest in taken.items() if key[0] == component.id}
 
 
 def _render_component(ctx: BuildContext, game: Game, component: Component, folder: Path, fingerprint: str) -> CachedComponent | None:
@@ -191,6 +194,8 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
             from punchboard.generator.impose.context import BuildContext
 
             made.append(BuildContext(game, paper, options, style, preflight=True))
+            if plan is not None and plan.fingerprints is None:
+                made[0].side_prints = {}  # the print's fingerprints are taken from the drawing
         return made[0]
 
     for leftover in folder.glob(".*.part"):  # from a build that was killed mid-write
@@ -209,12 +214,14 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     to_draw = [n for n, c in enumerate(game.printed) if c.id in chosen and fresh.get(c.id) is None]
     jobs = jobs_for(options.jobs, options.jobs_auto, sum(len(game.printed[n].pieces) for n in to_draw))
     drawn = ordered_map(_draw, (context() if to_draw else None, game, folder, fingerprints), to_draw, jobs)
+    side_prints: dict[tuple[str, int, int], str] = {}
     with _progress(len(printable), f"{game.id}", options.quiet) as tick:
         for component in printable:
             entry = fresh.get(component.id)
             if entry is None:
                 tick(f"{game.id}: {component.id}")
-                entry = next(drawn)
+                entry, taken = next(drawn)
+                side_prints.update(taken)
                 if entry is None:
                     continue
                 rendered.append(component.id)
@@ -224,6 +231,12 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
             entries[component.id] = entry
             warnings.extend(entry.warnings)
     cache.components = entries
+    if made:
+        made[0].side_prints = None  # print groups and reprints draw pieces again: nothing more to take
+    if plan is not None and plan.fingerprints is None:
+        from .reprint import settle_print
+
+        settle_print(plan, game, side_prints)
     groups = _build_groups(game, folder, options, shared, entries, cache, context)
     for name, (entry, drew) in groups.items():
         (rendered if drew else reused).append(name)

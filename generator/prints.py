@@ -1,18 +1,30 @@
 """Prints: what each build drew, piece by piece, remembered as numbered records.
 
-A piece's fingerprint is a digest of its drawing, not of its YAML: each side is
-drawn alone on a fresh canvas (trim at the origin, with the component's bleed,
-no stamp, no proof guides) and what was drawn is hashed: the drawing operators,
-the images it places (named by their content) and the font files it uses. So an
-edit that draws the same thing — a comment, a reordered key, a field no layout
-shows — changes nothing.
+A piece's fingerprint is a digest of its drawing, not of its YAML, so an edit
+that draws the same thing — a comment, a reordered key, a field no layout
+shows — changes nothing. Fingerprints are versioned (:data:`FINGERPRINTS`, the
+``version`` of a record; records without one are version 1):
+
+- version 2, cards, banknotes and tokens: taken from the build's own drawing of
+  each side (generator/draw/fingerprint.py): the operators each element drew in
+  the side's own frame, with the names reportlab numbers in order of use written
+  out, at the component's declared bleed. No side is drawn a second time for it,
+  except a side the build did not draw upright as a form (a turned slot, a shaped
+  token, a back with ``--backs none``) and every side of a ``--stamp`` build, which
+  needs its print number before drawing: those are drawn alone on a scratch canvas,
+  which gives the same digest.
+- version 1 (and version 2 for tiles, sheets and boards): each side drawn alone on
+  a fresh canvas (trim at the origin, with the component's bleed, no stamp, no proof
+  guides) and its page operators, the images it places (named by their content) and
+  the font files it uses hashed. A build compared with a version-1 print takes the
+  version-1 fingerprints for that comparison, so older prints stay usable.
 
 Records live beside the outputs as ``OUT/<game>/prints/0001.json`` …, each with
 its number, a UTC date, the render options and every piece's face and back
-fingerprint. Drawing every side again costs time, so fingerprints are memoised
-in ``prints/.drawn.json``: per side under a digest of everything it is drawn
-from, and for the whole game under the build cache's component fingerprints, so
-an unchanged rebuild neither draws nor loads the renderers.
+fingerprint. Fingerprints are memoised in ``prints/.drawn.json``: per component
+under the build cache's component fingerprint, and per side drawn alone under a
+digest of everything it is drawn from, so an unchanged rebuild neither draws nor
+loads the renderers.
 """
 
 from __future__ import annotations
@@ -46,7 +58,8 @@ if TYPE_CHECKING:  # the renderers load only when a side has to be drawn
 
 PRINTS_DIR = "prints"
 MEMO_FILE = ".drawn.json"
-MEMO_VERSION = 2
+MEMO_VERSION = 3
+FINGERPRINTS = 2  # the version of the fingerprints a build records (see the module's docstring)
 _RECORD = re.compile(r"^(\d{4,})\.json$")
 _CARD_KINDS = ("deck", "banknotes", "tokens")
 
@@ -74,10 +87,12 @@ class PrintRecord:
     date: str
     options: dict[str, object]
     pieces: tuple[PiecePrint, ...]
+    version: int = FINGERPRINTS  # of the fingerprints; records written before versions were kept are 1
 
     def to_json(self) -> str:
         data = {
             "number": self.number,
+            "version": self.version,
             "date": self.date,
             "options": self.options,
             "pieces": _grouped(self.pieces),
@@ -139,9 +154,15 @@ def load(folder: Path, number: int) -> PrintRecord:
     path = prints_folder(folder) / f"{number:04d}.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return PrintRecord(int(data["number"]), str(data["date"]), dict(data.get("options", {})), _expanded(data["pieces"]))
+        record = PrintRecord(int(data["number"]), str(data["date"]), dict(data.get("options", {})), _expanded(data["pieces"]),
+                             int(data.get("version", 1)))
     except (OSError, ValueError, TypeError, KeyError) as exc:
         raise PrintError(f"{path}: cannot read print {number} ({exc})") from None
+    if record.version not in (1, FINGERPRINTS):
+        raise PrintError(f"{path}: print {number} has fingerprints of version {record.version}, which this punchboard "
+                         f"cannot compare (it reads versions 1 and {FINGERPRINTS}); build with the punchboard that "
+                         "recorded it, or record a new print with `punchboard build`")
+    return record
 
 
 def resolve(folder: Path, game_id: str, wanted: str) -> PrintRecord:
@@ -210,7 +231,7 @@ class _Files:
 
 
 def _drawing_digest(ctx: BuildContext, piece: Piece, bleed: float, parts: Sequence[Panel], files: _Files) -> str:
-    """Draw ``parts`` alone on a fresh canvas and hash what was drawn.
+    """Version 1: draw ``parts`` alone on a fresh canvas and hash what was drawn.
 
     The digest covers the page's drawing operators (text as shown, shapes,
     colours, clips, images by their content-derived names) and, for every font
@@ -233,6 +254,20 @@ def _drawing_digest(ctx: BuildContext, piece: Piece, bleed: float, parts: Sequen
         source = getattr(getattr(font, "face", None), "filename", None)
         sha.update(f"\n{internal}={name}:{files.digest(Path(source)) if source else ''}".encode())
     return sha.hexdigest()
+
+
+def _drawn_digest(ctx: BuildContext, piece: Piece, bleed: float, part: Panel, scratch: object) -> str:
+    """Version 2 of a card-like side the build did not fingerprint: drawn alone, upright, as the build
+    draws a side (a form, trim at the origin), on ``scratch``, a canvas of this run's."""
+    from punchboard.generator.draw.fingerprint import Request
+    from punchboard.generator.draw.side import SideContext, SideFrame, draw_side
+
+    side, trim, clip, _rotation = part
+    found: list[str] = []
+    context = SideContext(ctx.game.palette, (ctx.game.folder,), icons=ctx.game.icons, fingerprint=Request(bleed, found.append))
+    layout = ctx.game.layouts[side.layout]
+    draw_side(scratch, layout, {**piece.fields, **side.fields}, SideFrame(trim, bleed, bleed, clip), context)  # type: ignore[arg-type]
+    return found[0]
 
 
 def display_names(component: Component) -> dict[int, str]:
@@ -284,9 +319,9 @@ def _side_parts(component: Component, piece: Piece, width: float, height: float,
 
 
 def _inputs_key(ctx: BuildContext, shared: str, piece: Piece, size: tuple[float, float], bleed: float,
-                parts: Sequence[Panel], files: _Files) -> str:
+                parts: Sequence[Panel], files: _Files, version: int = FINGERPRINTS) -> str:
     """Everything a side's drawing is made from (a memo key only: the fingerprint is the drawing)."""
-    sha = hashlib.sha256(shared.encode())
+    sha = hashlib.sha256(f"{shared}:{version}".encode())
     sha.update(repr((size, bleed)).encode())
     for side, trim, clip, rotation in parts:
         layout = ctx.game.layouts[side.layout]
@@ -315,17 +350,19 @@ def _find_image(src: str, chain: Sequence[Path], folder: Path) -> Path | None:
 
 @dataclass
 class _Memo:
-    game: str = ""  # the key of the whole game's drawings when ``pieces`` was taken
-    pieces: tuple[PiecePrint, ...] = ()
-    sides: dict[str, str] | None = None
+    game: str = ""  # the key of the whole game's drawings when it was taken
+    components: dict[str, tuple[str, tuple[PiecePrint, ...], dict[str, str]]] | None = None  # id → (key, prints, sides)
 
 
 def _load_memo(path: Path) -> _Memo:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         if data.get("version") == MEMO_VERSION:
-            sides = {str(k): str(v) for k, v in data["sides"].items()}
-            return _Memo(str(data.get("game", "")), _expanded(data.get("pieces", [])), sides)
+            components = {
+                str(cid): (str(entry["key"]), _expanded(entry["pieces"]), {str(k): str(v) for k, v in entry["sides"].items()})
+                for cid, entry in data["components"].items()
+            }
+            return _Memo(str(data.get("game", "")), components)
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         pass
     return _Memo()
@@ -337,78 +374,124 @@ class Fingerprints:
 
     pieces: tuple[PiecePrint, ...]
     game: str
-    sides: dict[str, str]
+    components: dict[str, tuple[str, tuple[PiecePrint, ...], dict[str, str]]]
     changed: bool
+    version: int = FINGERPRINTS
 
     def save_memo(self, folder: Path) -> None:
         """Written after the build's outputs, so a build killed early leaves its outputs' order of writes alone."""
-        if self.changed:
+        if self.changed and self.version == FINGERPRINTS:
             path = prints_folder(folder) / MEMO_FILE
             path.parent.mkdir(parents=True, exist_ok=True)
-            data = {"version": MEMO_VERSION, "game": self.game, "pieces": _grouped(self.pieces), "sides": self.sides}
+            components = {cid: {"key": key, "pieces": _grouped(pieces), "sides": sides}
+                          for cid, (key, pieces, sides) in self.components.items()}
+            data = {"version": MEMO_VERSION, "game": self.game, "components": components}
             write_text(path, json.dumps(data, sort_keys=True) + "\n")
 
 
-def fingerprint_game(game: Game, options: BuildOptions, paper: Paper, style: SheetStyle, folder: Path) -> Fingerprints:
+Drawn = dict[tuple[str, int, int], str]  # the build's own fingerprints: (component, piece index, 0 face / 1 back) → digest
+
+
+def fingerprint_game(game: Game, options: BuildOptions, paper: Paper, style: SheetStyle, folder: Path,
+                     drawn: Drawn | None = None, version: int = FINGERPRINTS) -> Fingerprints:
     """Every printed piece's (face, back) drawing digests (``options`` without a stamp).
 
-    When no component's inputs changed since the digests were last taken they
-    are reused whole; otherwise a side whose inputs are the same as a side
-    fingerprinted before is not drawn again.
+    ``drawn``: the fingerprints the build took while drawing (version 2); a side missing
+    from it is drawn alone. When no component's inputs changed since the digests were
+    last taken they are reused whole; otherwise a component whose inputs are the same is
+    reused, and a side drawn alone before from the same inputs is not drawn again.
+    ``version`` 1 gives the fingerprints older prints recorded (no memo: taken afresh).
     """
     for leftover in prints_folder(folder).glob(".*.part"):  # from a build that was killed mid-write
         leftover.unlink(missing_ok=True)
-    memo = _Memo() if options.force else _load_memo(prints_folder(folder) / MEMO_FILE)
+    legacy = version != FINGERPRINTS
+    memo = _Memo() if options.force or legacy else _load_memo(prints_folder(folder) / MEMO_FILE)
     components = [c for c in game.printed if c.kind in PRINTED_KINDS]
     shared = build_digest(game, options)
-    key = hashlib.sha256("".join(f"{c.id}:{component_fingerprint(game, c, shared)}\n" for c in components).encode()).hexdigest()
-    if memo.game == key and memo.sides is not None:
-        return Fingerprints(memo.pieces, key, memo.sides, False)
+    keys = {c.id: component_fingerprint(game, c, shared) for c in components}
+    key = hashlib.sha256("".join(f"{c.id}:{keys[c.id]}\n" for c in components).encode()).hexdigest()
+    known = memo.components or {}
+    if memo.game == key and all(c.id in known for c in components):
+        return Fingerprints(tuple(p for c in components for p in known[c.id][1]), key, known, False)
 
     from punchboard.generator.impose.context import BuildContext
 
     ctx = BuildContext(game, paper, options, style)
-    # With --jobs the pieces are shared out in runs over the processes; a digest depends on its side's
-    # drawing alone, so the records are the same for any split (a side recurring in two runs is drawn twice).
-    jobs = jobs_for(options.jobs, options.jobs_auto, sum(len(c.pieces) for c in components))
+    drawn = {} if legacy or drawn is None else drawn
+    kept: dict[str, tuple[str, tuple[PiecePrint, ...], dict[str, str]]] = {}
+    todo: list[int] = []
+    for n, component in enumerate(components):
+        entry = known.get(component.id)
+        if entry is not None and entry[0] == keys[component.id]:
+            kept[component.id] = entry
+        else:
+            todo.append(n)
+    # Sides the build fingerprinted cost nothing more; the others are drawn alone. With --jobs the pieces
+    # left to draw are shared out in runs over the processes; a digest depends on its side's drawing alone,
+    # so the records are the same for any split (a side recurring in two runs is drawn twice).
+    alone = sum(len(components[n].pieces) for n in todo if not _all_drawn(components[n], drawn))
+    jobs = jobs_for(options.jobs, options.jobs_auto, alone)
     runs = [(n, start, min(start + size, len(c.pieces)))
-            for n, c in enumerate(components)
+            for n in todo
+            for c in [components[n]]
             for size in [max(MIN_RUN, -(-len(c.pieces) // max(1, jobs)))]
             for start in range(0, len(c.pieces), size)]
-    used: dict[str, str] = {}
-    pieces: list[PiecePrint] = []
-    for run_pieces, run_sides in ordered_map(_fingerprint_run, (ctx, shared, memo.sides or {}, components), runs,
-                                             jobs):
+    state = (ctx, shared, {cid: entry[2] for cid, entry in known.items()}, components, drawn, version)
+    made: dict[str, tuple[list[PiecePrint], dict[str, str]]] = {}
+    for (n, _start, _stop), (run_pieces, run_sides) in zip(runs, ordered_map(_fingerprint_run, state, runs, jobs),
+                                                           strict=True):
+        pieces, sides = made.setdefault(components[n].id, ([], {}))
         pieces.extend(run_pieces)
-        used.update(run_sides)
-    return Fingerprints(tuple(pieces), key, used, True)
+        sides.update(run_sides)
+    for cid, (pieces, sides) in made.items():
+        kept[cid] = (keys[cid], tuple(pieces), sides)
+    ordered = {c.id: kept[c.id] for c in components}
+    return Fingerprints(tuple(p for entry in ordered.values() for p in entry[1]), key, ordered, True, version)
+
+
+def _all_drawn(component: Component, drawn: Drawn) -> bool:
+    return all((component.id, p.index, k) in drawn
+               for p in component.pieces for k, side in enumerate((p.face, p.back)) if side is not None)
 
 
 MIN_RUN = 32  # pieces: fewer are not worth a process
 
 
-def _fingerprint_run(state: tuple[BuildContext, str, dict[str, str], list[Component]],
+def _fingerprint_run(state: tuple[BuildContext, str, dict[str, dict[str, str]], list[Component], Drawn, int],
                      run: tuple[int, int, int]) -> tuple[list[PiecePrint], dict[str, str]]:
-    """The prints of one component's pieces ``start:stop``, and the digest of every side they show by its inputs."""
-    ctx, shared, known, components = state
+    """The prints of one component's pieces ``start:stop``, and the digest of every side drawn alone by its inputs."""
+    ctx, shared, known_sides, components, drawn, version = state
     index, start, stop = run
     component = components[index]
+    known = known_sides.get(component.id, {})
     files = _Files()
     used: dict[str, str] = {}
     pieces: list[PiecePrint] = []
     bleed = side_bleed(ctx, component)
     names = display_names(component)
+    card_like = component.kind in _CARD_KINDS and version == FINGERPRINTS
+    scratch = None
     for piece in component.pieces[start:stop]:
         width, height = _size(component, piece)
         digests = []
-        for parts in _side_parts(component, piece, width, height, bleed):
+        for k, parts in enumerate(_side_parts(component, piece, width, height, bleed)):
             if not parts:
                 digests.append("")
                 continue
-            side_key = _inputs_key(ctx, shared, piece, (width, height), bleed, parts, files)
-            digest = used.get(side_key) or known.get(side_key) or _drawing_digest(ctx, piece, bleed, parts, files)
-            used[side_key] = digest
-            digests.append(digest)
+            found = drawn.get((component.id, piece.index, k)) if card_like else None
+            if found is None:
+                side_key = _inputs_key(ctx, shared, piece, (width, height), bleed, parts, files, version)
+                found = used.get(side_key) or known.get(side_key)
+                if found is None and card_like:
+                    if scratch is None:
+                        from reportlab.pdfgen.canvas import Canvas
+
+                        scratch = Canvas(BytesIO(), invariant=1, pageCompression=0, initialFontName="Vera")
+                    found = _drawn_digest(ctx, piece, bleed, parts[0], scratch)
+                elif found is None:
+                    found = _drawing_digest(ctx, piece, bleed, parts, files)
+                used[side_key] = found
+            digests.append(found)
         pieces.append(PiecePrint(component.id, names[piece.index], piece.entry, piece.index, piece.copy,
                                  digests[0], digests[1]))
     return pieces, used

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -115,19 +115,24 @@ def compare(old: Sequence[PiecePrint], new: Sequence[PiecePrint]) -> list[Swap]:
 
 @dataclass
 class PrintPlan:
-    """What this build prints, worked out before drawing so the stamp can carry its number."""
+    """What this build prints. The fingerprints are taken from the build's drawing (:func:`settle_print`
+    after the components are drawn); with ``--stamp`` before drawing, so the stamp can carry the number."""
 
     folder: Path
-    fingerprints: prints.Fingerprints
+    fingerprints: prints.Fingerprints | None
     last: PrintRecord | None
     base: PrintRecord | None  # the print --changed-since names
     number: int
     is_new: bool
     options: BuildOptions  # the build's options with the stamp label set
+    paper: Paper
+    style: SheetStyle
+    older: dict[int, prints.Fingerprints] = field(default_factory=dict)  # by version, to compare with older prints
 
 
 def plan_print(game: Game, folder: Path, options: BuildOptions, paper: Paper, style: SheetStyle) -> PrintPlan | None:
-    """Fingerprint the game's drawings and decide this build's print number (None: not asked for).
+    """The prints to compare with, and (with ``--stamp``) the fingerprints and this build's print number
+    (None: not asked for).
 
     Raises :class:`~generator.prints.PrintError` before anything is written when
     ``changed_since`` names a print that does not exist.
@@ -137,11 +142,32 @@ def plan_print(game: Game, folder: Path, options: BuildOptions, paper: Paper, st
     base = prints.resolve(folder, game.id, options.changed_since) if options.changed_since else None
     known = prints.numbers(folder)
     last = prints.load(folder, known[-1]) if known else None
-    found = prints.fingerprint_game(game, replace(options, stamp_label=""), paper, style, folder)
-    is_new = last is None or bool(compare(last.pieces, found.pieces))
-    number = (last.number + 1 if last is not None else 1) if is_new else last.number  # type: ignore[union-attr]
-    label = f"P{number}" if options.stamp else ""
-    return PrintPlan(folder, found, last, base, number, is_new, replace(options, stamp_label=label))
+    plan = PrintPlan(folder, None, last, base, 0, False, options, paper, style)
+    if options.stamp:
+        settle_print(plan, game, None)
+        plan.options = replace(options, stamp_label=f"P{plan.number}")
+    return plan
+
+
+def settle_print(plan: PrintPlan, game: Game, drawn: prints.Drawn | None) -> None:
+    """Take the fingerprints (``drawn``: those the build took while drawing) and decide the print number."""
+    stampless = replace(plan.options, stamp_label="")
+    plan.fingerprints = prints.fingerprint_game(game, stampless, plan.paper, plan.style, plan.folder, drawn)
+    last = plan.last
+    plan.is_new = last is None or bool(compare(last.pieces, _comparable(plan, game, last)))
+    plan.number = (last.number + 1 if last is not None else 1) if plan.is_new else last.number  # type: ignore[union-attr]
+
+
+def _comparable(plan: PrintPlan, game: Game, record: PrintRecord) -> tuple[PiecePrint, ...]:
+    """This build's fingerprints in ``record``'s version (an older print's are taken afresh, once)."""
+    assert plan.fingerprints is not None
+    if record.version == plan.fingerprints.version:
+        return plan.fingerprints.pieces
+    if record.version not in plan.older:
+        stampless = replace(plan.options, stamp_label="")
+        plan.older[record.version] = prints.fingerprint_game(game, stampless, plan.paper, plan.style, plan.folder,
+                                                             version=record.version)
+    return plan.older[record.version].pieces
 
 
 def finish_print(plan: PrintPlan | None, game: Game, context: Callable[[], BuildContext]) -> list[str]:
@@ -152,6 +178,9 @@ def finish_print(plan: PrintPlan | None, game: Game, context: Callable[[], Build
     if plan is None:
         return []
     options = plan.options
+    if plan.fingerprints is None:  # nothing was drawn through the build (no printed component)
+        settle_print(plan, game, None)
+    assert plan.fingerprints is not None
     pieces = plan.fingerprints.pieces
     plan.fingerprints.save_memo(plan.folder)
     notes = []
@@ -162,7 +191,7 @@ def finish_print(plan: PrintPlan | None, game: Game, context: Callable[[], Build
     elif options.record_print:
         notes.append(f"no change since print {plan.number}: no new print recorded")
     if plan.base is not None:
-        swaps = compare(plan.base.pieces, pieces)
+        swaps = compare(plan.base.pieces, _comparable(plan, game, plan.base))
         path = plan.folder / f"{game.id}-reprint.pdf"
         write_bytes(path, reprint_pdf(context(), plan, swaps))
         printed = sum(s.count for s in swaps if s.what != "removed")

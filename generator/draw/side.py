@@ -23,7 +23,7 @@ from punchboard.spec.images import ImageRefused
 from punchboard.spec.images import find_image as resolve_image
 from punchboard.spec.model import Element, Layout
 
-from . import fonts, packed_forms, svg, text
+from . import fingerprint, fonts, packed_forms, svg, text
 from .art import Ink, draw_icon
 from .colours import resolved
 from .geometry import Rect
@@ -93,6 +93,7 @@ class SideContext:
     stamp: str = ""  # a print stamp such as "P3" (draw/stamp.py), drawn over the layout
     icons: Mapping[str, Path] = field(default_factory=dict)  # the game's own icons (icons: in game.yaml)
     observe: Observe | None = None  # starts a watcher of each side drawn (the preflight, generator/preflight/)
+    fingerprint: fingerprint.Request | None = None  # hands the side's print fingerprint on (draw/fingerprint.py)
 
 
 def colour(name: Any, palette: Mapping[str, str]) -> str | None:
@@ -170,10 +171,14 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
     forms: dict[tuple[Any, ...], str] = canvas.__dict__.setdefault("_punchboard_forms", {})
     said: dict[str, tuple[str, list[str]]] = canvas.__dict__.setdefault("_punchboard_form_warnings", {})
     name = forms.get(key)
+    asked = ctx.fingerprint if not frame.turned else None  # a turned slot draws the layout off the origin
+    prints: dict[tuple[str, float], str] = canvas.__dict__.setdefault("_punchboard_form_prints", {})
     if name is not None:
         first, messages = said[name]
         for message in messages:  # the side warns again for this piece, by this piece's name
             ctx.warn(ctx.where + message[len(first):] if first and message.startswith(first) else message)
+        if asked is not None and (name, asked.bleed) in prints:
+            asked.take(prints[(name, asked.bleed)])
     else:
         name = forms[key] = f"PBSide{len(forms)}"
         heard: list[str] = []
@@ -185,13 +190,19 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
             report(message)
 
         ctx = replace(ctx, warn=warn)
-        local = SideFrame(Rect(0, 0, trim.width, trim.height), frame.bleed_x, frame.bleed_y, local_clip,
-                          frame.rotation, frame.mirror_x, frame.mirror_y)
+        # Sizes are snapped to 1e-9 pt: a slot's width, an edge minus an edge, is off by float noise that a
+        # side drawn alone (its print fingerprint, draw/fingerprint.py) does not have.
+        local = SideFrame(Rect(0, 0, round(trim.width, 9), round(trim.height, 9)), round(frame.bleed_x, 9),
+                          round(frame.bleed_y, 9), local_clip, frame.rotation, frame.mirror_x, frame.mirror_y)
         # The clip lies within the bleed rectangle, which a 180° turn about the trim centre maps onto itself
         # (a turned slot's bleed rectangle is the upright one turned a quarter: bleeds swap with the sides).
         bounds = local.bleed_rect
         canvas.beginForm(name, bounds.x, bounds.y, bounds.right, bounds.top)
-        _draw_side_now(canvas, layout, fields, local, ctx)
+        spans: list[tuple[Element, int, int]] | None = [] if asked is not None else None
+        _draw_side_now(canvas, layout, fields, local, ctx, spans)
+        if asked is not None and spans is not None:
+            prints[(name, asked.bleed)] = _fingerprint(canvas, layout, fields, local, ctx, spans, asked.bleed)
+            asked.take(prints[(name, asked.bleed)])
         shadings = dict(canvas._shadingUsed)  # gradients (SVG) the form uses; endForm forgets them
         canvas.endForm()
         _keep_transparency(canvas, name, shadings)
@@ -225,7 +236,48 @@ def _keep_transparency(canvas: Canvas, name: str, shadings: Mapping[str, str] | 
     form.Resources = resources
 
 
-def _draw_side_now(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: SideFrame, ctx: SideContext) -> None:
+def _fingerprint(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: SideFrame, ctx: SideContext,
+                 spans: list[tuple[Element, int, int]], bleed: float) -> str:
+    """The side's print fingerprint from what was just drawn (``spans``: each element's operators in
+    ``canvas._code``, in a frame whose trim is at the origin). An element on the bleed box is drawn
+    again at the declared ``bleed`` when the sheet keeps another (draw/fingerprint.py)."""
+    code = canvas._code
+    trim = frame.trim
+    same_bleed = round(frame.bleed_x, 4) == round(bleed, 4) and round(frame.bleed_y, 4) == round(bleed, 4)
+    chunks = []
+    for element, start, stop in spans:
+        if same_bleed or element.props.get("box", "trim") != "bleed":
+            chunks.append(fingerprint.normalised(canvas, code[start:stop]))
+            continue
+        declared = SideFrame(Rect(0, 0, trim.width, trim.height), bleed, bleed)
+        palette = {**ctx.palette, **layout.palette}
+        quiet = replace(ctx, warn=lambda message: None, observe=None, fingerprint=None, stamp="", proof=False)
+        key = None
+        if element.type in _SHAPES:  # drawn from its props alone: a deck's backgrounds are drawn once
+            key = (layout.name, element.id, repr(bound_props(element.props, fields)), repr(sorted(palette.items())),
+                   round(trim.width, 4), round(trim.height, 4), round(bleed, 4))
+            found = _REDRAWN.get(key)
+            if found is not None:
+                chunks.append(found)
+                continue
+        scratch = fingerprint.scratch()
+        begin = len(scratch._code)
+        _draw_element(scratch, element, layout, fields, declared, palette, quiet)
+        chunks.append(fingerprint.normalised(scratch, scratch._code[begin:]))
+        del scratch._code[begin:]
+        if key is not None:
+            if len(_REDRAWN) >= 256:
+                _REDRAWN.clear()
+            _REDRAWN[key] = chunks[-1]
+    return fingerprint.digest(trim.width, trim.height, chunks)
+
+
+_SHAPES = frozenset({"rect", "ellipse", "line", "polygon"})
+_REDRAWN: dict[tuple[object, ...], bytes] = {}  # shapes on the bleed box drawn at the declared bleed, per process
+
+
+def _draw_side_now(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: SideFrame, ctx: SideContext,
+                   spans: list[tuple[Element, int, int]] | None = None) -> None:
     fonts.register_layout_fonts(layout.fonts)
     palette = {**ctx.palette, **layout.palette}
     canvas.saveState()
@@ -247,7 +299,10 @@ def _draw_side_now(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], fr
     seen = ctx.observe(layout, frame) if ctx.observe is not None else None
     for element in layout.elements:
         if _visible(element, fields, ctx):
+            start = len(canvas._code)
             _draw_element(canvas, element, layout, fields, frame, palette, ctx, seen)
+            if spans is not None:
+                spans.append((element, start, len(canvas._code)))
     if seen is not None:
         seen.done(ctx.warn, ctx.where)
     if ctx.stamp:

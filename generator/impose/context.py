@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from punchboard.generator.draw.fingerprint import Request
 from punchboard.generator.draw.side import Observe, SideContext, SideFrame, draw_side
 from punchboard.generator.options import BuildOptions
 from reportlab.pdfgen.canvas import Canvas
@@ -30,6 +31,10 @@ class BuildContext:
     style: SheetStyle
     warnings: list[str] = field(default_factory=list)
     preflight: bool = False
+    # When a print is recorded: each side's fingerprint as drawn, by (component, piece index, 0 face / 1 back)
+    # (generator/prints.py); None: not asked for.
+    side_prints: dict[tuple[str, int, int], str] | None = None
+    declared_bleeds: dict[str, float] = field(default_factory=dict, repr=False)  # bleed_for, by component id
 
     def warn(self, message: str) -> None:
         if message not in self.warnings:
@@ -61,6 +66,13 @@ class BuildContext:
         layout = self.game.layouts[side.layout]
         fields = {**piece.fields, **side.fields}
         side_ctx = self.side_context(self.where(component, piece, noun))
+        found = self.side_prints
+        if found is not None:
+            key = (component.id, piece.index, 0 if side is piece.face else 1)
+            bleed = self.declared_bleeds.get(component.id)
+            if bleed is None:
+                bleed = self.declared_bleeds[component.id] = self.bleed_for(component)
+            side_ctx.fingerprint = Request(bleed, lambda digest: found.__setitem__(key, digest))
 
         def paint(canvas: Canvas, frame: SideFrame) -> None:
             draw_side(canvas, layout, fields, frame, side_ctx)
