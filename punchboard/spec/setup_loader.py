@@ -22,6 +22,7 @@ from .setup_model import (
     Consumption,
     Count,
     Event,
+    EventTerm,
     Expectation,
     RuleNumber,
     Setup,
@@ -541,6 +542,34 @@ class _Builder:
                                  f"zone each player has and hide what it held; give each player's pieces a zone of "
                                  f"their own (to: {zone}_each, or a name of its own)")
 
+    def event_terms(self, at: PathKey, spec: dict[str, Any]) -> tuple[EventTerm, ...]:
+        """An event counts the pieces matching where:, or is a union of counts (any_of:), or counts the most
+        pieces of one kind (of_a_kind: FIELD, among those matching where: if given)."""
+        any_of, where, kind = spec.get("any_of"), spec.get("where"), spec.get("of_a_kind")
+        if where is not None:
+            self.expression(at + ("where",), where, condition=True)
+        if kind is not None:
+            self.check_field(at + ("of_a_kind",), kind)
+        if any_of is None:
+            if where is None and kind is None:
+                self.error(at, "an event needs where: (the pieces it counts), any_of: (a union of counts, each "
+                               "with its where:, min: and max:) or of_a_kind: FIELD")
+            return ()
+        for key, why in (("where", "each term of any_of: has its own where:; move it into the terms"),
+                         ("min", "each term of any_of: has its own min: and max:; move them into the terms"),
+                         ("max", "each term of any_of: has its own min: and max:; move them into the terms"),
+                         ("of_a_kind", "of_a_kind: counts one kind, any_of: a union of counts; write two events")):
+            if key in spec:
+                self.error(at + (key,), f"{key}: beside any_of: — {why}")
+        terms = []
+        for j, term in enumerate(any_of):
+            self.expression(at + ("any_of", j, "where"), term["where"], condition=True)
+            low, high = term.get("min", 0 if "max" in term else 1), term.get("max")
+            if high is not None and low > high:
+                self.error(at + ("any_of", j), f"any_of term min {low} is more than max {high}")
+            terms.append(EventTerm(term["where"], low, high))
+        return tuple(terms)
+
     # ------------------------------------------------------------ the rest
 
     def read_numbers(self, raw: list[dict[str, Any]]) -> None:
@@ -667,12 +696,13 @@ class _Builder:
             who = spec.get("who", "any")
             if isinstance(who, int) and spec["zone"] not in all_per_player:
                 self.error(at + ("who",), f"who: {who} names a player, but '{spec['zone']}' is one shared zone")
-            self.expression(at + ("where",), spec["where"], condition=True)
+            terms = self.event_terms(at, spec)
             low, high = spec.get("min", 0 if "max" in spec else 1), spec.get("max")
             if high is not None and low > high:
                 self.error(at, f"event min {low} is more than max {high}")
-            events.append(Event(name=spec["name"], zone=spec["zone"], where=spec["where"], source=self.source(at),
-                                low=low, high=high, who=spec.get("who", "any")))
+            events.append(Event(name=spec["name"], zone=spec["zone"], where=spec.get("where"), source=self.source(at),
+                                low=low, high=high, who=spec.get("who", "any"), any_of=terms,
+                                of_a_kind=spec.get("of_a_kind")))
         if len(self.problems) == before:
             self.check_choices(path, players)
         if len(self.problems) == before:

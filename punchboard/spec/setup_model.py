@@ -135,16 +135,36 @@ class Consumption:
 
 
 @dataclass(frozen=True)
+class EventTerm:
+    """One count of a union: the pieces matching ``where`` number within [low, high]."""
+
+    where: str
+    low: int = 1
+    high: int | None = None
+
+
+@dataclass(frozen=True)
 class Event:
-    """A deal outcome: the count of matching pieces in a player's zone lies in [low, high]."""
+    """A deal outcome: the count of matching pieces in a player's zone lies in [low, high]; or, with
+    ``any_of``, any of its terms holds (a union); or, with ``of_a_kind``, the most pieces (matching
+    ``where``) that share one value of that field lie in [low, high]."""
 
     name: str
     zone: str
-    where: str
+    where: str | None
     source: str
     low: int = 1
     high: int | None = None
     who: str | int = "any"  # any | every | first | a player's number (1 = the first player)
+    any_of: tuple[EventTerm, ...] = ()
+    of_a_kind: str | None = None
+
+    @property
+    def conditions(self) -> tuple[str, ...]:
+        """Every condition the event reads (the terms' for a union)."""
+        if self.any_of:
+            return tuple(term.where for term in self.any_of)
+        return (self.where,) if self.where is not None else ()
 
 
 @dataclass(frozen=True)

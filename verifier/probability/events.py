@@ -23,9 +23,11 @@ from ..findings import EventStat, Finding
 from ..inventory import Instance
 from ..setup.simulate import simulate, table_env
 from ..setup.zones import Run, Scope
-from .stats import Z_999, exact_probability, wilson
+from . import compound
+from .stats import Z_999, all_hold, exact_probability, wilson
 
 BLOCK = 500
+COMPOUND_BUDGET = 2_000_000  # most hand fillings a union or of-a-kind figure may count; beyond it, an estimate
 """Monte Carlo trials per block. Block ``b`` of a variant × player count draws from its own stream, seeded
 with ``{seed}:{variant}:{players}:events:{b}``, so the counts do not depend on how blocks are shared out
 over processes (``verify --jobs``). The blocks are fixed by the trial count alone."""
@@ -37,7 +39,15 @@ class _Target:
     index: int
     scope: Scope
     env: Mapping[str, Any]
-    marked: frozenset[int]  # the pieces its condition selects (the same in every replay)
+    read: compound.Reading  # what it reads of a hand (the pieces its conditions select: the same in every replay)
+
+    @property
+    def marked(self) -> frozenset[int]:
+        return self.read.terms[0]
+
+    @property
+    def plain(self) -> bool:
+        return not self.event.any_of and self.event.of_a_kind is None
 
 
 @dataclass
@@ -105,10 +115,12 @@ def _inside(k: int, event: Event) -> bool:
 
 
 def _outcome(run: Run, target: _Target) -> bool:
-    counts = [len(target.marked.intersection(hand)) for hand in _hands(run, target)]  # a hand holds a piece once
-    if target.event.who == "any":
-        return any(_inside(c, target.event) for c in counts)
-    return all(_inside(c, target.event) for c in counts)
+    if target.plain:
+        counts = [len(target.marked.intersection(hand)) for hand in _hands(run, target)]  # a hand holds a piece once
+        inside = [_inside(c, target.event) for c in counts]
+    else:
+        inside = [target.read.hit(hand) for hand in _hands(run, target)]
+    return any(inside) if target.event.who == "any" else all(inside)
 
 
 def _exact(run: Run, target: _Target) -> tuple[float | None, str]:
@@ -118,6 +130,8 @@ def _exact(run: Run, target: _Target) -> tuple[float | None, str]:
     jointly (hypergeometric over its pieces, or over a mixture's law of how many it marks), hands of
     independent origins multiply.
     """
+    if not target.plain:
+        return _exact_compound(run, target)
     event, origins = target.event, run.origins
     hands = _hands(run, target)
     fixed: list[int] = []
@@ -158,6 +172,56 @@ def _exact(run: Run, target: _Target) -> tuple[float | None, str]:
     return float(value), f"exact over every arrangement of {steps}"
 
 
+def _exact_compound(run: Run, target: _Target) -> tuple[float | None, str]:
+    """A union or k-of-a-kind event: multivariate hypergeometric over the classes its terms make
+    (:mod:`.compound`), hand by hand, for each random step the hands' pieces come from."""
+    event, origins, read = target.event, run.origins, target.read
+    hands = _hands(run, target)
+    fixed: list[dict[Any, int]] = []
+    groups: dict[int, list[int]] = {}
+    for n, hand in enumerate(hands):
+        tags = {origins.tag.get(i) for i in hand} - {None}
+        if len(tags) > 1:
+            return None, "estimate: the hands hold pieces from more than one random step"
+        counts: dict[Any, int] = {}
+        for i in hand:
+            if origins.tag.get(i) is None:
+                cls = read.classify(i)
+                counts[cls] = counts.get(cls, 0) + 1
+        fixed.append(counts)
+        if tags:
+            groups.setdefault(tags.pop(), []).append(n)
+    want_hit = event.who != "any"  # any: P(every hand misses it); every, first, a named player: P(every hand meets it)
+    if not groups:
+        inside = [read.hit_counts(c) for c in fixed]
+        hit = any(inside) if event.who == "any" else all(inside)
+        return (1.0 if hit else 0.0), "no random step reaches these hands: the outcome is fixed"
+    ancestry = [origins.origins[o].ancestors for o in groups]
+    if any(a & b for n, a in enumerate(ancestry) for b in ancestry[n + 1:]):
+        return None, "estimate: the hands hold pieces of random steps that depend on each other"
+    value = Fraction(1)
+    for o, members in groups.items():
+        origin = origins.origins[o]
+        if origin.tainted:
+            return None, f"estimate: {origin.tainted}"
+        if origin.mixture:
+            return None, ("estimate: a union or of-a-kind event over a shuffle of pieces from several random steps "
+                          "has no exact figure yet")
+        sizes = [sum(1 for i in hands[n] if origins.tag.get(i) == o) for n in members]
+        _, class_sizes, holds = compound.group_holds(read, origin.pool, [fixed[n] for n in members], want_hit)
+        try:
+            value *= all_hold(sizes, class_sizes, holds, budget=COMPOUND_BUDGET)
+        except OverflowError:
+            return None, "estimate: too many ways to fill these hands to count them all"
+    grouped = {n for members in groups.values() for n in members}
+    for n, counts in enumerate(fixed):
+        if n not in grouped and read.hit_counts(counts) != want_hit:
+            value = Fraction(0)
+    value = value if want_hit else 1 - value
+    steps = " and ".join(origins.origins[o].made_by for o in groups)
+    return float(value), f"exact over every arrangement of {steps}"
+
+
 def event_stats(game: Game, variant: Variant, players: int, run: Run, trials: int, seed: int,
                 inventory: tuple[Instance, ...], cross_check: bool = False) -> tuple[list[EventStat], list[Finding]]:
     """Every event of one variant × player count, its Monte Carlo run here, block after block."""
@@ -172,13 +236,14 @@ def prepare(game: Game, variant: Variant, players: int, run: Run, trials: int, s
     targets: list[_Target] = []
     for index, event in enumerate(variant.events):
         label = f'event "{event.name}"'
-        reason = blocked_by([event.where], run.env)
+        reason = blocked_by(list(event.conditions), run.env)
         if reason is not None:
             findings.append(Finding(label, f"not computed: left open by the rulebook: {reason}", "warn"))
             continue
-        if not any(run.matches(i.id, event.where, (), run.env) for i in inventory):
-            findings.append(Finding(label, f"'{event.where}' matches no piece in the box: every hand counts 0 "
-                                           "(a misspelt name or value?)", "warn"))
+        for condition in event.conditions:
+            if not any(run.matches(i.id, condition, (), run.env) for i in inventory):
+                findings.append(Finding(label, f"'{condition}' matches no piece in the box: every hand counts 0 "
+                                               "(a misspelt name or value?)", "warn"))
         found = False
         shared_seen: set[str] = set()
         for scope, env in _scopes(run):
@@ -199,7 +264,9 @@ def prepare(game: Game, variant: Variant, players: int, run: Run, trials: int, s
                 findings.append(Finding(label, f"not computed{where}: '{event.zone}' depends on a step the rulebook "
                                                "leaves open", "warn"))
                 continue
-            target = _Target(event, index, scope, env, run.matching(event.where, (), env))
+            read = compound.reading(event, lambda where, env=env: run.matching(where, (), env),
+                                    lambda i, kind=event.of_a_kind or "": run.inventory[i].env.get(kind))
+            target = _Target(event, index, scope, env, read)
             if not any(_hands(run, target)):
                 whose = ("player 1's" if event.who == "first" else f"player {event.who}'s" if isinstance(event.who, int)
                          else "every player's" if base in run.per_player else "the zone")

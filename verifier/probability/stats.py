@@ -8,7 +8,7 @@ with whole numbers: the K marked pieces are a uniform K-subset of the D position
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from statistics import NormalDist
 
@@ -56,6 +56,47 @@ def exact_probability(hand_sizes: Sequence[int], pool: int, marked: int, low: in
     favourable = sum(w * math.comb(others, marked - used) for used, w in ways.items() if 0 <= marked - used <= others)
     fraction = Fraction(favourable, math.comb(pool, marked))
     return fraction if want_inside else 1 - fraction
+
+
+def _vectors(size: int, limits: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """Every way to hold ``size`` pieces over classes with at most ``limits[c]`` of class ``c``."""
+    if not limits:
+        if size == 0:
+            yield ()
+        return
+    rest = sum(limits[1:])
+    for k in range(max(0, size - rest), min(size, limits[0]) + 1):
+        for tail in _vectors(size - k, limits[1:]):
+            yield (k, *tail)
+
+
+def all_hold(hand_sizes: Sequence[int], class_sizes: Sequence[int],
+             holds: Callable[[int, tuple[int, ...]], bool], budget: int | None = None) -> Fraction:
+    """P(every hand ``h`` holds a vector ``v`` of class counts with ``holds(h, v)``), when the hands are
+    disjoint uniformly random subsets of a pool with ``class_sizes`` pieces of each class (multivariate
+    hypergeometric, counted with whole numbers hand after hand). More than ``budget`` hand fillings to
+    look at raises OverflowError."""
+    looked = 0
+    states = {tuple(class_sizes): 1}
+    total, remaining = 1, sum(class_sizes)
+    for h, size in enumerate(hand_sizes):
+        total *= math.comb(remaining, size)
+        remaining -= size
+        following: dict[tuple[int, ...], int] = {}
+        for left, ways in states.items():
+            for vector in _vectors(size, left):
+                looked += 1
+                if budget is not None and looked > budget:
+                    raise OverflowError("too many hand fillings")
+                if not holds(h, vector):
+                    continue
+                w = ways
+                for a, b in zip(left, vector, strict=True):
+                    w *= math.comb(a, b)
+                key = tuple(a - b for a, b in zip(left, vector, strict=True))
+                following[key] = following.get(key, 0) + w
+        states = following
+    return Fraction(sum(states.values()), total)
 
 
 def wilson(hits: int, trials: int, z: float = Z_999) -> tuple[float, float]:
