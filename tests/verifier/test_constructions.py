@@ -369,3 +369,38 @@ def test_an_exact_event_gets_no_monte_carlo_unless_cross_check_asks(tmp_path: Pa
     assert market["trials"] == 3000 and 0 < market["hits"] < 3000 and market["agrees"]
     text = run_cli("verify", str(folder), "--out", str(tmp_path / "o")).stdout
     assert "not needed (--cross-check runs it)" in text
+
+
+# A reveal that chooses by what the pieces are, after two random deals into one hand (found by the oracle at
+# 1,000 examples): deck A (Y, Z) and deck B (X, Y) each deal 1, then the player reveals an X. The hand holds a
+# Y with chance 3/4, but when the first run's X was revealed its hand kept deck A's card only, and the figure
+# was "exact" 0.5 over deck A alone; a zone filled from the revealed one was "exact" 0 or 1 by the same run.
+REVEAL_AFTER_TWO_DEALS = """\
+variants:
+  - id: standard
+    players: [1]
+    steps:
+      - take: {component: a, to: deck}
+      - deal: {from: deck, to: hand, count: 1}
+      - take: {component: b, to: deck_b}
+      - deal: {from: deck_b, to: hand, count: 1}
+      - take: {from: hand, where: "name == 'X'", count: 1, to: revealed, each_player: true}
+      - take: {from: revealed, to: shown, count: 1, each_player: true}
+    events:
+      - {name: a Y stays in the hand, zone: hand, where: "name == 'Y'", min: 1}
+      - {name: an X is shown, zone: shown, where: "name == 'X'", min: 1}
+"""
+
+
+@pytest.mark.parametrize("seed", ["1", "2", "3", "4"])
+def test_a_reveal_by_content_after_two_random_deals_is_no_exact_figure(tmp_path: Path, seed: str) -> None:
+    cards = {"a": "cards:\n  - {name: Y, colour: y}\n  - {name: Z, colour: z}\n",
+             "b": "cards:\n  - {name: X, colour: x}\n  - {name: Y, colour: y}\n"}
+    folder = write_game(tmp_path, REVEAL_AFTER_TWO_DEALS, cards, players=(1, 1))
+    _, results = verify(tmp_path, folder, "--seed", seed, "--trials", "4000")
+    for name, truth in (("a Y stays in the hand", 0.75), ("an X is shown", 0.5)):
+        found = event(results, 1, name)
+        assert found["exact"] is None and found["exact_kind"] == "estimate", found
+        assert "chose pieces by what they are" in found["why"], found
+        low, high = found["interval"]
+        assert low <= truth <= high, (name, found)

@@ -130,6 +130,10 @@ def _exact(run: Run, target: _Target) -> tuple[float | None, str]:
     jointly (hypergeometric over its pieces, or over a mixture's law of how many it marks), hands of
     independent origins multiply.
     """
+    decided = run.read_zones.get(run.key(target.scope, target.event.zone))
+    if decided is not None:
+        return None, (f"estimate: {decided} chose pieces by what they are, so how many of each random step's "
+                      "pieces these hands hold differs from deal to deal")
     if not target.plain:
         return _exact_compound(run, target)
     event, origins = target.event, run.origins

@@ -53,6 +53,7 @@ class Origins:
     enabled: bool = True  # Monte Carlo replays do not need it
     random_reads: list[str] = field(default_factory=list)  # steps whose outcome can differ from deal to deal
     varied: set[int] = field(default_factory=set)  # the origins such a read depends on, with their ancestors
+    read_count: int = 0  # random reads so far, each time one happens (random_reads names each step once)
 
     def new(self, ids: Sequence[int], made_by: str, tainted: str = "", *, support: frozenset[int] | None = None,
             ancestors: frozenset[int] = frozenset(), fixed: tuple[int, ...] = (),
@@ -133,6 +134,7 @@ class Origins:
     def read(self, ids: Sequence[int], test: Callable[[int], object], made_by: str) -> None:
         """A check reads what the pieces ``ids`` are: a random read when that can differ from deal to deal."""
         if self.enabled and self.varies(ids, test):
+            self.read_count += 1
             if made_by not in self.random_reads:
                 self.random_reads.append(made_by)
             for o in self.present(ids) - {None}:

@@ -24,6 +24,7 @@ from .effects import step_texts, zones_read, zones_written
 from .replay import Plan, fixed_prefix, replay_plan
 from .shortfalls import fail
 from .steps import KINDS
+from .words import describe_step
 from .zones import Run, Scope
 
 
@@ -61,10 +62,12 @@ def run_steps(run: Run, steps: tuple[Step, ...], scope: Scope, env: dict[str, An
                 continue
         if reason is None:
             run.current = (step, scope)
+            reads_before = run.origins.read_count
             try:
                 KINDS[step.kind](run, step, scope, env)
             except Open as gap:
                 reason = str(gap)
+            _follow_read_zones(run, step, scope, reads_before)
         if reason is not None:
             said = any(reason in f.message for f in run.findings)
             fail(run, step, scope, "skipped: it depends on what the rulebook leaves open (above)" if said
@@ -83,6 +86,20 @@ def run_steps(run: Run, steps: tuple[Step, ...], scope: Scope, env: dict[str, An
         if not run.quiet:
             check_conservation(run, step, scope)
             check_capacity(run, step, scope, env)
+
+
+def _follow_read_zones(run: Run, step: Step, scope: Scope, reads_before: int) -> None:
+    """Mark the zones a random read decided (what the step read and wrote), and every zone a later step fills
+    from a marked one, so that no event over them is called exact (probability/events.py)."""
+    if run.origins.read_count > reads_before:
+        cause = describe_step(step, scope)
+        for name in (*zones_read(step), *zones_written(step)):
+            run.read_zones.setdefault(run.key(scope, name), cause)
+        return
+    causes = [run.read_zones[k] for k in (run.key(scope, n) for n in zones_read(step)) if k in run.read_zones]
+    if causes:
+        for name in zones_written(step):
+            run.read_zones.setdefault(run.key(scope, name), causes[0])
 
 
 def table_env(env: dict[str, Any], table: Table, index: int, players: int) -> dict[str, Any]:

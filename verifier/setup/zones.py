@@ -47,6 +47,9 @@ class Run:
     quiet: bool = False  # a Monte Carlo replay: no conservation, capacity or expectation checks
     cache: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # condition results, shared by replays
     current: tuple[Step, Scope] | None = None  # the step being run (an enumeration asks whose draw it is)
+    # zones whose contents a step that chose pieces by what they are (a random read) decided, and every zone
+    # filled from one afterwards: how many pieces of each random step they hold can differ from deal to deal
+    read_zones: dict[str, str] = field(default_factory=dict)  # zone key base → the step that decided it
 
     # ------------------------------------------------------------ zones
 
