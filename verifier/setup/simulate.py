@@ -93,13 +93,30 @@ def _follow_read_zones(run: Run, step: Step, scope: Scope, reads_before: int) ->
     from a marked one, so that no event over them is called exact (probability/events.py)."""
     if run.origins.read_count > reads_before:
         cause = describe_step(step, scope)
-        for name in (*zones_read(step), *zones_written(step)):
-            run.read_zones.setdefault(run.key(scope, name), cause)
+        for key in (*_read_keys(run, step, scope, marking=True), *(run.key(scope, n) for n in zones_written(step))):
+            run.read_zones.setdefault(key, cause)
         return
-    causes = [run.read_zones[k] for k in (run.key(scope, n) for n in zones_read(step)) if k in run.read_zones]
+    causes = [run.read_zones[k] for k in _read_keys(run, step, scope) if k in run.read_zones]
     if causes:
         for name in zones_written(step):
             run.read_zones.setdefault(run.key(scope, name), causes[0])
+
+
+def _read_keys(run: Run, step: Step, scope: Scope, *, marking: bool = False) -> list[str]:
+    """The zones a step reads, the box by component: what a choice left of one component in the box says
+    nothing about what a later step takes of another (the trains given by colour, then the train cards).
+    ``marking``: the keys a choice marks (its components' part of the box, or the whole box); else the keys
+    whose marks reach this step (its components' parts and the whole box, or every part)."""
+    keys = []
+    for name in zones_read(step):
+        key = run.key(scope, name)
+        if key != BOX:
+            keys.append(key)
+        elif step.components:
+            keys += [f"{BOX}:{c}" for c in step.components] + ([] if marking else [BOX])
+        else:
+            keys += [BOX] + ([] if marking else [k for k in run.read_zones if k.startswith(f"{BOX}:")])
+    return keys
 
 
 def table_env(env: dict[str, Any], table: Table, index: int, players: int) -> dict[str, Any]:
