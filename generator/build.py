@@ -25,7 +25,14 @@ from punchboard.plumbing.units import mm
 from punchboard.spec.loader import load_paper
 from punchboard.spec.model import Component, Game
 
-from .cache import BuildCache, CachedComponent, build_digest, component_fingerprint, group_fingerprint
+from .cache import (
+    BuildCache,
+    CachedComponent,
+    build_digest,
+    component_fingerprint,
+    group_fingerprint,
+    side_salt,
+)
 from .jobs import jobs_for, ordered_map
 from .options import BuildOptions
 
@@ -47,6 +54,8 @@ class GameReport:
     combined_written: bool
     warnings: tuple[str, ...]
     notes: tuple[str, ...] = ()  # the print recorded, the reprint written (generator/reprint.py)
+    # for each component drawn: its distinct sides drawn, and those kept from the last build (draw/kept.py)
+    sides: tuple[tuple[str, int, int], ...] = ()
 
 
 STRICT_FAILED = "error: --preflight strict: the preflight found problems (the warnings above); the files are written"
@@ -83,6 +92,8 @@ def said_for(report: GameReport, out_dir: Path, options: BuildOptions) -> tuple[
     if options.verbose:
         for verb, ids in (("drew", report.rendered), ("reused", report.reused)):
             lines.extend(("stdout", f"  {verb} {out_dir / report.game / component}.pdf") for component in ids)
+        lines.extend(("stdout", f"  {component}: {drawn} distinct sides drawn, {kept} kept from the last build")
+                     for component, drawn, kept in report.sides if drawn or kept)
     return lines, options.preflight == "strict" and count(report.warnings) > 0
 
 
@@ -130,30 +141,65 @@ def _kinds() -> frozenset[str]:
     return frozenset(KINDS)
 
 
-def _draw(state: tuple[BuildContext, Game, Path, dict[str, str]], index: int) -> tuple[CachedComponent | None, dict[tuple[str, int, int], str]]:
+Drawn = tuple["CachedComponent | None", dict[tuple[str, int, int], str], tuple[int, int]]
+
+
+def _draw(state: tuple[BuildContext, Game, Path, dict[str, str]], index: int) -> Drawn:
     """Draw the ``index``-th printed component (in this process or a forked worker), with the print
-    fingerprints of its sides taken while drawing them (when a print is recorded: generator/prints.py)."""
+    fingerprints of its sides taken while drawing them (when a print is recorded: generator/prints.py),
+    and how many distinct sides were drawn and kept from the last build."""
     ctx, game, folder, fingerprints = state
     component = game.printed[index]
-    entry = _render_component(ctx, game, component, folder, fingerprints[component.id])
+    sides: list[int] = []
+    entry = _render_component(ctx, game, component, folder, fingerprints[component.id], sides)
     taken = ctx.side_prints or {}
-    return entry, {key: digest for key, digest in taken.items() if key[0] == component.id}
+    return entry, {key: digest for key, digest in taken.items() if key[0] == component.id}, (sides[0], sides[1])
 
 
-def _render_component(ctx: BuildContext, game: Game, component: Component, folder: Path, fingerprint: str) -> CachedComponent | None:
-    from punchboard.generator.document.pages import render, render_to
-    from punchboard.generator.impose.cut import cut_pages, cuttable
+def _render_component(ctx: BuildContext, game: Game, component: Component, folder: Path, fingerprint: str,
+                      sides: list[int]) -> CachedComponent | None:
+    from punchboard.generator.impose.cut import cuttable
     from punchboard.generator.impose.kinds import KINDS
+
+    from .side_store import SideStore
 
     renderer = KINDS[component.kind]
     before = len(ctx.warnings)
+    store = SideStore(folder, component.id, lambda: side_salt(game, ctx.options), read=not ctx.options.force)
+    ctx.kept_sides[component.id] = store
+    try:
+        pages = _render_pages(ctx, game, component, folder, renderer)
+    except BaseException:
+        store.discard()
+        raise
+    finally:
+        del ctx.kept_sides[component.id]
+    store.save()
+    sides[:] = [store.drawn, store.replayed]
+    if not pages:
+        return None
+    cutter = ctx.options.cut
+    if cutter and not cuttable(component.kind, cutter):
+        ctx.warn(f"{game.id} / {component.id}: no {cutter} cut file for a {component.kind} component; printed as usual, cut by hand")
+    from punchboard.generator.preflight.colour_blind import check_component
+
+    for finding in check_component(game, component):  # the per-side checks ran while the pieces were drawn
+        ctx.warn(finding)
+    return CachedComponent(fingerprint, f"{component.id}.pdf", [page.role for page in pages], ctx.warnings[before:])
+
+
+def _render_pages(ctx: BuildContext, game: Game, component: Component, folder: Path, renderer: Any) -> list[Page]:
+    """Impose and write the component's PDF (and print-shop and cut files); its pages, empty when none."""
+    from punchboard.generator.document.pages import render, render_to
+    from punchboard.generator.impose.cut import cut_pages, cuttable
+
     cutter = ctx.options.cut
     if cutter and cuttable(component.kind, cutter):
         pages = cut_pages(ctx, component, cutter)
     else:
         pages = renderer(ctx, game, component, ctx.options)
     if not pages:
-        return None
+        return []
     file = f"{component.id}.pdf"
     style = ctx.style
     if ctx.options.print_shop:
@@ -166,13 +212,7 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
         write_cut_files(folder, component.id, pages, pdf, cutter)
     else:  # streamed to disk as it is written: a large deck is never held whole in memory
         render_to(folder / file, pages, game.title, style, component.name, _duplex(ctx.options, pages))
-    if cutter and not cuttable(component.kind, cutter):
-        ctx.warn(f"{game.id} / {component.id}: no {cutter} cut file for a {component.kind} component; printed as usual, cut by hand")
-    from punchboard.generator.preflight.colour_blind import check_component
-
-    for finding in check_component(game, component):  # the per-side checks ran while the pieces were drawn
-        ctx.warn(finding)
-    return CachedComponent(fingerprint, file, [page.role for page in pages], ctx.warnings[before:])
+    return pages
 
 
 def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
@@ -215,13 +255,15 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     jobs = jobs_for(options.jobs, options.jobs_auto, sum(len(game.printed[n].pieces) for n in to_draw))
     drawn = ordered_map(_draw, (context() if to_draw else None, game, folder, fingerprints), to_draw, jobs)
     side_prints: dict[tuple[str, int, int], str] = {}
+    side_counts: list[tuple[str, int, int]] = []
     with _progress(len(printable), f"{game.id}", options.quiet) as tick:
         for component in printable:
             entry = fresh.get(component.id)
             if entry is None:
                 tick(f"{game.id}: {component.id}")
-                entry, taken = next(drawn)
+                entry, taken, counts = next(drawn)
                 side_prints.update(taken)
+                side_counts.append((component.id, *counts))
                 if entry is None:
                     continue
                 rendered.append(component.id)
@@ -258,7 +300,8 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
         notes = finish_print(plan, game, context)
     if made:
         warnings.extend(made[0].warnings)
-    return GameReport(game.id, tuple(rendered), tuple(reused), combined_written, tuple(dict.fromkeys(warnings)), tuple(notes))
+    return GameReport(game.id, tuple(rendered), tuple(reused), combined_written, tuple(dict.fromkeys(warnings)), tuple(notes),
+                      tuple(side_counts))
 
 
 def _build_groups(game: Game, folder: Path, options: BuildOptions, shared: str, entries: dict[str, CachedComponent],

@@ -60,10 +60,12 @@ def build(game: Path | str, out: Path | str, *flags: str, cwd: Path | None = Non
 
 
 def outputs(folder: Path) -> dict[str, bytes]:
-    """Every output under its final name (hidden files — the cache, temporaries — excluded, and the
-    dated print records in prints/, which tests/generator/test_reprint.py compares without their date)."""
+    """Every output under its final name (hidden files and folders — the caches, the kept sides,
+    temporaries — excluded, and the dated print records in prints/, which tests/generator/test_reprint.py
+    compares without their date)."""
     return {
         str(p.relative_to(folder)): p.read_bytes()
         for p in sorted(folder.rglob("*"))
-        if p.is_file() and not p.name.startswith(".") and p.relative_to(folder).parts[0] != "prints"
+        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(folder).parts)
+        and p.relative_to(folder).parts[0] != "prints"
     }

@@ -39,3 +39,22 @@ def pack(canvas: Canvas, name: str) -> None:
     form.Contents = contents
     form.stream = None
     form.compression = 0  # the writer would otherwise set its own filters and encode a second time
+
+
+def packed(canvas: Canvas, name: str) -> tuple[bytes, tuple[str, ...]] | None:
+    """The encoded content and filter names of the form ``name`` after :func:`pack`; None if it was left to the writer."""
+    form = canvas._doc.idToObject[canvas._doc.getXObjectName(name)]
+    contents = form.Contents
+    if contents is None or form.stream is not None or not isinstance(contents.content, bytes):
+        return None
+    return contents.content, tuple(step.pdfname for step in contents.filters)
+
+
+def restore(canvas: Canvas, name: str, content: bytes, filters: tuple[str, ...]) -> None:
+    """Give the (empty) form ``name`` the content :func:`packed` gave for a form drawn the same way."""
+    form = canvas._doc.idToObject[canvas._doc.getXObjectName(name)]
+    contents = PDFStream(content=content, filters=[_Applied(step) for step in filters])
+    contents.__Comment__ = "xobject form stream"
+    form.Contents = contents
+    form.stream = None
+    form.compression = 0

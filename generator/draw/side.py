@@ -8,6 +8,7 @@ its bleed, clipped to the area the imposition allows.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from punchboard.spec.images import ImageRefused
 from punchboard.spec.images import find_image as resolve_image
 from punchboard.spec.model import Element, Layout
 
-from . import fingerprint, fonts, packed_forms, svg, text
+from . import fingerprint, fonts, kept, packed_forms, svg, text
 from .art import Ink, draw_icon
 from .colours import resolved
 from .geometry import Rect
@@ -94,6 +95,7 @@ class SideContext:
     icons: Mapping[str, Path] = field(default_factory=dict)  # the game's own icons (icons: in game.yaml)
     observe: Observe | None = None  # starts a watcher of each side drawn (the preflight, generator/preflight/)
     fingerprint: fingerprint.Request | None = None  # hands the side's print fingerprint on (draw/fingerprint.py)
+    kept_sides: kept.Store | None = None  # sides drawn in an earlier build, found by content (draw/kept.py)
 
 
 def colour(name: Any, palette: Mapping[str, str]) -> str | None:
@@ -181,15 +183,6 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
             asked.take(prints[(name, asked.bleed)])
     else:
         name = forms[key] = f"PBSide{len(forms)}"
-        heard: list[str] = []
-        said[name] = (ctx.where, heard)
-        report = ctx.warn
-
-        def warn(message: str) -> None:
-            heard.append(message)
-            report(message)
-
-        ctx = replace(ctx, warn=warn)
         # Sizes are snapped to 1e-9 pt: a slot's width, an edge minus an edge, is off by float noise that a
         # side drawn alone (its print fingerprint, draw/fingerprint.py) does not have.
         local = SideFrame(Rect(0, 0, round(trim.width, 9), round(trim.height, 9)), round(frame.bleed_x, 9),
@@ -197,16 +190,30 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
         # The clip lies within the bleed rectangle, which a 180° turn about the trim centre maps onto itself
         # (a turned slot's bleed rectangle is the upright one turned a quarter: bleeds swap with the sides).
         bounds = local.bleed_rect
-        canvas.beginForm(name, bounds.x, bounds.y, bounds.right, bounds.top)
-        spans: list[tuple[Element, int, int]] | None = [] if asked is not None else None
-        _draw_side_now(canvas, layout, fields, local, ctx, spans)
-        if asked is not None and spans is not None:
-            prints[(name, asked.bleed)] = _fingerprint(canvas, layout, fields, local, ctx, spans, asked.bleed)
-            asked.take(prints[(name, asked.bleed)])
-        shadings = dict(canvas._shadingUsed)  # gradients (SVG) the form uses; endForm forgets them
-        canvas.endForm()
-        _keep_transparency(canvas, name, shadings)
-        packed_forms.pack(canvas, name)
+        store = ctx.kept_sides
+        pictures = _pictures(layout, fields, ctx.folders) if store is not None else None
+        if pictures is None:
+            store = None
+        kept_key = kept.key(store.salt, (kept.layout_digest(layout), pictures, key[2:])) if store is not None else ""
+        found = store.get(kept_key) if store is not None else None
+        bleed = kept.bleed_name(asked.bleed) if asked is not None else None
+        if found is not None and (bleed is None or bleed in found.prints) and kept.replay_fonts(canvas._doc, found.fonts):
+            canvas.beginForm(name, bounds.x, bounds.y, bounds.right, bounds.top)
+            canvas.endForm()
+            packed_forms.restore(canvas, name, found.stream, found.filters)
+            heard = [ctx.where + text if relative else text for relative, text in found.heard]
+            said[name] = (ctx.where, heard)
+            for message in heard:
+                ctx.warn(message)
+            if asked is not None and bleed is not None:
+                prints[(name, asked.bleed)] = found.prints[bleed]
+                asked.take(found.prints[bleed])
+            store.put(kept_key, found)  # type: ignore[union-attr]
+            store.replayed += 1  # type: ignore[union-attr]
+        else:
+            _draw_form(canvas, name, bounds, layout, fields, local, ctx, said, prints, asked, store, kept_key)
+            if ctx.kept_sides is not None:
+                ctx.kept_sides.drawn += 1
     canvas.saveState()
     if outer != clip:
         path = canvas.beginPath()
@@ -215,6 +222,64 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
     canvas.translate(trim.x, trim.y)
     canvas.doForm(name)
     canvas.restoreState()
+
+
+RASTER = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".tif", ".tiff", ".bmp")
+
+
+def _pictures(layout: Layout, fields: Mapping[str, Any], folders: tuple[Path, ...]) -> tuple[str, ...] | None:
+    """The content digests of the SVG pictures a side shows, for its kept-side key; None when it shows a
+    raster image (drawn as an image object of the document, which a kept side cannot carry)."""
+    found: list[str] = []
+    for element in layout.elements:
+        if element.type != "image" or "src" not in element.props:
+            continue
+        src = bind(element.props["src"], fields).strip()
+        if src.lower().endswith(RASTER):
+            return None
+        path = find_image(src, layout, folders) if src else None
+        found.append(f"{src}:{kept.file_digest(path) if path is not None else 'none'}")
+    return tuple(found)
+
+
+def _draw_form(canvas: Canvas, name: str, bounds: Rect, layout: Layout, fields: Mapping[str, Any], local: SideFrame,
+               ctx: SideContext, said: dict[str, tuple[str, list[str]]], prints: dict[tuple[str, float], str],
+               asked: fingerprint.Request | None, store: kept.Store | None, kept_key: str) -> None:
+    """Draw the side into the form ``name``; keep what the document received when ``store`` is given."""
+    heard: list[str] = []
+    said[name] = (ctx.where, heard)
+    report = ctx.warn
+
+    def warn(message: str) -> None:
+        heard.append(message)
+        report(message)
+
+    where = ctx.where
+    ctx = replace(ctx, warn=warn)
+    canvas.beginForm(name, bounds.x, bounds.y, bounds.right, bounds.top)
+    spans: list[tuple[Element, int, int]] | None = [] if asked is not None else None
+    watch = kept.Watch(canvas) if store is not None else None
+    with kept.recording(canvas._doc) if store is not None else nullcontext([]) as calls:
+        _draw_side_now(canvas, layout, fields, local, ctx, spans)
+    keepable = watch is not None and watch.keepable()
+    if asked is not None and spans is not None:
+        prints[(name, asked.bleed)] = _fingerprint(canvas, layout, fields, local, ctx, spans, asked.bleed)
+        asked.take(prints[(name, asked.bleed)])
+    shadings = dict(canvas._shadingUsed)  # gradients (SVG) the form uses; endForm forgets them
+    canvas.endForm()
+    _keep_transparency(canvas, name, shadings)
+    packed_forms.pack(canvas, name)
+    if store is None:
+        return
+    packed = packed_forms.packed(canvas, name) if keepable else None
+    relative = all(message.startswith(where) or where not in message for message in heard) if where else True
+    if packed is None or not relative:
+        return
+    side_prints = {kept.bleed_name(asked.bleed): prints[(name, asked.bleed)]} if asked is not None else {}
+    store.put(kept_key, kept.KeptSide(
+        packed[0], packed[1], tuple(calls),
+        tuple((True, m[len(where):]) if where and m.startswith(where) else (False, m) for m in heard),
+        side_prints))
 
 
 def _keep_transparency(canvas: Canvas, name: str, shadings: Mapping[str, str] | None = None) -> None:

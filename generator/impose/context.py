@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from punchboard.generator.draw.fingerprint import Request
+from punchboard.generator.draw.kept import Store
 from punchboard.generator.draw.side import Observe, SideContext, SideFrame, draw_side
 from punchboard.generator.options import BuildOptions
 from reportlab.pdfgen.canvas import Canvas
@@ -35,6 +36,8 @@ class BuildContext:
     # (generator/prints.py); None: not asked for.
     side_prints: dict[tuple[str, int, int], str] | None = None
     declared_bleeds: dict[str, float] = field(default_factory=dict, repr=False)  # bleed_for, by component id
+    # The sides kept from earlier builds, by component id, while the component is drawn (draw/kept.py)
+    kept_sides: dict[str, Store] = field(default_factory=dict, repr=False)
 
     def warn(self, message: str) -> None:
         if message not in self.warnings:
@@ -66,6 +69,7 @@ class BuildContext:
         layout = self.game.layouts[side.layout]
         fields = {**piece.fields, **side.fields}
         side_ctx = self.side_context(self.where(component, piece, noun))
+        side_ctx.kept_sides = self.kept_sides.get(component.id)
         found = self.side_prints
         if found is not None:
             key = (component.id, piece.index, 0 if side is piece.face else 1)

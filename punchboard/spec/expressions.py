@@ -169,11 +169,41 @@ def names(source: str) -> set[str]:
     return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in calls}
 
 
+_SCALARS = (str, int, float, bool, type(None), _Missing)
+_RESULTS: dict[tuple[Any, ...], Any] = {}  # (source, lenient, (type, value) of each name it reads) → result
+_RESULTS_MAX = 8192
+
+
+@lru_cache(maxsize=4096)
+def _names_read(source: str) -> tuple[str, ...]:
+    return tuple(sorted(names(source)))
+
+
 def evaluate(source: str, variables: Mapping[str, Any], *, lenient: bool = False) -> Any:
-    """Evaluate ``source``; with ``lenient`` unknown names are unset instead of errors."""
+    """Evaluate ``source``; with ``lenient`` unknown names are unset instead of errors.
+
+    An expression's value depends only on the values of the names it reads; when those are plain
+    scalars the result is remembered under them (a 2,000-card deck asks ``kind == 'number'`` of
+    every card, with three distinct kinds)."""
     tree = parse(source)
+    key: tuple[Any, ...] | None = (source, lenient)
+    for name in _names_read(source):
+        value = variables[name] if name in variables else MISSING
+        if not isinstance(value, _SCALARS):
+            key = None
+            break
+        key += ((name, type(value), repr(value) if isinstance(value, float) else value),)  # type: ignore[operator]
+    if key is not None:
+        found = _RESULTS.get(key, _RESULTS)
+        if found is not _RESULTS:
+            return found
     try:
-        return _eval(tree, variables, source, lenient)
+        result = _eval(tree, variables, source, lenient)
+        if key is not None:
+            if len(_RESULTS) >= _RESULTS_MAX:
+                _RESULTS.clear()
+            _RESULTS[key] = result
+        return result
     except ExpressionError:
         raise
     except (TypeError, ValueError, ZeroDivisionError, OverflowError) as exc:

@@ -1,0 +1,233 @@
+"""A drawn side kept across builds: a one-card edit redraws that card, not its deck.
+
+Each distinct side of a piece is a form XObject (:func:`~.side.draw_side`). What
+drawing it leaves behind is the form's encoded content stream, the warnings it
+gave (preflight findings included), its print fingerprint — and what it changed
+in the document: the fonts it named and the TrueType subset codes its text was
+given. reportlab numbers fonts (``/F3``) and subset codes in order of first use
+in a document, so the same side drawn after different sides can be written with
+other names and codes.
+
+:func:`recording` logs every call through which drawing reaches the document's
+font state (``getInternalFontName``, ``splitString``, ``getSubsetInternalName``)
+with what each returned. :func:`replay` makes the same calls, in the same order,
+on the document being built: they change its state exactly as drawing would
+have, and when every one returns what it returned when the side was drawn, the
+kept stream is byte for byte the one drawing would write; otherwise the side
+is drawn. A side that touched anything else of the document (an image or a form
+registered, a transparency state, a shading, a colour space) is not kept.
+
+A kept side is found by a key over everything its drawing depends on: the
+build's shared inputs (code, options, paper, palette, the game's icons;
+``salt``), the layout with its fonts' files (:func:`layout_digest`), the
+pictures it shows, the fields it reads and the frame (:func:`key`). A side that
+shows a raster image is not kept (the image is an object of the document).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reportlab import rl_config
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfdoc import PDFDocument
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+from punchboard.spec.model import Layout
+
+FORMAT = 1  # the kept entries' layout; part of every key
+# Font calls as logged: ("i", psname, result), ("s", font, text, result), ("n", font, subset, result)
+FontCall = tuple[Any, ...]
+# an operator that uses a named resource of the document (transparency state, XObject, shading, pattern)
+_NAMED = re.compile(r"(?:^|\s)/[^\s/]+\s+(?:gs|Do|sh|scn|SCN)(?=\s|$)", re.M)
+
+
+@dataclass
+class KeptSide:
+    """One drawn side as the document received it."""
+
+    stream: bytes  # the form's content, encoded as packed_forms.pack writes it
+    filters: tuple[str, ...]  # the stream's filter names, in the order the PDF lists them
+    fonts: tuple[FontCall, ...]  # the font calls its drawing made, in order, with their results
+    heard: tuple[tuple[bool, str], ...]  # its warnings: (True, text after the piece's 'where') or (False, whole)
+    prints: dict[str, str] = field(default_factory=dict)  # print fingerprint by bleed (repr, 4 decimals)
+
+
+class Store:
+    """The kept sides of one component, in memory: those found from the last build (``found``), and those
+    drawn or replayed in this one (``put``). generator/side_store.py keeps them in a file."""
+
+    def __init__(self, salt: str | Callable[[], str], found: dict[str, KeptSide] | None = None):
+        self._salt = salt  # or what works it out, when first needed
+        self.found = found or {}
+        self.used: dict[str, KeptSide] = {}
+        self.drawn = 0  # sides drawn in this build
+        self.replayed = 0  # sides replayed from an earlier build
+
+    @property
+    def salt(self) -> str:
+        if not isinstance(self._salt, str):
+            self._salt = self._salt()
+        return self._salt
+
+    def get(self, key: str) -> KeptSide | None:
+        return self.used.get(key) or self.found.get(key)
+
+    def put(self, key: str, kept: KeptSide) -> None:
+        self.used[key] = kept
+
+
+_LAYOUTS: dict[int, tuple[Layout, str]] = {}
+_FILES: dict[tuple[str, int, int], str] = {}  # a file by (path, time, size) → its digest, per process
+
+
+def file_digest(path: Path) -> str:
+    """A file's content digest, read once per process while its time and size stay the same."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return "missing"
+    known = (str(path), stat.st_mtime_ns, stat.st_size)
+    found = _FILES.get(known)
+    if found is None:
+        if len(_FILES) > 4096:
+            _FILES.clear()
+        found = _FILES[known] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return found
+
+
+def layout_digest(layout: Layout) -> str:
+    """A layout by its whole content (elements, sizes, palette, the files it came from) and its fonts' files."""
+    known = _LAYOUTS.get(id(layout))
+    if known is not None and known[0] is layout:
+        return known[1]
+    sha = hashlib.sha256(repr(layout).encode())
+    for name in sorted(layout.fonts):
+        sha.update(f"{name}:{file_digest(layout.fonts[name])}".encode())
+    digest = sha.hexdigest()
+    if len(_LAYOUTS) > 512:
+        _LAYOUTS.clear()
+    _LAYOUTS[id(layout)] = (layout, digest)
+    return digest
+
+
+def bleed_name(bleed: float) -> str:
+    return f"{bleed:.4f}"
+
+
+def key(salt: str, parts: tuple[Any, ...]) -> str:
+    sha = hashlib.sha256(f"{FORMAT}:{salt}:{rl_config.useA85}".encode())
+    sha.update(repr(parts).encode())
+    return sha.hexdigest()
+
+
+_ACTIVE: dict[int, list[list[FontCall]]] = {}  # id of a document being recorded → each open recording's calls
+_INSTALLED: list[bool] = []
+
+
+def _install() -> None:
+    """Wrap the three font calls once, for good: each logs its call when its document is being recorded
+    (any other document, in this thread or another, goes straight through)."""
+    if _INSTALLED:
+        return
+    _INSTALLED.append(True)
+    internal, split, subset_name = PDFDocument.getInternalFontName, TTFont.splitString, TTFont.getSubsetInternalName
+
+    def get_internal(self: PDFDocument, psname: str) -> Any:
+        result = internal(self, psname)
+        for calls in _ACTIVE.get(id(self), ()):
+            calls.append(("i", psname, result))
+        return result
+
+    def split_string(self: TTFont, text: Any, doc: PDFDocument, encoding: str = "utf-8") -> Any:
+        result = split(self, text, doc, encoding)
+        for calls in _ACTIVE.get(id(doc), ()):
+            calls.append(("s", self.fontName, text if isinstance(text, str) else text.decode(encoding),
+                          tuple((subset, bytes(chunk)) for subset, chunk in result)))
+        return result
+
+    def get_subset_name(self: TTFont, subset: int, doc: PDFDocument) -> Any:
+        result = subset_name(self, subset, doc)
+        for calls in _ACTIVE.get(id(doc), ()):
+            calls.append(("n", self.fontName, subset, result))
+        return result
+
+    PDFDocument.getInternalFontName = get_internal  # type: ignore[method-assign]
+    TTFont.splitString = split_string  # type: ignore[method-assign]
+    TTFont.getSubsetInternalName = get_subset_name  # type: ignore[method-assign]
+
+
+@contextmanager
+def recording(doc: PDFDocument) -> Iterator[list[FontCall]]:
+    """Log the font calls made on ``doc`` while the block runs (see the module's docstring)."""
+    _install()
+    calls: list[FontCall] = []
+    open_ = _ACTIVE.setdefault(id(doc), [])
+    open_.append(calls)  # a recording inside another: both hear the calls
+    try:
+        yield calls
+    finally:
+        del open_[next(n for n, found in enumerate(open_) if found is calls)]  # by identity: [] == []
+        if not open_:
+            del _ACTIVE[id(doc)]
+
+
+def _sizes(thing: object) -> dict[str, tuple[int, int]]:
+    return {name: (id(value), len(value)) for name, value in vars(thing).items() if isinstance(value, (dict, list))}
+
+
+class Watch:
+    """What a side's drawing changed besides its form's code and the logged font calls."""
+
+    FONT_STATE = frozenset({"fontMapping", "delayedFonts"})
+    ACCUMULATORS = ("_formsinuse", "_annotationrefs", "_colorsUsed", "_shadingUsed")
+
+    def __init__(self, canvas: Canvas):
+        self.canvas = canvas
+        self.doc = canvas._doc
+        self.doc_before = _sizes(self.doc)
+        self.canvas_before = dict(vars(canvas))
+
+    def keepable(self) -> bool:
+        """True when the drawing touched nothing of the document but its fonts, and left the canvas as it was."""
+        canvas = self.canvas
+        if _NAMED.search("\n".join(canvas._code)):
+            return False
+        after = _sizes(self.doc)
+        if any(after.get(name) != size for name, size in self.doc_before.items() if name not in self.FONT_STATE):
+            return False
+        if after.keys() - self.doc_before.keys():
+            return False
+        if any(getattr(canvas, name, None) for name in self.ACCUMULATORS):
+            return False
+        ext = canvas._extgstate
+        if ext._d or ext._c:
+            return False
+        now = vars(canvas)
+        return all(now.get(name) is value for name, value in self.canvas_before.items() if name != "_code") \
+            and now.keys() == self.canvas_before.keys()
+
+
+def replay_fonts(doc: PDFDocument, calls: tuple[FontCall, ...]) -> bool:
+    """Make ``calls`` on ``doc``; True when each returned what it returned when the side was drawn."""
+    for call in calls:
+        kind = call[0]
+        if kind == "i":
+            if doc.getInternalFontName(call[1]) != call[2]:
+                return False
+            continue
+        font = pdfmetrics.getFont(call[1])
+        if kind == "s":
+            got = tuple((subset, bytes(chunk)) for subset, chunk in font.splitString(call[2], doc))
+        else:
+            got = font.getSubsetInternalName(call[2], doc)
+        if got != call[3]:
+            return False
+    return True

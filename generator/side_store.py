@@ -1,0 +1,173 @@
+"""Kept sides on disk: ``OUT/<game>/.punchboard-sides/<component>.sides``, one drawn side a record.
+
+A build of a component finds the sides an earlier build drew (draw/kept.py) and
+writes, as it goes, the sides this build drew or reused, so the file holds
+exactly the current deck's sides. A record is a one-line head ``key json-length
+stream-length crc``, the side's font calls and warnings as JSON, and its encoded
+content stream as it is (about the size of the side in the PDF). The file is
+read lazily (the index holds offsets, a side is parsed when it is asked for)
+and written to a temporary file that replaces the old one when the component's
+PDF is written, so a large deck's kept sides are never all in memory. A record
+that does not read back (a torn write, another version) is a side to draw again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+from punchboard.generator.draw.kept import FORMAT, FontCall, KeptSide, Store
+
+FOLDER = ".punchboard-sides"
+HEADER = f"punchboard kept sides {FORMAT}\n".encode()
+HEAD = 64 + 1 + 8 + 1 + 8 + 1 + 8 + 1  # key, JSON length, stream length, crc (hex), spaces and newline
+
+
+def _call_out(call: FontCall) -> list[Any]:
+    if call[0] == "s":
+        text, result = call[2], call[3]
+        plain = len(result) == 1 and result[0][0] == 0 and text.isascii() and result[0][1] == text.encode("ascii")
+        return ["s", call[1], text, None if plain else [[subset, chunk.decode("latin-1")] for subset, chunk in result]]
+    return list(call)
+
+
+def _call_in(data: list[Any]) -> FontCall:
+    if data[0] == "s":
+        text, result = data[2], data[3]
+        if result is None:  # ASCII text shown as it is, in the first subset
+            return ("s", data[1], text, ((0, text.encode("ascii")),))
+        return ("s", data[1], text, tuple((int(subset), chunk.encode("latin-1")) for subset, chunk in result))
+    return tuple(data)
+
+
+def encode(key: str, kept: KeptSide) -> bytes:
+    """A side's record."""
+    meta = json.dumps({
+        "f": list(kept.filters), "c": [_call_out(call) for call in kept.fonts],
+        "h": [list(item) for item in kept.heard], "p": kept.prints,
+    }, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    crc = zlib.crc32(kept.stream, zlib.crc32(meta))
+    return b"%s %08x %08x %08x\n%s%s" % (key.encode("ascii"), len(meta), len(kept.stream), crc, meta, kept.stream)
+
+
+def _head(line: bytes) -> tuple[str, int, int, int] | None:
+    try:
+        key, meta, stream, crc = line.rstrip(b"\n").split(b" ")
+        if len(key) != 64 or len(line) != HEAD:
+            return None
+        return key.decode("ascii"), int(meta, 16), int(stream, 16), int(crc, 16)
+    except ValueError:
+        return None
+
+
+def decode(record: bytes) -> tuple[str, KeptSide] | None:
+    """The key and side of a record; None when it does not read back whole."""
+    head = _head(record[:HEAD])
+    if head is None:
+        return None
+    key, meta_length, stream_length, crc = head
+    meta, stream = record[HEAD:HEAD + meta_length], record[HEAD + meta_length:]
+    if len(meta) != meta_length or len(stream) != stream_length or zlib.crc32(stream, zlib.crc32(meta)) != crc:
+        return None
+    try:
+        data = json.loads(meta)
+        return key, KeptSide(stream, tuple(data["f"]), tuple(_call_in(c) for c in data["c"]),
+                             tuple((bool(r), str(t)) for r, t in data["h"]), {str(k): str(v) for k, v in data["p"].items()})
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError, UnicodeError):
+        return None
+
+
+class SideStore(Store):
+    """One component's kept sides, read from and written to its file (see the module's docstring).
+
+    ``salt`` is worked out when first needed (a component whose sides are all images keeps none, and never
+    pays for it). With ``read`` False (``build --force``) nothing is found; what is drawn is still kept."""
+
+    def __init__(self, folder: Path, component_id: str, salt: Callable[[], str], read: bool = True):
+        super().__init__(salt)
+        self.path = folder / FOLDER / f"{component_id}.sides"
+        self._old: IO[bytes] | None = None
+        self._index: dict[str, tuple[int, int]] = {}  # key → (offset, length) of its line in the old file
+        self._new: IO[bytes] | None = None
+        self._new_index: dict[str, tuple[int, int]] = {}
+        self._last: tuple[str, bytes, KeptSide] | None = None  # the side last found and its record, copied as it is
+        if read:
+            self._read_index()
+
+    def _read_index(self) -> None:
+        try:
+            handle = self.path.open("rb")
+        except OSError:
+            return
+        if handle.readline() != HEADER:
+            handle.close()
+            return
+        size = os.fstat(handle.fileno()).st_size
+        offset = handle.tell()
+        while offset + HEAD <= size:
+            head = _head(handle.read(HEAD))
+            if head is None:
+                break  # the rest cannot be told apart: those sides are drawn again
+            length = HEAD + head[1] + head[2]
+            self._index[head[0]] = (offset, length)
+            offset += length
+            handle.seek(offset)
+        self._old = handle
+
+    def get(self, key: str) -> KeptSide | None:
+        for index, handle in ((self._new_index, self._new), (self._index, self._old)):
+            place = index.get(key)
+            if place is None or handle is None:
+                continue
+            if handle is self._new:
+                handle.flush()
+            at = handle.tell()
+            handle.seek(place[0])
+            record = handle.read(place[1])
+            handle.seek(at)
+            found = decode(record)
+            if found is None or found[0] != key:
+                continue
+            self._last = (key, record, found[1])
+            return found[1]
+        return None
+
+    def put(self, key: str, kept: KeptSide) -> None:
+        if key in self._new_index:
+            return
+        if self._new is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, name = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".part", dir=self.path.parent)
+            self._new = os.fdopen(fd, "w+b")
+            self._new_name = name
+            self._new.write(HEADER)
+        last = self._last
+        record = last[1] if last is not None and last[0] == key and last[2] is kept else encode(key, kept)
+        self._new_index[key] = (self._new.tell(), len(record))
+        self._new.write(record)
+
+    def save(self) -> None:
+        """Replace the file with the sides this build used (left alone when they are the ones it held)."""
+        if self._old is not None:
+            self._old.close()
+        if self._new is None:
+            return
+        self._new.close()
+        if list(self._new_index) == list(self._index) and self.path.is_file() and \
+                os.path.getsize(self._new_name) == self.path.stat().st_size:
+            os.unlink(self._new_name)  # the same sides, in the same order: nothing to write
+            return
+        os.replace(self._new_name, self.path)
+
+    def discard(self) -> None:
+        """The build of the component failed: keep the old file as it was."""
+        if self._old is not None:
+            self._old.close()
+        if self._new is not None:
+            self._new.close()
+            os.unlink(self._new_name)
