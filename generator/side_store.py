@@ -2,10 +2,11 @@
 
 A build of a component finds the sides an earlier build drew (draw/kept.py) and
 writes, as it goes, the sides this build drew or reused, so the file holds
-exactly the current deck's sides. A record is a one-line head ``key json-length
-stream-length crc``, the side's font calls and warnings as JSON, and its encoded
-content stream as it is (about the size of the side in the PDF). The file is
-read lazily (the index holds offsets, a side is parsed when it is asked for)
+exactly the current deck's sides. A record is a one-line head ``key meta-length
+stream-length crc``, the side's font calls, warnings and fingerprints (``marshal``: plain
+tuples, strings and bytes, quick to read and write; the header names the Python that
+wrote them, and another one draws again), and its encoded content stream as it is
+(about the size of the side in the PDF). The file is read lazily (the index holds offsets, a side is parsed when it is asked for)
 and written to a temporary file that replaces the old one when the component's
 PDF is written, so a large deck's kept sides are never all in memory. A record
 that does not read back (a torn write, another version) is a side to draw again.
@@ -13,8 +14,9 @@ that does not read back (a torn write, another version) is a side to draw again.
 
 from __future__ import annotations
 
-import json
+import marshal
 import os
+import sys
 import tempfile
 import zlib
 from collections.abc import Callable
@@ -24,33 +26,27 @@ from typing import IO, Any
 from punchboard.generator.draw.kept import FORMAT, FontCall, KeptSide, Store
 
 FOLDER = ".punchboard-sides"
-HEADER = f"punchboard kept sides {FORMAT}\n".encode()
-HEAD = 64 + 1 + 8 + 1 + 8 + 1 + 8 + 1  # key, JSON length, stream length, crc (hex), spaces and newline
+HEADER = f"punchboard kept sides {FORMAT} marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}\n".encode()
+HEAD = 64 + 1 + 8 + 1 + 8 + 1 + 8 + 1  # key, meta length, stream length, crc (hex), spaces and newline
 
 
-def _call_out(call: FontCall) -> list[Any]:
+def _call_out(call: FontCall) -> FontCall:
     if call[0] == "s":
         text, result = call[2], call[3]
-        plain = len(result) == 1 and result[0][0] == 0 and text.isascii() and result[0][1] == text.encode("ascii")
-        return ["s", call[1], text, None if plain else [[subset, chunk.decode("latin-1")] for subset, chunk in result]]
-    return list(call)
+        if len(result) == 1 and result[0][0] == 0 and text.isascii() and result[0][1] == text.encode("ascii"):
+            return ("s", call[1], text, None)  # ASCII text shown as it is, in the first subset
+    return call
 
 
-def _call_in(data: list[Any]) -> FontCall:
-    if data[0] == "s":
-        text, result = data[2], data[3]
-        if result is None:  # ASCII text shown as it is, in the first subset
-            return ("s", data[1], text, ((0, text.encode("ascii")),))
-        return ("s", data[1], text, tuple((int(subset), chunk.encode("latin-1")) for subset, chunk in result))
-    return tuple(data)
+def _call_in(call: tuple[Any, ...]) -> FontCall:
+    if call[0] == "s" and call[3] is None:
+        return ("s", call[1], call[2], ((0, call[2].encode("ascii")),))
+    return call
 
 
 def encode(key: str, kept: KeptSide) -> bytes:
     """A side's record."""
-    meta = json.dumps({
-        "f": list(kept.filters), "c": [_call_out(call) for call in kept.fonts],
-        "h": [list(item) for item in kept.heard], "p": kept.prints,
-    }, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    meta = marshal.dumps((kept.filters, tuple(_call_out(call) for call in kept.fonts), kept.heard, kept.prints))
     crc = zlib.crc32(kept.stream, zlib.crc32(meta))
     return b"%s %08x %08x %08x\n%s%s" % (key.encode("ascii"), len(meta), len(kept.stream), crc, meta, kept.stream)
 
@@ -75,10 +71,9 @@ def decode(record: bytes) -> tuple[str, KeptSide] | None:
     if len(meta) != meta_length or len(stream) != stream_length or zlib.crc32(stream, zlib.crc32(meta)) != crc:
         return None
     try:
-        data = json.loads(meta)
-        return key, KeptSide(stream, tuple(data["f"]), tuple(_call_in(c) for c in data["c"]),
-                             tuple((bool(r), str(t)) for r, t in data["h"]), {str(k): str(v) for k, v in data["p"].items()})
-    except (ValueError, KeyError, TypeError, IndexError, AttributeError, UnicodeError):
+        filters, calls, heard, prints = marshal.loads(meta)
+        return key, KeptSide(stream, filters, tuple(_call_in(call) for call in calls), heard, prints)
+    except (ValueError, EOFError, TypeError, IndexError):
         return None
 
 

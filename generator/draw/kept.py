@@ -27,7 +27,6 @@ shows a raster image is not kept (the image is an object of the document).
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -45,8 +44,6 @@ from punchboard.spec.model import Layout
 FORMAT = 1  # the kept entries' layout; part of every key
 # Font calls as logged: ("i", psname, result), ("s", font, text, result), ("n", font, subset, result)
 FontCall = tuple[Any, ...]
-# an operator that uses a named resource of the document (transparency state, XObject, shading, pattern)
-_NAMED = re.compile(r"(?:^|\s)/[^\s/]+\s+(?:gs|Do|sh|scn|SCN)(?=\s|$)", re.M)
 
 
 @dataclass
@@ -149,8 +146,7 @@ def _install() -> None:
     def split_string(self: TTFont, text: Any, doc: PDFDocument, encoding: str = "utf-8") -> Any:
         result = split(self, text, doc, encoding)
         for calls in _ACTIVE.get(id(doc), ()):
-            calls.append(("s", self.fontName, text if isinstance(text, str) else text.decode(encoding),
-                          tuple((subset, bytes(chunk)) for subset, chunk in result)))
+            calls.append(("s", self.fontName, text if isinstance(text, str) else text.decode(encoding), tuple(result)))
         return result
 
     def get_subset_name(self: TTFont, subset: int, doc: PDFDocument) -> Any:
@@ -184,7 +180,11 @@ def _sizes(thing: object) -> dict[str, tuple[int, int]]:
 
 
 class Watch:
-    """What a side's drawing changed besides its form's code and the logged font calls."""
+    """What a side's drawing changed besides its form's code and the logged font calls.
+
+    A named resource a form's operators use (a transparency state, an image or form, a shading, a colour
+    space) is one reportlab records for the form's resource dictionary: in the canvas's accumulators and
+    transparency state, or as a new object of the document. Any of those makes the side one to draw again."""
 
     FONT_STATE = frozenset({"fontMapping", "delayedFonts"})
     ACCUMULATORS = ("_formsinuse", "_annotationrefs", "_colorsUsed", "_shadingUsed")
@@ -198,8 +198,6 @@ class Watch:
     def keepable(self) -> bool:
         """True when the drawing touched nothing of the document but its fonts, and left the canvas as it was."""
         canvas = self.canvas
-        if _NAMED.search("\n".join(canvas._code)):
-            return False
         after = _sizes(self.doc)
         if any(after.get(name) != size for name, size in self.doc_before.items() if name not in self.FONT_STATE):
             return False
@@ -225,7 +223,7 @@ def replay_fonts(doc: PDFDocument, calls: tuple[FontCall, ...]) -> bool:
             continue
         font = pdfmetrics.getFont(call[1])
         if kind == "s":
-            got = tuple((subset, bytes(chunk)) for subset, chunk in font.splitString(call[2], doc))
+            got = tuple(font.splitString(call[2], doc))
         else:
             got = font.getSubsetInternalName(call[2], doc)
         if got != call[3]:

@@ -6,12 +6,13 @@ from dataclasses import dataclass, field
 
 from punchboard.generator.draw.fingerprint import Request
 from punchboard.generator.draw.kept import Store
+from punchboard.generator.draw.observe import SideObserver
 from punchboard.generator.draw.side import Observe, SideContext, SideFrame, draw_side
 from punchboard.generator.options import BuildOptions
 from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.plumbing.units import mm
-from punchboard.spec.model import Component, Game, Paper, Piece, Side
+from punchboard.spec.model import Component, Game, Layout, Paper, Piece, Side
 
 from .backs import Painter
 from .style import SheetStyle
@@ -52,11 +53,7 @@ class BuildContext:
     @property
     def observe(self) -> Observe | None:
         """The preflight's watcher for each side drawn, when this build runs the preflight."""
-        if not self.preflight:
-            return None
-        from punchboard.generator.preflight.side import observe
-
-        return observe
+        return _preflight if self.preflight else None
 
     def where(self, component: Component, piece: Piece, noun: str = "card") -> str:
         label = f"'{piece.name}'" if piece.name else f"#{piece.index + 1}"
@@ -98,3 +95,11 @@ class BuildContext:
         ]
         asked = [b for b in asked if b is not None]
         return max(asked) if asked else self.style.bleed
+
+
+def _preflight(layout: Layout, frame: SideFrame) -> SideObserver:
+    """The preflight's watcher of one side, loaded when a side is first drawn (a side kept from the last
+    build is not checked again, and its findings come with it)."""
+    from punchboard.generator.preflight.side import observe
+
+    return observe(layout, frame)

@@ -21,7 +21,7 @@ from typing import Any
 
 from punchboard.spec import expressions
 from punchboard.spec.binding import BOUND_COLOUR_PROPS, bind, bound_props, is_bound
-from punchboard.spec.model import PIECE_NOUNS, Component, Element, Game, Piece
+from punchboard.spec.model import PIECE_NOUNS, Component, Element, Game, Layout, Piece
 
 from .colours import RGB, VISIONS, WHITE, delta_e, hex_of, over, paint
 from .findings import ignored, message
@@ -59,6 +59,7 @@ class _Memo:
         self.looks: dict[int, tuple[Any, ...] | None] = {}
         self.palettes: dict[str, Mapping[str, str]] = {}
         self.colours: dict[tuple[int, str, str], tuple[RGB, float] | None] = {}
+        self.plans: dict[str, list[Planned]] = {}  # by layout name (_plan)
 
     def palette(self, name: str) -> Mapping[str, str]:
         found = self.palettes.get(name)
@@ -83,6 +84,29 @@ class _Memo:
         return self.colours[key]
 
 
+Planned = tuple[Element, bool, "tuple[Any, ...] | None", "tuple[Tint, ...]"]
+
+
+def _plan(layout: Layout, palette: Mapping[str, str], memo: _Memo) -> list[Planned]:
+    """Each element of a layout, whether a ``when`` decides if it shows, and, when it binds no field, its
+    look and colours worked out once (the same on every piece)."""
+    plan: list[Planned] = []
+    for element in layout.elements:
+        static = memo.static(element)
+        if static is None:
+            plan.append((element, bool(element.props.get("when")), None, ()))
+            continue
+        look: list[Any] = [static]
+        tints: list[Tint] = []
+        for prop in BOUND_COLOUR_PROPS:
+            found = memo.paint(element.props[prop], palette) if prop in element.props else None
+            look.append((prop, found is not None))
+            if found is not None:
+                tints.append(Tint(element, prop, over(found[0], found[1], WHITE)))
+        plan.append((element, bool(element.props.get("when")), tuple(look), tuple(tints)))
+    return plan
+
+
 def _look(piece: Piece, memo: _Memo) -> tuple[tuple[Any, ...], tuple[Tint, ...]]:
     """What a piece shows apart from colour (hashable), and the colours it shows, in drawing order."""
     shape: list[Any] = []
@@ -94,19 +118,21 @@ def _look(piece: Piece, memo: _Memo) -> tuple[tuple[Any, ...], tuple[Tint, ...]]
             continue
         fields = {**piece.fields, **side.fields}
         palette = memo.palette(side.layout)
-        for element in layout.elements:
-            if not _visible(element, fields):
+        plan = memo.plans.get(side.layout)
+        if plan is None:
+            plan = memo.plans[side.layout] = _plan(layout, palette, memo)
+        for element, conditional, planned, planned_tints in plan:
+            if conditional and not _visible(element, fields):
                 continue
-            static = memo.static(element)
-            if static is not None:
-                props = element.props
-                look: list[Any] = [static]
-            else:
-                props = bound_props(element.props, fields)
-                look = [element.type]
-                for key in sorted(props):
-                    if key not in NOT_A_LOOK:
-                        look.append((key, repr(bind(props[key], fields) if key in BOUND_TEXT else props[key])))
+            if planned is not None:
+                shape.append(planned)
+                tints.extend(planned_tints)
+                continue
+            props = bound_props(element.props, fields)
+            look: list[Any] = [element.type]
+            for key in sorted(props):
+                if key not in NOT_A_LOOK:
+                    look.append((key, repr(bind(props[key], fields) if key in BOUND_TEXT else props[key])))
             for prop in BOUND_COLOUR_PROPS:
                 found = memo.paint(props[prop], palette) if prop in props else None
                 look.append((prop, found is not None))  # painted or not is a difference anyone sees

@@ -56,6 +56,7 @@ class LookChecker:
         self.mark = mark
         self.problems: list[Problem] = []
         self.seen: set[tuple[str, str]] = set()
+        self.plans: dict[int, tuple[Layout, list[tuple[Element, list[tuple[str, Any, bool]]]]]] = {}
 
     def add(self, mark: str, message: str) -> None:
         if (mark, message) not in self.seen:
@@ -76,17 +77,32 @@ class LookChecker:
     def icon_names(self) -> str:
         return ", ".join(sorted(self.icons))
 
-    def check_side(self, layout: Layout, fields: Mapping[str, object], marks: Mapping[str, str], palette: Mapping[str, str], fonts: list[str]) -> None:
+    def _plan(self, layout: Layout) -> list[tuple[Element, list[tuple[str, Any, bool]]]]:
+        """The properties of each element that a piece's fields can make wrong: bound ones, the text (its
+        inline icons) and focus; elements with none are left out (worked out once per layout)."""
+        known = self.plans.get(id(layout))
+        if known is not None and known[0] is layout:
+            return known[1]
+        plan = []
         for element in layout.elements:
-            props = element.props
+            props = [(prop, template, isinstance(template, str) and FIELD_REF.search(template) is not None)
+                     for prop, template in element.props.items()
+                     if (prop == "focus" and isinstance(template, tuple))
+                     or (isinstance(template, str) and (prop == "text" or FIELD_REF.search(template) is not None))]
+            if props:
+                plan.append((element, props))
+        self.plans[id(layout)] = (layout, plan)
+        return plan
+
+    def check_side(self, layout: Layout, fields: Mapping[str, object], marks: Mapping[str, str], palette: Mapping[str, str], fonts: list[str]) -> None:
+        for element, checked in self._plan(layout):
             if not _shown(element, fields):
                 continue
-            for prop, template in props.items():
+            for prop, template, bound in checked:
                 if prop == "focus" and isinstance(template, tuple):
                     self._check_focus(element, template, fields, marks)
                 if not isinstance(template, str):
                     continue
-                bound = FIELD_REF.search(template) is not None
                 if prop == "text":
                     self._inline_icons(element, template, bind(template, fields), marks, fields)
                 if not bound:
