@@ -21,7 +21,7 @@ import tempfile
 import zlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from punchboard.generator.draw.kept import FORMAT, FontCall, KeptSide, Store
 
@@ -31,16 +31,12 @@ HEAD = 64 + 1 + 8 + 1 + 8 + 1 + 8 + 1  # key, meta length, stream length, crc (h
 
 
 def _call_out(call: FontCall) -> FontCall:
+    """A font call as kept: printable ASCII shown as itself in the first subset is kept without its result
+    (``None``, which draw/kept.py's replay_fonts reads)."""
     if call[0] == "s":
         text, result = call[2], call[3]
         if len(result) == 1 and result[0][0] == 0 and text.isascii() and result[0][1] == text.encode("ascii"):
-            return ("s", call[1], text, None)  # ASCII text shown as it is, in the first subset
-    return call
-
-
-def _call_in(call: tuple[Any, ...]) -> FontCall:
-    if call[0] == "s" and call[3] is None:
-        return ("s", call[1], call[2], ((0, call[2].encode("ascii")),))
+            return ("s", call[1], text, None)
     return call
 
 
@@ -72,7 +68,7 @@ def decode(record: bytes) -> tuple[str, KeptSide] | None:
         return None
     try:
         filters, calls, heard, prints = marshal.loads(meta)
-        return key, KeptSide(stream, filters, tuple(_call_in(call) for call in calls), heard, prints)
+        return key, KeptSide(stream, filters, calls, heard, prints)
     except (ValueError, EOFError, TypeError, IndexError):
         return None
 

@@ -58,3 +58,19 @@ def test_replaying_the_calls_gives_the_same_codes_only_in_the_same_order():
     assert not kept.replay_fonts(shifted._doc, tuple(calls))
     font = pdfmetrics.getFont(_font())
     assert font.splitString("Ø", fresh._doc) == font.splitString("Ø", first._doc)
+
+
+def test_kept_ascii_shorthand_is_checked_where_the_font_is_not_ready():
+    """side_store keeps printable ASCII shown as itself without its result (None); replaying it on a document
+    where the font has no state yet makes the call (it creates the state) and checks the result."""
+    first = _canvas()
+    with kept.recording(first._doc) as calls:
+        _draw(first, "Brass gear")
+    shorthand = tuple((c[0], c[1], c[2], None) if c[0] == "s" else c for c in calls)
+    fresh = _canvas()
+    assert pdfmetrics.getFont(_font()).state.get(fresh._doc) is None
+    assert kept.replay_fonts(fresh._doc, shorthand)
+    assert pdfmetrics.getFont(_font()).state.get(fresh._doc) is not None
+    assert kept.replay_fonts(fresh._doc, shorthand)  # now ready: nothing to call
+    wrong = tuple((c[0], c[1], c[2], ((0, b"other"),)) if c[0] == "s" else c for c in calls)
+    assert not kept.replay_fonts(_canvas()._doc, wrong)
