@@ -26,6 +26,7 @@ from punchboard.spec.loader import load_paper
 from punchboard.spec.model import Component, Game
 
 from .cache import (
+    SIDES_FOLDER,
     BuildCache,
     CachedComponent,
     build_digest,
@@ -238,7 +239,7 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
                 made[0].side_prints = {}  # the print's fingerprints are taken from the drawing
         return made[0]
 
-    for leftover in folder.glob(".*.part"):  # from a build that was killed mid-write
+    for leftover in [*folder.glob(".*.part"), *(folder / SIDES_FOLDER).glob(".*.part")]:  # from a build killed mid-write
         leftover.unlink(missing_ok=True)
     cache = BuildCache.load(folder)
     shared = build_digest(game, options)

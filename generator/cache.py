@@ -25,6 +25,7 @@ from punchboard.spec.model import Component, Game, Layout
 from .options import BuildOptions
 
 CACHE_FILE = ".punchboard-cache.json"
+SIDES_FOLDER = ".punchboard-sides"  # each component's kept sides (side_store.py)
 CACHE_VERSION = 1
 STYLE_FILES = ("sheet.yaml", "board_tiling.yaml", "sizes.yaml")
 RENDER_OPTIONS = ("paper", "backs", "duplex_offset", "print_shop", "print_shop_preset", "proof", "bleed_mm", "packing", "stamp_label", "unprintable_mm", "cut")

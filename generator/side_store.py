@@ -25,7 +25,9 @@ from typing import IO
 
 from punchboard.generator.draw.kept import FORMAT, FontCall, KeptSide, Store
 
-FOLDER = ".punchboard-sides"
+from .cache import SIDES_FOLDER
+
+FOLDER = SIDES_FOLDER
 HEADER = f"punchboard kept sides {FORMAT} marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}\n".encode()
 HEAD = 64 + 1 + 8 + 1 + 8 + 1 + 8 + 1  # key, meta length, stream length, crc (hex), spaces and newline
 

@@ -219,3 +219,28 @@ def _png() -> bytes:
     buffer = io.BytesIO()
     Image.new("RGB", (30, 30), "#8a5a2b").save(buffer, "PNG")
     return buffer.getvalue()
+
+
+def test_kept_sides_under_jobs_and_leftovers_of_a_killed_build(tmp_path: Path):
+    """Each worker of --jobs 2 reads and writes its own component's kept sides; a temporary file left by a
+    build killed mid-write is removed by the next build."""
+    game = tmp_path / "steam_court"
+    shutil.copytree(ROOT / "components" / "steam_court", game)
+    out = tmp_path / "out"
+    result = run_cli("build", str(game), "--out", str(out), "--jobs", "2", "--verbose")
+    assert result.returncode == 0, result.stderr
+    leftover = out / "steam_court" / FOLDER / ".characters.sides.x1y2.part"
+    leftover.write_bytes(b"half a record")
+    characters = game / "characters.yaml"
+    text = characters.read_text(encoding="utf-8")
+    assert "Give one undesirable card to any player." in text
+    characters.write_text(text.replace("Give one undesirable card to any player.", "Give one card to any player.", 1),
+                          encoding="utf-8")
+    result = run_cli("build", str(game), "--out", str(out), "--jobs", "2", "--verbose")
+    assert result.returncode == 0, result.stderr
+    assert "characters: 1 distinct sides drawn, 23 kept from the last build" in result.stdout
+    assert not leftover.exists()
+    clean = tmp_path / "clean"
+    assert run_cli("build", str(game), "--out", str(clean), "--jobs", "1", "--force").returncode == 0
+    for pdf in sorted((clean / "steam_court").glob("*.pdf")):
+        assert (out / "steam_court" / pdf.name).read_bytes() == pdf.read_bytes(), pdf.name
