@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from io import BytesIO
 from pathlib import Path
 
-from punchboard.generator.draw import fonts
+from punchboard.generator.draw import fonts, packed_forms
 from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.impose.style import SheetStyle
 from reportlab.pdfgen.canvas import Canvas
@@ -117,6 +117,7 @@ def _write(buffer: BytesIO, pages: Sequence[Page], title: str, style: SheetStyle
         if page.bleed_box:
             canvas.setBleedBox(None)
     canvas.save()
+    packed_forms.close(canvas)
 
 
 def _box(rect: Rect) -> tuple[float, float, float, float]:

@@ -6,12 +6,20 @@ a gigabyte of them. Running the stream through reportlab's own filters as soon
 as its form is closed keeps a tenth of that. The bytes written are the ones
 reportlab would write: the same filters (``rl_config.useA85`` decides whether
 ASCII85 follows Flate), applied to the same stream, named in the same order.
+
+The encoded content then waits for the writer in a temporary file of the
+canvas's own (:class:`_Spilled`), not in memory: about 6 KB a card face, which
+a 20,000-card deck would otherwise hold until ``save()``. :func:`close` removes
+the file once the document is written.
 """
 
 from __future__ import annotations
 
+import tempfile
+from typing import IO
+
 from reportlab import rl_config
-from reportlab.pdfbase.pdfdoc import PDFBase85Encode, PDFStream, PDFZCompress
+from reportlab.pdfbase.pdfdoc import PDFBase85Encode, PDFDictionary, PDFStream, PDFZCompress
 from reportlab.pdfgen.canvas import Canvas
 
 
@@ -25,6 +33,42 @@ class _Applied:
         return data
 
 
+class _Spilled(PDFStream):
+    """An encoded stream kept in the canvas's spill file, read back when the writer formats it."""
+
+    def __init__(self, spill: IO[bytes], content: bytes, filters: list[_Applied]):
+        self.dictionary = PDFDictionary()
+        self.filters = filters
+        spill.seek(0, 2)
+        self._spill, self._at, self._length = spill, spill.tell(), len(content)
+        spill.write(content)
+
+    @property  # type: ignore[override]
+    def content(self) -> bytes:
+        self._spill.seek(self._at)
+        return self._spill.read(self._length)
+
+    @content.setter
+    def content(self, value: bytes) -> None:  # PDFStream's own code never sets it once made
+        raise AttributeError("a spilled stream's content is fixed")
+
+
+def _stream(canvas: Canvas, content: bytes, filters: list[_Applied]) -> PDFStream:
+    spill = canvas.__dict__.get("_punchboard_spill")
+    if spill is None:
+        spill = canvas.__dict__["_punchboard_spill"] = tempfile.TemporaryFile(prefix="punchboard-forms-")
+    contents = _Spilled(spill, content, filters)
+    contents.__Comment__ = "xobject form stream"
+    return contents
+
+
+def close(canvas: Canvas) -> None:
+    """The document is written: remove the canvas's spill file."""
+    spill = canvas.__dict__.pop("_punchboard_spill", None)
+    if spill is not None:
+        spill.close()
+
+
 def pack(canvas: Canvas, name: str) -> None:
     """Encode the content of the form ``name`` now, exactly as reportlab's writer would later."""
     form = canvas._doc.idToObject[canvas._doc.getXObjectName(name)]
@@ -34,9 +78,7 @@ def pack(canvas: Canvas, name: str) -> None:
     content = form.stream
     for step in reversed(filters):  # PDFStream.format applies them last first
         content = step.encode(content)
-    contents = PDFStream(content=content, filters=[_Applied(step.pdfname) for step in filters])
-    contents.__Comment__ = "xobject form stream"
-    form.Contents = contents
+    form.Contents = _stream(canvas, content, [_Applied(step.pdfname) for step in filters])
     form.stream = None
     form.compression = 0  # the writer would otherwise set its own filters and encode a second time
 
@@ -45,7 +87,7 @@ def packed(canvas: Canvas, name: str) -> tuple[bytes, tuple[str, ...]] | None:
     """The encoded content and filter names of the form ``name`` after :func:`pack`; None if it was left to the writer."""
     form = canvas._doc.idToObject[canvas._doc.getXObjectName(name)]
     contents = form.Contents
-    if contents is None or form.stream is not None or not isinstance(contents.content, bytes):
+    if not isinstance(contents, _Spilled) or form.stream is not None:
         return None
     return contents.content, tuple(step.pdfname for step in contents.filters)
 
@@ -53,8 +95,6 @@ def packed(canvas: Canvas, name: str) -> tuple[bytes, tuple[str, ...]] | None:
 def restore(canvas: Canvas, name: str, content: bytes, filters: tuple[str, ...]) -> None:
     """Give the (empty) form ``name`` the content :func:`packed` gave for a form drawn the same way."""
     form = canvas._doc.idToObject[canvas._doc.getXObjectName(name)]
-    contents = PDFStream(content=content, filters=[_Applied(step) for step in filters])
-    contents.__Comment__ = "xobject form stream"
-    form.Contents = contents
+    form.Contents = _stream(canvas, content, [_Applied(step) for step in filters])
     form.stream = None
     form.compression = 0
