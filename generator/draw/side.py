@@ -194,7 +194,9 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
         pictures = _pictures(layout, fields, ctx.folders) if store is not None else None
         if pictures is None:
             store = None
-        kept_key = kept.key(store.salt, (kept.layout_digest(layout), pictures, key[2:])) if store is not None else ""
+        # the preflight's findings are kept with the side: a side drawn without it is another side
+        kept_key = (kept.key(store.salt, (kept.layout_digest(layout), pictures, key[2:], ctx.observe is not None))
+                    if store is not None else "")
         found = store.get(kept_key) if store is not None else None
         bleed = kept.bleed_name(asked.bleed) if asked is not None else None
         if found is not None and (bleed is None or bleed in found.prints) and kept.replay_fonts(canvas._doc, found.fonts):
