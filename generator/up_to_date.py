@@ -135,7 +135,16 @@ def _snapshot(out: Path, games: Sequence[Any], reads: Reads, started_ns: int) ->
 
 
 def _skipped(path: str, outputs: str) -> bool:
-    return path.startswith(outputs) or path.startswith(SYSTEM) or path.endswith((".py", ".pyc", ".so"))
+    """Outputs, the system's files, code (compared on its own) and punchboard's cache folder (schema verdicts,
+    colour figures: what a build would work out again, not what it is made from) are not inputs."""
+    return path.startswith(outputs) or path.startswith(SYSTEM) or path.startswith(_cache_folder()) \
+        or path.endswith((".py", ".pyc", ".so"))
+
+
+def _cache_folder() -> str:
+    from punchboard.spec.validated import folder
+
+    return str(folder().parent.resolve()) + os.sep
 
 
 def _code() -> Iterable[str]:

@@ -1,18 +1,31 @@
 """Colour science for the preflight, through coloraide: WCAG contrast, colour-vision deficiency, ΔE2000.
 
-Colours travel as sRGB triples of 0–1 floats. Each figure is cached per
+Colours travel as sRGB triples of 0–1 floats. Each figure is worked out per
 colour (rounded to 1/1000), since a game draws a few dozen distinct colours
-on thousands of pieces.
+on thousands of pieces, and remembered across runs in the user's cache folder
+(beside the schema verdicts, :mod:`punchboard.spec.validated`), under the
+installed coloraide's version: a tweak that draws cards again in colours seen
+before does not import coloraide (about 60 ms, a fifth of such a tweak).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import atexit
+import json
+import os
+import tempfile
+from collections.abc import Callable, Mapping
 from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from coloraide import Color
 from punchboard.generator.draw.colours import resolved
 from punchboard.generator.draw.side import colour as named
+
+from punchboard.spec import validated
+
+if TYPE_CHECKING:
+    from coloraide import Color
 
 RGB = tuple[float, float, float]
 WHITE: RGB = (1.0, 1.0, 1.0)
@@ -46,18 +59,67 @@ def _key(rgb: RGB) -> RGB:
     return (round(rgb[0], 3), round(rgb[1], 3), round(rgb[2], 3))
 
 
-@lru_cache(maxsize=65536)
+FIGURES_FORMAT = 1  # the layout of the remembered figures and what their keys mean
+FIGURES_MAX = 20_000  # figures remembered before the file starts afresh
+_figures: dict[str, float] | None = None
+_new: list[bool] = []  # set once something was worked out that the file does not hold
+
+
+def _figures_path() -> Path:
+    version = validated.installed_version("coloraide")
+    return validated.folder().parent / "colours" / f"figures-{FIGURES_FORMAT}-coloraide-{version}.json"
+
+
+def _remembered(key: str, work_out: Callable[[], float]) -> float:
+    global _figures
+    if _figures is None:
+        try:
+            data = json.loads(_figures_path().read_text(encoding="utf-8"))
+            _figures = {str(k): float(v) for k, v in data.items()} if isinstance(data, dict) else {}
+            if len(_figures) > FIGURES_MAX:
+                _figures = {}
+        except (OSError, ValueError, TypeError, AttributeError):
+            _figures = {}
+    found = _figures.get(key)
+    if found is None:
+        found = _figures[key] = work_out()
+        if not _new:
+            _new.append(True)
+            atexit.register(_save)
+    return found
+
+
+def _save() -> None:
+    """Write the figures back (at exit, once): atomically, and not at all where the folder cannot be written."""
+    if _figures is None:
+        return
+    path = _figures_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(prefix=".figures.", suffix=".part", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(_figures, handle, sort_keys=True)
+        os.replace(temporary, path)
+    except OSError:
+        pass
+
+
 def _contrast(a: RGB, b: RGB) -> float:
+    from coloraide import Color
+
     return float(Color("srgb", list(a)).contrast(Color("srgb", list(b)), method="wcag21"))
 
 
 def contrast(a: RGB, b: RGB) -> float:
     """The WCAG 2.1 contrast ratio of two colours, 1 to 21."""
-    return _contrast(_key(a), _key(b))
+    a, b = _key(a), _key(b)
+    return _remembered(f"contrast {a} {b}", lambda: _contrast(a, b))
 
 
 @lru_cache(maxsize=4096)
 def _seen(rgb: RGB, vision: str) -> Color:
+    from coloraide import Color
+
     base = Color("srgb", list(rgb))
     if vision == "normal":
         return base
@@ -66,14 +128,14 @@ def _seen(rgb: RGB, vision: str) -> Color:
     return base.filter(vision)
 
 
-@lru_cache(maxsize=65536)
 def _delta(a: RGB, b: RGB, vision: str) -> float:
     return float(_seen(a, vision).delta_e(_seen(b, vision), method="2000"))
 
 
 def delta_e(a: RGB, b: RGB, vision: str = "normal") -> float:
     """ΔE2000 between two colours as seen with ``vision``: normal, protan, deutan, tritan or grayscale."""
-    return _delta(_key(a), _key(b), vision)
+    a, b = _key(a), _key(b)
+    return _remembered(f"delta_e {vision} {a} {b}", lambda: _delta(a, b, vision))
 
 
 def hex_of(rgb: RGB) -> str:

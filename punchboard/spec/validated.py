@@ -37,7 +37,7 @@ def folder() -> Path:
     return Path(base) / "punchboard" / SUBFOLDER
 
 
-def _installed_version(name: str) -> str:
+def installed_version(name: str) -> str:
     """An installed distribution's version, from its ``NAME-VERSION.dist-info`` folder's name beside the
     package (no import of importlib.metadata, which costs a tenth of a start-up); else through metadata."""
     from importlib.util import find_spec
@@ -62,7 +62,7 @@ def _code() -> str:
     sha = hashlib.sha256()
     from punchboard import __version__
 
-    sha.update(f"punchboard={__version__};jsonschema={_installed_version('jsonschema')};".encode())
+    sha.update(f"punchboard={__version__};jsonschema={installed_version('jsonschema')};".encode())
     for path in sorted([*(PACKAGE / "spec").rglob("*.py"), *(PACKAGE / "plumbing").glob("*.py"), *SCHEMAS.glob("*.json")]):
         sha.update(str(path.relative_to(PACKAGE)).encode() + b"\0" + path.read_bytes() + b"\0")
     return sha.hexdigest()

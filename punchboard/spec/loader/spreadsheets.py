@@ -22,8 +22,6 @@ import hashlib
 import io
 import json
 import re
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -185,6 +183,9 @@ def _url_table(doc: Document, path_key: PathKey, spec: dict[str, Any], out: Coll
         headers["If-None-Match"] = str(known["etag"])
     if known.get("last_modified"):
         headers["If-Modified-Since"] = str(known["last_modified"])
+    import urllib.error  # only a linked sheet needs them (about a twentieth of a start-up)
+    import urllib.request
+
     try:
         request = urllib.request.Request(url, headers=headers)
         with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 - http(s) only, checked above
