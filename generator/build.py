@@ -151,14 +151,14 @@ def _draw(state: tuple[BuildContext, Game, Path, dict[str, str]], index: int) ->
     and how many distinct sides were drawn and kept from the last build."""
     ctx, game, folder, fingerprints = state
     component = game.printed[index]
-    sides: list[int] = []
-    entry = _render_component(ctx, game, component, folder, fingerprints[component.id], sides)
+    entry, sides = _render_component(ctx, game, component, folder, fingerprints[component.id])
     taken = ctx.side_prints or {}
-    return entry, {key: digest for key, digest in taken.items() if key[0] == component.id}, (sides[0], sides[1])
+    return entry, {key: digest for key, digest in taken.items() if key[0] == component.id}, sides
 
 
-def _render_component(ctx: BuildContext, game: Game, component: Component, folder: Path, fingerprint: str,
-                      sides: list[int]) -> CachedComponent | None:
+def _render_component(ctx: BuildContext, game: Game, component: Component, folder: Path,
+                      fingerprint: str) -> tuple[CachedComponent | None, tuple[int, int]]:
+    """The component's PDF and cache entry (None when it prints nothing), and its distinct sides drawn and kept."""
     from punchboard.generator.impose.cut import cuttable
     from punchboard.generator.impose.kinds import KINDS
 
@@ -176,9 +176,9 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
     finally:
         del ctx.kept_sides[component.id]
     store.save()
-    sides[:] = [store.drawn, store.replayed]
+    sides = (store.drawn, store.replayed)
     if not pages:
-        return None
+        return None, sides
     cutter = ctx.options.cut
     if cutter and not cuttable(component.kind, cutter):
         ctx.warn(f"{game.id} / {component.id}: no {cutter} cut file for a {component.kind} component; printed as usual, cut by hand")
@@ -186,7 +186,7 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
 
     for finding in check_component(game, component):  # the per-side checks ran while the pieces were drawn
         ctx.warn(finding)
-    return CachedComponent(fingerprint, f"{component.id}.pdf", [page.role for page in pages], ctx.warnings[before:])
+    return CachedComponent(fingerprint, f"{component.id}.pdf", [page.role for page in pages], ctx.warnings[before:]), sides
 
 
 def _render_pages(ctx: BuildContext, game: Game, component: Component, folder: Path, renderer: Any) -> list[Page]:

@@ -123,8 +123,9 @@ def _snapshot(out: Path, games: Sequence[Any], reads: Reads, started_ns: int) ->
         game_files, game_folders = tree(str(game.folder), skip=[str(out.resolve())])
         files.update(game_files)
         folders.update(game_folders)
-    files.update(f for f in reads.files if not _skipped(f, outputs))
-    folders.update(f for f in reads.folders if not _skipped(f + os.sep, outputs))
+    caches = _cache_folder()
+    files.update(f for f in reads.files if not _skipped(f, outputs, caches))
+    folders.update(f for f in reads.folders if not _skipped(f + os.sep, outputs, caches))
     inputs = Snapshot.take(files, folders, started_ns)
     code = Snapshot.take(_code(), (), started_ns, parents=False)
     made: set[str] = set()
@@ -134,11 +135,10 @@ def _snapshot(out: Path, games: Sequence[Any], reads: Reads, started_ns: int) ->
     return Snapshot({**results.files, **code.files, **inputs.files}, {**inputs.folders})
 
 
-def _skipped(path: str, outputs: str) -> bool:
+def _skipped(path: str, outputs: str, caches: str) -> bool:
     """Outputs, the system's files, code (compared on its own) and punchboard's cache folder (schema verdicts,
     colour figures: what a build would work out again, not what it is made from) are not inputs."""
-    return path.startswith(outputs) or path.startswith(SYSTEM) or path.startswith(_cache_folder()) \
-        or path.endswith((".py", ".pyc", ".so"))
+    return path.startswith((outputs, caches, *SYSTEM)) or path.endswith((".py", ".pyc", ".so"))
 
 
 def _cache_folder() -> str:

@@ -60,13 +60,11 @@ class KeptSide:
 
 
 class Store:
-    """The kept sides of one component, in memory: those found from the last build (``found``), and those
-    drawn or replayed in this one (``put``). generator/side_store.py keeps them in a file."""
+    """Where a component's kept sides are found and put (generator/side_store.py keeps them in a file);
+    this one keeps nothing. ``salt`` may be given as what works it out, when first needed."""
 
-    def __init__(self, salt: str | Callable[[], str], found: dict[str, KeptSide] | None = None):
-        self._salt = salt  # or what works it out, when first needed
-        self.found = found or {}
-        self.used: dict[str, KeptSide] = {}
+    def __init__(self, salt: str | Callable[[], str]):
+        self._salt = salt
         self.drawn = 0  # sides drawn in this build
         self.replayed = 0  # sides replayed from an earlier build
 
@@ -77,10 +75,10 @@ class Store:
         return self._salt
 
     def get(self, key: str) -> KeptSide | None:
-        return self.used.get(key) or self.found.get(key)
+        return None
 
     def put(self, key: str, kept: KeptSide) -> None:
-        self.used[key] = kept
+        pass
 
 
 _LAYOUTS: dict[int, tuple[Layout, str]] = {}
