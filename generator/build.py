@@ -93,7 +93,7 @@ def said_for(report: GameReport, out_dir: Path, options: BuildOptions) -> tuple[
     if options.verbose:
         for verb, ids in (("drew", report.rendered), ("reused", report.reused)):
             lines.extend(("stdout", f"  {verb} {out_dir / report.game / component}.pdf") for component in ids)
-        lines.extend(("stdout", f"  {component}: {drawn} distinct sides drawn, {kept} kept from the last build")
+        lines.extend(("stdout", f"  {component}: {drawn} distinct side{'' if drawn == 1 else 's'} drawn, {kept} kept from the last build")
                      for component, drawn, kept in report.sides if drawn or kept)
     return lines, options.preflight == "strict" and count(report.warnings) > 0
 

@@ -52,7 +52,7 @@ def _build(game: Path, out: Path, *flags: str) -> str:
 
 
 def _sides(stdout: str) -> tuple[int, int]:
-    line = next(line for line in stdout.splitlines() if "distinct sides drawn" in line)
+    line = next(line for line in stdout.splitlines() if "distinct side" in line)
     words = line.split()
     return int(words[1]), int(words[5])
 
@@ -238,7 +238,7 @@ def test_kept_sides_under_jobs_and_leftovers_of_a_killed_build(tmp_path: Path):
                           encoding="utf-8")
     result = run_cli("build", str(game), "--out", str(out), "--jobs", "2", "--verbose")
     assert result.returncode == 0, result.stderr
-    assert "characters: 1 distinct sides drawn, 23 kept from the last build" in result.stdout
+    assert "characters: 1 distinct side drawn, 23 kept from the last build" in result.stdout
     assert not leftover.exists()
     clean = tmp_path / "clean"
     assert run_cli("build", str(game), "--out", str(clean), "--jobs", "1", "--force").returncode == 0
