@@ -184,8 +184,12 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
         ctx.warn(f"{game.id} / {component.id}: no {cutter} cut file for a {component.kind} component; printed as usual, cut by hand")
     from punchboard.generator.preflight.colour_blind import check_component
 
-    for finding in check_component(game, component):  # the per-side checks ran while the pieces were drawn
+    from .look_store import LookStore
+
+    looks = LookStore(folder, component.id, lambda: side_salt(game, ctx.options), read=not ctx.options.force)
+    for finding in check_component(game, component, looks):  # the per-side checks ran while the pieces were drawn
         ctx.warn(finding)
+    looks.save()
     return CachedComponent(fingerprint, f"{component.id}.pdf", [page.role for page in pages], ctx.warnings[before:]), sides
 
 

@@ -13,6 +13,7 @@ from io import BytesIO
 from pathlib import Path
 
 from punchboard.generator.draw import fonts, packed_forms
+from punchboard.generator.draw.colours import resolved
 from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.impose.style import SheetStyle
 from reportlab.pdfgen.canvas import Canvas
@@ -144,7 +145,7 @@ def draw_footer(canvas: Canvas, band: FooterBand, heading: str, legend: str, sty
     font = fonts.resolve(style.footer_font)
     room = max(20.0, length - bars_length - 8)
     line = thickness / 2
-    canvas.setFillColor(style.footer_color)
+    canvas.setFillColor(resolved(style.footer_color))
     for y, content in ((line + 0.6, heading), (None, legend)):
         size = _fit_size(content, font, style.footer_size, room)
         if y is None:  # the lowest line: its descenders stay inside the band
@@ -164,8 +165,8 @@ def draw_scale_bars(canvas: Canvas, length: float, thickness: float, style: Shee
     x0 = length - used
     count = max(1, len(style.scale_lengths))
     row = thickness / count
-    canvas.setStrokeColor(style.scale_color)
-    canvas.setFillColor(style.scale_color)
+    canvas.setStrokeColor(resolved(style.scale_color))
+    canvas.setFillColor(resolved(style.scale_color))
     canvas.setLineWidth(style.scale_stroke)
     for index, (bar, label) in enumerate(style.scale_lengths):
         y = thickness - row * (index + 0.5)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from punchboard.generator.draw.colours import resolved
 from reportlab.pdfgen.canvas import Canvas
 
 from .grid import Sheet
@@ -14,7 +15,7 @@ def draw_crop_marks(canvas: Canvas, sheet: Sheet, style: SheetStyle) -> None:
     if art is None:
         return
     canvas.saveState()
-    canvas.setStrokeColor(style.mark_color)
+    canvas.setStrokeColor(resolved(style.mark_color))
     canvas.setLineWidth(style.mark_stroke)
     offset_y, length_y = sheet.marks_y
     for x in sheet.cuts_x:
@@ -35,7 +36,7 @@ def draw_fold_marks(canvas: Canvas, sheet: Sheet, style: SheetStyle) -> None:
     if art is None or not sheet.folds_y:
         return
     canvas.saveState()
-    canvas.setStrokeColor(style.fold_color)
+    canvas.setStrokeColor(resolved(style.fold_color))
     canvas.setLineWidth(style.fold_stroke)
     canvas.setDash([v for v in style.fold_dash] or [3, 2])
     offset_x, length_x = sheet.marks_x

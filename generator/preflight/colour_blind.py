@@ -15,9 +15,12 @@ icons' own drawings are not compared.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
+
+from punchboard.generator.draw.kept import layout_digest
 
 from punchboard.spec import expressions
 from punchboard.spec.binding import BOUND_COLOUR_PROPS, bind, bound_props, is_bound
@@ -84,34 +87,45 @@ class _Memo:
         return self.colours[key]
 
 
-Planned = tuple[Element, bool, "tuple[Any, ...] | None", "tuple[Tint, ...]"]
+TintRef = tuple[int, int, str, RGB]  # a colour a piece shows: side (0 face, 1 back), element index, property, colour
+Look = tuple[bytes, tuple[TintRef, ...]]  # a digest of what a piece shows apart from colour, and its colours
+Planned = tuple[int, Element, bool, "tuple[Any, ...] | None", "tuple[tuple[int, str, RGB], ...]"]
+
+
+class Kept(Protocol):
+    """Looks kept from the last build by a key over what they are worked out from (generator/look_store.py)."""
+
+    def get(self, key: bytes) -> Look | None: ...
+
+    def put(self, key: bytes, look: Look) -> None: ...
 
 
 def _plan(layout: Layout, palette: Mapping[str, str], memo: _Memo) -> list[Planned]:
     """Each element of a layout, whether a ``when`` decides if it shows, and, when it binds no field, its
     look and colours worked out once (the same on every piece)."""
     plan: list[Planned] = []
-    for element in layout.elements:
+    for index, element in enumerate(layout.elements):
         static = memo.static(element)
         if static is None:
-            plan.append((element, bool(element.props.get("when")), None, ()))
+            plan.append((index, element, bool(element.props.get("when")), None, ()))
             continue
         look: list[Any] = [static]
-        tints: list[Tint] = []
+        tints: list[tuple[int, str, RGB]] = []
         for prop in BOUND_COLOUR_PROPS:
             found = memo.paint(element.props[prop], palette) if prop in element.props else None
             look.append((prop, found is not None))
             if found is not None:
-                tints.append(Tint(element, prop, over(found[0], found[1], WHITE)))
-        plan.append((element, bool(element.props.get("when")), tuple(look), tuple(tints)))
+                tints.append((index, prop, over(found[0], found[1], WHITE)))
+        plan.append((index, element, bool(element.props.get("when")), tuple(look), tuple(tints)))
     return plan
 
 
-def _look(piece: Piece, memo: _Memo) -> tuple[tuple[Any, ...], tuple[Tint, ...]]:
-    """What a piece shows apart from colour (hashable), and the colours it shows, in drawing order."""
+def _look(piece: Piece, memo: _Memo) -> Look:
+    """What a piece shows apart from colour (a digest: pieces alike have the same), and the colours it shows,
+    in drawing order."""
     shape: list[Any] = []
-    tints: list[Tint] = []
-    for side in (piece.face, piece.back):
+    tints: list[TintRef] = []
+    for side_no, side in enumerate((piece.face, piece.back)):
         layout = memo.game.layouts.get(side.layout) if side is not None else None
         if side is None or layout is None:
             shape.append(None)
@@ -121,12 +135,12 @@ def _look(piece: Piece, memo: _Memo) -> tuple[tuple[Any, ...], tuple[Tint, ...]]
         plan = memo.plans.get(side.layout)
         if plan is None:
             plan = memo.plans[side.layout] = _plan(layout, palette, memo)
-        for element, conditional, planned, planned_tints in plan:
+        for index, element, conditional, planned, planned_tints in plan:
             if conditional and not _visible(element, fields):
                 continue
             if planned is not None:
                 shape.append(planned)
-                tints.extend(planned_tints)
+                tints.extend((side_no, *tint) for tint in planned_tints)
                 continue
             props = bound_props(element.props, fields)
             look: list[Any] = [element.type]
@@ -137,24 +151,61 @@ def _look(piece: Piece, memo: _Memo) -> tuple[tuple[Any, ...], tuple[Tint, ...]]
                 found = memo.paint(props[prop], palette) if prop in props else None
                 look.append((prop, found is not None))  # painted or not is a difference anyone sees
                 if found is not None:
-                    tints.append(Tint(element, prop, over(found[0], found[1], WHITE)))
+                    tints.append((side_no, index, prop, over(found[0], found[1], WHITE)))
             shape.append(tuple(look))
-    return tuple(shape), tuple(tints)
+    return hashlib.sha256(repr(shape).encode()).digest(), tuple(tints)
+
+
+def _key(piece: Piece, game: Game) -> bytes:
+    """What a piece's look is worked out from besides the code and the game's palette (the kept looks' salt):
+    its layouts, whole, and its fields."""
+    sha = hashlib.sha256(repr(sorted(piece.fields.items())).encode())
+    for side in (piece.face, piece.back):
+        layout = game.layouts.get(side.layout) if side is not None else None
+        if side is None or layout is None:
+            sha.update(b"|-")
+            continue
+        sha.update(f"|{layout_digest(layout)}|{sorted(side.fields.items())!r}".encode())
+    return sha.digest()
+
+
+def _kept_look(piece: Piece, memo: _Memo, kept: Kept | None) -> Look:
+    if kept is None:
+        return _look(piece, memo)
+    key = _key(piece, memo.game)
+    look = kept.get(key)
+    if look is None:
+        look = _look(piece, memo)
+        kept.put(key, look)
+    return look
+
+
+def _tints(piece: Piece, refs: tuple[TintRef, ...], game: Game) -> tuple[Tint, ...]:
+    sides = (piece.face, piece.back)
+    out = []
+    for side_no, index, prop, rgb in refs:
+        side = sides[side_no]
+        assert side is not None  # a look names only sides that are there
+        out.append(Tint(game.layouts[side.layout].elements[index], prop, rgb))
+    return tuple(out)
 
 
 def _label(piece: Piece) -> str:
     return f"'{piece.name}'" if piece.name else f"#{piece.index + 1}"
 
 
-def _pairs(component: Component, game: Game) -> Iterator[tuple[Piece, Piece, list[tuple[Tint, Tint]]]]:
+def _pairs(component: Component, game: Game,
+           kept: Kept | None = None) -> Iterator[tuple[Piece, Piece, list[tuple[Tint, Tint]]]]:
     """Pairs of pieces alike but for colour, with the colours that differ (one pair per two colourings)."""
-    groups: dict[tuple[Any, ...], dict[tuple[RGB, ...], tuple[Piece, tuple[Tint, ...]]]] = {}
+    groups: dict[bytes, dict[tuple[RGB, ...], tuple[Piece, tuple[TintRef, ...]]]] = {}
     memo = _Memo(game)
     for piece in component.pieces:
-        shape, tints = _look(piece, memo)
-        groups.setdefault(shape, {}).setdefault(tuple(t.rgb for t in tints), (piece, tints))
+        shape, refs = _kept_look(piece, memo, kept)
+        groups.setdefault(shape, {}).setdefault(tuple(ref[3] for ref in refs), (piece, refs))
     for colourings in groups.values():
-        found = list(colourings.values())
+        if len(colourings) < 2:
+            continue
+        found = [(piece, _tints(piece, refs, game)) for piece, refs in colourings.values()]
         for i, (first, tints_a) in enumerate(found):
             for second, tints_b in found[i + 1:]:
                 differ = [(a, b) for a, b in zip(tints_a, tints_b, strict=True) if delta_e(a.rgb, b.rgb) > 0.5]
@@ -162,12 +213,13 @@ def _pairs(component: Component, game: Game) -> Iterator[tuple[Piece, Piece, lis
                     yield first, second, differ
 
 
-def check_component(game: Game, component: Component) -> list[str]:
-    """The component's colour_blind and grayscale findings, one per distinct pair of colourings."""
+def check_component(game: Game, component: Component, kept: Kept | None = None) -> list[str]:
+    """The component's colour_blind and grayscale findings, one per distinct pair of colourings; the pieces'
+    looks are found in and put to ``kept`` when given."""
     noun = PIECE_NOUNS.get(component.kind, "piece")
     said: dict[tuple[str, tuple[Any, ...]], list[str]] = {}
     out: dict[tuple[str, tuple[Any, ...]], tuple[Piece, Piece, list[tuple[Tint, Tint]], list[tuple[str, float]]]] = {}
-    for first, second, differ in _pairs(component, game):
+    for first, second, differ in _pairs(component, game, kept):
         for code, visions in (("colour_blind", tuple(VISIONS)), ("grayscale", ("grayscale",))):
             if any(ignored(a.element, code) for a, _ in differ):
                 continue

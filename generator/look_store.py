@@ -1,0 +1,83 @@
+"""Kept looks on disk: ``OUT/<game>/.punchboard-sides/<component>.looks``.
+
+The colour-blind check (preflight/colour_blind.py) compares what each piece
+shows apart from colour, and the colours it shows. Working that out binds every
+element of both sides to the piece's fields, which for a 2,000-card deck took
+longer than drawing the one card an edit changed. A piece's look depends only
+on its layouts, the palette and its fields, so it is kept by a key over those
+and found again by the next build. The file holds the looks of the pieces of
+the last build (``marshal``: plain tuples, strings and floats); its header
+names the Python that wrote it and the salt (code, options, palette) the looks
+were worked out under, and a file with another header is started afresh.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .cache import SIDES_FOLDER
+
+FORMAT = 1
+
+
+class LookStore:
+    """One component's kept looks: ``get`` finds a look the last build kept, ``put`` keeps one for the next."""
+
+    def __init__(self, folder: Path, component_id: str, salt: Callable[[], str], read: bool = True):
+        self.path = folder / SIDES_FOLDER / f"{component_id}.looks"
+        self._salt = salt
+        self._old: dict[bytes, Any] = {}
+        self._new: dict[bytes, Any] = {}
+        self._header: bytes | None = None
+        if read:
+            self._read()
+
+    @property
+    def header(self) -> bytes:
+        if self._header is None:
+            self._header = (f"punchboard kept looks {FORMAT} marshal {marshal.version} "
+                            f"python {sys.version_info[0]}.{sys.version_info[1]} {self._salt()}\n").encode()
+        return self._header
+
+    def _read(self) -> None:
+        try:
+            data = self.path.read_bytes()
+        except OSError:
+            return
+        head, _, body = data.partition(b"\n")
+        if head + b"\n" != self.header:
+            return
+        try:
+            found = marshal.loads(body)
+        except (ValueError, EOFError, TypeError):
+            return
+        if isinstance(found, dict):
+            self._old = found
+
+    def get(self, key: bytes) -> Any | None:
+        found = self._new.get(key)
+        if found is None:
+            found = self._old.get(key)
+            if found is not None:
+                self._new[key] = found
+        return found
+
+    def put(self, key: bytes, look: Any) -> None:
+        self._new[key] = look
+
+    def save(self) -> None:
+        """Write the looks this build used, unless they are the ones the file holds."""
+        if self._new == self._old:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".part", dir=self.path.parent)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(self.header)
+            handle.write(marshal.dumps(self._new))
+        os.replace(name, self.path)

@@ -1,0 +1,70 @@
+"""Kept looks (generator/look_store.py): the colour-blind check finds an unchanged piece's look in the last
+build's file instead of working it out again, and reports exactly what a build that keeps nothing reports.
+
+Through the CLI, on the flawed game (two cards alike but for a red and a green value): a seeded sequence of
+card edits (colours that look alike to some eyes, colours anyone tells apart, a value that differs, a third
+card) is built on top of the last build and, to compare, with ``build --force`` into another folder, which
+reads no kept look; ``check``, which keeps none, must agree too.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from punchboard.generator.cache import SIDES_FOLDER
+
+from tests.conftest import run_cli
+from tests.generator.preflight.flawed_game import write_game
+
+COLOURS = ["#d62728", "#2ca02c", "#1f77b4", "#000000", "#d62728", "#ff7f0e"]
+
+
+def _cards(rng: random.Random) -> str:
+    lines = ["id: cards", "kind: deck", "size: poker", "layout: flawed", "fields: [value, colour]", "cards:"]
+    names = ["Red", "Green", "Blue"][: rng.choice([2, 2, 3])]
+    for name in names:
+        lines.append(f'  - {{name: {name} Five, value: {rng.choice([5, 5, 5, 6])}, colour: "{rng.choice(COLOURS)}"}}')
+    return "\n".join(lines) + "\n"
+
+
+def _looks(stderr: str) -> list[str]:
+    return sorted(line for line in stderr.splitlines() if "preflight colour_blind" in line or "preflight grayscale" in line)
+
+
+def _build(game: Path, out: Path, *extra: str) -> list[str]:
+    result = run_cli("build", str(game), "--out", str(out), "--jobs", "1", *extra)
+    assert result.returncode == 0, result.stderr
+    return _looks(result.stderr)
+
+
+def test_kept_looks_report_what_a_build_that_keeps_none_reports(tmp_path: Path):
+    game = write_game(tmp_path / "flawed")
+    out, clean = tmp_path / "out", tmp_path / "clean"
+    first = _build(game, out)
+    assert len(first) == 1 and "'Red Five' and card 'Green Five'" in first[0], first  # red and green: colour_blind
+    assert (out / "flawed" / SIDES_FOLDER / "cards.looks").is_file()
+    rng = random.Random(7)
+    seen = set()
+    for _ in range(6):
+        (game / "cards.yaml").write_text(_cards(rng), encoding="utf-8")
+        kept = _build(game, out)
+        assert kept == _build(game, clean, "--force")
+        checked = run_cli("check", str(game))
+        assert kept == _looks(checked.stderr), checked.stderr
+        seen.add(bool(kept))
+    assert seen == {True, False}, "the edits should both raise and clear a finding"
+
+
+def test_a_damaged_looks_file_is_worked_out_again(tmp_path: Path):
+    game = write_game(tmp_path / "flawed")
+    out = tmp_path / "out"
+    first = _build(game, out)
+    looks = out / "flawed" / SIDES_FOLDER / "cards.looks"
+    data = looks.read_bytes()
+    looks.write_bytes(data[: len(data) // 2])  # a torn write
+    (game / "cards.yaml").write_text((game / "cards.yaml").read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert _build(game, out) == first
+    looks.write_bytes(data.split(b"\n", 1)[0].replace(b"looks 1", b"looks 0") + b"\n" + data.split(b"\n", 1)[1])
+    (game / "cards.yaml").write_text((game / "cards.yaml").read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert _build(game, out) == first
