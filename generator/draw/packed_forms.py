@@ -11,15 +11,31 @@ The encoded content then waits for the writer in a temporary file of the
 canvas's own (:class:`_Spilled`), not in memory: about 6 KB a card face, which
 a 20,000-card deck would otherwise hold until ``save()``. :func:`close` removes
 the file once the document is written.
+
+Writing a deck's forms, reportlab formats each form's dictionary afresh, though
+a deck's forms differ only in their length: a form of the plain shape (the
+document's fonts, every procedure set, nothing else in its resources) is
+written from its shape's head, formatted by reportlab once per document with
+the length spliced in (:meth:`_Spilled.format`). Any other form is formatted by
+reportlab as before.
 """
 
 from __future__ import annotations
 
 import tempfile
-from typing import IO
+from typing import IO, Any
 
 from reportlab import rl_config
-from reportlab.pdfbase.pdfdoc import PDFBase85Encode, PDFDictionary, PDFStream, PDFZCompress
+from reportlab.pdfbase.pdfdoc import NoEncryption as _NoEncryption
+from reportlab.pdfbase.pdfdoc import (
+    PDFArray,
+    PDFBase85Encode,
+    PDFDictionary,
+    PDFObjectReference,
+    PDFResourceDictionary,
+    PDFStream,
+    PDFZCompress,
+)
 from reportlab.pdfgen.canvas import Canvas
 
 
@@ -51,6 +67,53 @@ class _Spilled(PDFStream):
     @content.setter
     def content(self, value: bytes) -> None:  # PDFStream's own code never sets it once made
         raise AttributeError("a spilled stream's content is fixed")
+
+    def format(self, document: Any) -> bytes:
+        shape = _plain_shape(self, document)
+        if shape is None:
+            return super().format(document)
+        heads: dict[tuple[Any, ...], tuple[bytes, bytes]] = document.__dict__.setdefault("_punchboard_form_heads", {})
+        content = self.content
+        head = heads.get(shape)
+        if head is None:
+            formatted = super().format(document)
+            dictionary = formatted[: formatted.index(b"\nstream\n")]
+            length = b"/Length %d" % len(content)
+            if dictionary.count(length) != 1:  # not a shape whose length can be told apart: reportlab writes each
+                heads[shape] = (b"", b"")
+                return formatted
+            before, after = dictionary.split(length)
+            heads[shape] = (before + b"/Length ", after + b"\nstream\n")
+            return formatted
+        if not head[0]:
+            return super().format(document)
+        return b"".join((head[0], b"%d" % len(content), head[1], content, b"endstream\n"))
+
+
+_EMPTY_RESOURCES = tuple(name for name in PDFResourceDictionary.dict_attributes if name != "Font")
+_FORM_KEYS = frozenset({"Type", "Subtype", "FormType", "BBox", "Matrix", "Resources"})
+
+
+def _plain_shape(stream: _Spilled, document: Any) -> tuple[Any, ...] | None:
+    """What a form's written dictionary is made of, when it is of the plain shape (see the module's
+    docstring): its box, matrix, filters and fonts; None for any other form."""
+    entries = stream.dictionary.dict
+    if entries.keys() != _FORM_KEYS or type(document.encrypt) is not _NoEncryption:
+        return None
+    box, matrix, resources = entries["BBox"], entries["Matrix"], entries["Resources"]
+    if type(box) is not PDFArray or type(matrix) is not PDFArray or type(resources) is not PDFResourceDictionary:
+        return None
+    if any(getattr(resources, name) for name in _EMPTY_RESOURCES) or type(resources.Font) is not PDFObjectReference:
+        return None
+    if resources.ProcSet != PDFResourceDictionary.stdprocs or set(vars(resources)) != {*_EMPTY_RESOURCES, "Font", "ProcSet"}:
+        return None
+    if entries["Type"] != "/XObject" or entries["Subtype"] != "/Form" or entries["FormType"] != 1:
+        return None
+    numbers = (*box.sequence, *matrix.sequence)
+    if not all(type(n) in (int, float) for n in numbers):
+        return None
+    return (tuple((type(n), n) for n in numbers), len(box.sequence), resources.Font.name,
+            tuple(step.pdfname for step in stream.filters))
 
 
 def _stream(canvas: Canvas, content: bytes, filters: list[_Applied]) -> PDFStream:
