@@ -92,12 +92,11 @@ def ordered_map(work: Callable[[State, Item], Result], state: State, items: Sequ
     inherit ``state`` (forked) or receive it pickled (``spawn``, see :func:`start_method`); ``work``
     must be a module-level function and its results picklable. Otherwise they run here, one by one.
     """
-    import multiprocessing
-
-    if jobs <= 1 or len(items) <= 1:
+    if jobs <= 1 or len(items) <= 1:  # (multiprocessing is imported only when it is used)
         for item in items:
             yield work(state, item)
         return
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
     from itertools import repeat
