@@ -10,14 +10,21 @@ from typing import Any
 from punchboard.plumbing.errors import SpecError
 from punchboard.plumbing.outlock import output_lock
 from punchboard.plumbing.paths import LAYOUTS
-from punchboard.plumbing.watch import NotificationsUnavailable, follow, watch
+from punchboard.plumbing.watch import NotificationsUnavailable, Report, follow, watch
 
 from .build import add_build_flags, build_options
 from .common import EXIT_OK, limits_of, positive_seconds, target_folders
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    """Rebuild on every save; bad input is reported and watching goes on. Ctrl-C or SIGTERM stops it (exit 0)."""
+    """Rebuild on every save; bad input is reported and watching goes on. Ctrl-C or SIGTERM stops it (exit 0).
+
+    With change notifications a save is built on its first event (``follow(..., at_once=True)``); a
+    build that fails on bad input holds its problems until the save is known to be finished, so a
+    half-written file is never reported: if the save went on, they are dropped and the finished files
+    are built (and reported) again. A good build prints its summary at once; a later build of the same
+    save prints its own.
+    """
     from punchboard.generator.build import build_game, summary
     from punchboard.spec.loader import load_game
     from punchboard.spec.yamlsource import keep_parsed
@@ -29,7 +36,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
     out = Path(args.out)
     limits = limits_of(args)
 
-    def rebuild(changed: list[Path]) -> None:
+    def rebuild(changed: list[Path]) -> Report | None:
+        """Build every folder, saying what was drawn; the problems of bad input are handed back, to be
+        said once the save is known to be finished."""
         if changed:
             names = ", ".join(sorted({p.name for p in changed}))
             print(f"changed: {names}", flush=True)
@@ -45,13 +54,20 @@ def cmd_watch(args: argparse.Namespace) -> int:
             for message in report.warnings:
                 print(f"warning: {message}", flush=True)
             print(summary(report, out), flush=True)
-        for problem in problems:
-            print(problem, flush=True)
-        if problems:
+        if not problems:
+            return None
+
+        def say_problems() -> None:
+            for problem in problems:
+                print(problem, flush=True)
             print("fix the problems above; still watching", flush=True)
 
+        return say_problems
+
     def ready() -> None:  # the first build, once changes are being watched: a save during it is seen
-        rebuild([])
+        problems = rebuild([])
+        if problems is not None:
+            problems()
         print(f"watching {', '.join(str(f) for f in folders)} and {LAYOUTS} (Ctrl-C to stop)", flush=True)
 
     try:
@@ -60,7 +76,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
             watch(lambda: [*folders, LAYOUTS], rebuild, interval=args.interval)
         else:
             try:
-                follow([*folders, LAYOUTS], rebuild, on_ready=ready)
+                follow([*folders, LAYOUTS], rebuild, on_ready=ready, at_once=True)
             except NotificationsUnavailable as err:
                 print(f"no change notifications here ({err}); checking every {args.interval:g} s instead", flush=True)
                 ready()

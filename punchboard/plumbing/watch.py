@@ -5,6 +5,12 @@ watchfiles), so a save is seen within milliseconds. :func:`watch` polls instead
 (every ``interval`` seconds, comparing size and mtime): it works the same on
 every file system, including network shares that send no notifications, and is
 what ``watch --poll`` and the fallback use.
+
+Both call ``on_change(changed_paths)``, which may return a :data:`Report`: a callable that says
+what went wrong (bad input), run only once the save is known to be finished. ``follow(...,
+at_once=True)`` builds on a save's first event and confirms afterwards, so the report of a build
+that began on a half-written file is dropped, never shown; the others run it right after
+``on_change``.
 """
 
 from __future__ import annotations
@@ -18,6 +24,16 @@ from pathlib import Path
 WATCHED_SUFFIXES = {".yaml", ".yml", ".csv", ".xlsx", ".png", ".jpg", ".jpeg", ".svg", ".ttf", ".otf"}
 
 Snapshot = dict[Path, tuple[int, int]]
+
+Report = Callable[[], None]
+"""What ``on_change`` hands back to be said once the save it built is known to be finished (its problems)."""
+
+OnChange = Callable[[list[Path]], Report | None]
+
+
+def _say(report: Report | None) -> None:
+    if report is not None:
+        report()
 
 
 def watched_files(folders: Iterable[Path]) -> list[Path]:
@@ -71,14 +87,15 @@ def settle(
 
 def watch(
     folders: Callable[[], Iterable[Path]],
-    on_change: Callable[[list[Path]], None],
+    on_change: OnChange,
     *,
     interval: float = 0.5,
     settle_pause: float = 0.1,
     should_stop: Callable[[], bool] = lambda: False,
     sleep: Callable[[float], None] = time.sleep,
 ) -> None:
-    """Call ``on_change(changed_paths)`` once per finished save until ``should_stop()``."""
+    """Call ``on_change(changed_paths)`` once per finished save until ``should_stop()``; the save has
+    settled before ``on_change`` runs, so a :data:`Report` it returns is run at once."""
 
     def files() -> list[Path]:
         return watched_files(folders())
@@ -93,7 +110,7 @@ def watch(
         diff = changed(state, current)
         state = current
         if diff:
-            on_change(diff)
+            _say(on_change(diff))
 
 
 # ---------------------------------------------------------------- change notifications
@@ -104,7 +121,7 @@ def watch(
 # 6 ms, in one or two bursts. PATIENCE_S is how long a file that never stops changing may hold
 # back a build before it is built anyway.
 STEP_MS = 5  # how often the notification thread looks for new events
-QUIET_MS = 25  # how long a save's files must stay quiet before it is built
+QUIET_MS = 25  # how long a save's files must stay quiet before it is known to be finished
 PATIENCE_S = 5.0  # a file that never stops changing is built after this long anyway
 _IGNORED_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv"})
 
@@ -120,28 +137,48 @@ def _wanted(path: str) -> bool:
 
 def follow(
     folders: Iterable[Path],
-    on_change: Callable[[list[Path]], None],
+    on_change: OnChange,
     *,
     on_ready: Callable[[], None] = lambda: None,
     stop: threading.Event | None = None,
+    at_once: bool = False,
     quiet_ms: int = QUIET_MS,
     step_ms: int = STEP_MS,
     clock: Callable[[], float] = time.monotonic,
 ) -> None:
-    """Call ``on_change(changed_paths)`` once per finished save, from the operating system's change
-    notifications (inotify, FSEvents, ReadDirectoryChangesW, through watchfiles) until ``stop`` is set.
+    """Call ``on_change(changed_paths)`` for every save, from the operating system's change notifications
+    (inotify, FSEvents, ReadDirectoryChangesW, through watchfiles) until ``stop`` is set.
 
     ``on_ready()`` runs once the notifications are on, so a save made while it runs (the first build)
-    is seen. Changes are gathered until no event has come for ``quiet_ms``: a save made of several
-    steps (truncate, write, write; or write a temporary file, rename it over the original) is
-    reported once, finished. Raises :class:`NotificationsUnavailable` when notifications cannot be
-    had (then poll with :func:`watch`); Ctrl-C raises :class:`KeyboardInterrupt` as usual.
+    is seen. ``on_change`` may return a :data:`Report` (what went wrong); it is run only once the save
+    is known to be finished.
+
+    By default changes are gathered until no event has come for ``quiet_ms``: a save made of several
+    steps (truncate, write, write; or write a temporary file, rename it over the original) is built
+    once, finished, and its report runs right after.
+
+    With ``at_once`` ("start at once, confirm after") the first event after a quiet spell calls
+    ``on_change`` straight away, without the quiet wait; the notifications keep gathering meanwhile.
+    If no event comes within ``quiet_ms`` of its return, the save was whole: that build stands and its
+    report runs. If more events came (the save was not finished: an editor that truncates, then
+    writes, or writes in several steps), the report is dropped unseen and, once the files have been
+    quiet for ``quiet_ms``, ``on_change`` runs again with every path of both, and its report runs.
+    So a save made of several steps has its problems reported once, for the finished files; a build
+    may also happen on a half-written file that happened to be valid, and a build of the finished
+    files always follows it.
+
+    Either way a file that never stops changing is built (and its report run) at most
+    :data:`PATIENCE_S` after its first event. Raises :class:`NotificationsUnavailable` when
+    notifications cannot be had (then poll with :func:`watch`); Ctrl-C raises
+    :class:`KeyboardInterrupt` as usual. A report still held when ``stop`` is set is dropped.
     """
     from watchfiles import watch as notifications
 
     roots = [str(folder) for folder in folders if folder.is_dir()]
-    pending: set[Path] = set()
+    pending: set[Path] = set()  # changed since the last build, built once they have been quiet
     first_seen = 0.0
+    settled = True  # no event since the last quiet spell: with at_once, the next one is built at once
+    trial: tuple[list[Path], Report | None] | None = None  # a build made at once, with its held report
     batches = notifications(*roots, watch_filter=lambda _change, path: _wanted(path), debounce=int(PATIENCE_S * 1000),
                             step=step_ms, rust_timeout=quiet_ms, yield_on_timeout=True, stop_event=stop,
                             raise_interrupt=True)
@@ -156,12 +193,29 @@ def follow(
         if stop is not None and stop.is_set():
             return
         if batch:
-            if not pending:
+            changes = {Path(path) for _, path in batch}
+            if at_once and settled:  # a save begins: build now, confirm after
+                settled = False
                 first_seen = clock()
-            pending.update(Path(path) for _, path in batch)
+                paths = sorted(changes)
+                trial = (paths, on_change(paths))
+                continue
+            settled = False
+            if trial is not None:  # the save went on after that build began: drop its report, build again
+                pending.update(trial[0])
+                trial = None
+            elif not pending:
+                first_seen = clock()
+            pending.update(changes)
             if clock() - first_seen < PATIENCE_S:
                 continue  # not quiet yet: wait for the next quiet window
+        else:
+            settled = True
+            if trial is not None:  # quiet since the build made at once: the save was whole, the build stands
+                _say(trial[1])
+                trial = None
+                continue
         if pending:
             paths = sorted(pending)
             pending.clear()
-            on_change(paths)
+            _say(on_change(paths))
