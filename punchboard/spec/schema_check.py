@@ -171,7 +171,10 @@ def check(doc: Document, name: str, definition: str | None = None, *, data: Any 
     """Problems of ``data`` (default: the whole document) against a schema; a verdict of "no
     problems" is remembered for exactly this data, schema and code (:mod:`.validated`)."""
     instance = doc.data if data is None else data
-    entry = validated.key(doc.path, instance, "schema", name, definition, base)
+    if data is None and not base and doc.text_digest is not None:
+        entry = validated.text_key(doc.path, doc.text_digest, "schema", name, definition)
+    else:
+        entry = validated.key(doc.path, instance, "schema", name, definition, base)
     if validated.known_valid(entry):
         return []
     problems: list[Problem] = []

@@ -109,6 +109,15 @@ def key(path: Path, data: Any, *context: object) -> str:
     return sha.hexdigest()
 
 
+def text_key(path: Path, text_digest: str, *context: object) -> str:
+    """The name a successful check of a whole document, known by the digest of its text (its data is a
+    function of the text alone), is remembered by: no walk over the data."""
+    sha = hashlib.sha256(_code().encode())
+    sha.update(repr((str(path.resolve()), context)).encode())
+    sha.update(f"text:{text_digest}".encode())
+    return sha.hexdigest()
+
+
 def known_valid(entry: str) -> bool:
     return (folder() / entry[:2] / entry).is_file()
 

@@ -9,6 +9,7 @@ bounded so an alias bomb fails fast instead of exhausting memory.
 from __future__ import annotations
 
 import datetime
+import hashlib
 import pickle
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -44,6 +45,9 @@ class Document:
     data: Any
     value_marks: dict[PathKey, tuple[int, int]] = field(default_factory=dict)
     key_marks: dict[PathKey, tuple[int, int]] = field(default_factory=dict)
+    # the sha256 of the text ``data`` was parsed from (None when the data did not come from a whole file):
+    # ``data`` is a function of that text alone, so a check of it can be remembered by it (spec/schema_check.py)
+    text_digest: str | None = None
 
     @cached_property
     def name(self) -> str:
@@ -260,13 +264,17 @@ def load_yaml(path: Path, *, max_nodes: int = MAX_NODES, max_bytes: int = MAX_FI
         ) from None
     except OSError as exc:
         raise SpecError([Problem(display_path(path), 1, 1, f"cannot read file: {exc.strerror}")]) from None
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     if _parsed is None:
-        return parse_yaml(text, path, max_nodes=max_nodes)
+        doc = parse_yaml(text, path, max_nodes=max_nodes)
+        doc.text_digest = digest
+        return doc
     key = (path, max_nodes)
     known = _parsed.get(key)
     if known is not None and known[0] == text:
-        return Document(path, pickle.loads(known[1]), dict(known[2]), dict(known[3]))
+        return Document(path, pickle.loads(known[1]), dict(known[2]), dict(known[3]), digest)
     doc = parse_yaml(text, path, max_nodes=max_nodes)
+    doc.text_digest = digest
     if len(_parsed) >= _PARSED_LIMIT:
         _parsed.clear()
     _parsed[key] = (text, pickle.dumps(doc.data, protocol=pickle.HIGHEST_PROTOCOL), dict(doc.value_marks), dict(doc.key_marks))

@@ -29,10 +29,17 @@ class LayoutLoader:
         self.confines = [game_folder, LAYOUTS]
         self.out = out
         self.cache: dict[str, Layout | None] = {}
+        self.found: dict[str, Path | None] = {}
         # (element source, prop) → file:LINE:COL of the value, so later checks point at the value itself
         self.prop_marks: dict[tuple[str, str], str] = {}
 
     def find(self, name: str) -> Path | None:
+        """The file of layout ``name``, looked for once per load (resolving paths is most of a lookup)."""
+        if name not in self.found:
+            self.found[name] = self._find(name)
+        return self.found[name]
+
+    def _find(self, name: str) -> Path | None:
         if ".." in name.split("/") or name.startswith("/"):
             return None
         for root, confine in zip(self.roots, self.confines, strict=True):
