@@ -10,6 +10,7 @@ condition names it.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -56,9 +57,12 @@ def fields_read(layout: Layout) -> frozenset[str] | None:
     return result
 
 
-def reuse_key(layout: Layout, fields: Mapping[str, Any]) -> tuple[Any, ...]:
-    """The part of a drawn side's identity that comes from the piece's fields."""
+def reuse_key(layout: Layout, fields: Mapping[str, Any]) -> bytes:
+    """The part of a drawn side's identity that comes from the piece's fields: a digest of the values it
+    reads (a deck's table of drawn sides holds one per side, so not the values themselves)."""
     read = fields_read(layout)
     if read is None:
-        return tuple(sorted((k, repr(v)) for k, v in fields.items()))
-    return tuple((name, name in fields, repr(fields.get(name))) for name in sorted(read))
+        values: tuple[Any, ...] = tuple(sorted((k, repr(v)) for k, v in fields.items()))
+    else:
+        values = tuple((name, name in fields, repr(fields.get(name))) for name in sorted(read))
+    return hashlib.sha256(repr(values).encode()).digest()
