@@ -11,9 +11,15 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
+import pytest
 from punchboard.generator.cache import SIDES_FOLDER
+from punchboard.generator.look_store import LookStore
+from punchboard.generator.preflight import colour_blind
 
+from punchboard.spec.loader import load_game
+from punchboard.spec.model import Piece
 from tests.conftest import run_cli
 from tests.generator.preflight.flawed_game import write_game
 
@@ -68,3 +74,26 @@ def test_a_damaged_looks_file_is_worked_out_again(tmp_path: Path):
     looks.write_bytes(data.split(b"\n", 1)[0].replace(b"looks 1", b"looks 0") + b"\n" + data.split(b"\n", 1)[1])
     (game / "cards.yaml").write_text((game / "cards.yaml").read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert _build(game, out) == first
+
+
+
+def test_a_kept_look_is_not_worked_out_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    game = load_game(write_game(tmp_path / "flawed"))
+    component = game.printed[0]
+    looked: list[str | None] = []
+    real = colour_blind._look
+
+    def counting(piece: Piece, memo: Any) -> Any:
+        looked.append(piece.name)
+        return real(piece, memo)
+
+    monkeypatch.setattr(colour_blind, "_look", counting)
+    kept = LookStore(tmp_path, "cards", lambda: "salt")
+    first = colour_blind.check_component(game, component, kept)
+    assert len(first) == 1 and looked == ["Red Five", "Green Five"]
+    kept.save()
+    looked.clear()
+    assert colour_blind.check_component(game, component, LookStore(tmp_path, "cards", lambda: "salt")) == first
+    assert looked == [], "both looks were kept"
+    assert colour_blind.check_component(game, component, LookStore(tmp_path, "cards", lambda: "other")) == first
+    assert looked == ["Red Five", "Green Five"], "kept under another salt (code, options, palette): worked out again"
