@@ -40,6 +40,7 @@ from reportlab.pdfbase.pdfdoc import PDFDocument
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
+from punchboard.plumbing.identity import ByIdentity
 from punchboard.spec.model import Layout
 
 FORMAT = 1  # the kept entries' layout; part of every key
@@ -81,7 +82,7 @@ class Store:
         pass
 
 
-_LAYOUTS: dict[int, tuple[Layout, str]] = {}
+_LAYOUTS: ByIdentity[Layout, str] = ByIdentity()
 _FILES: dict[tuple[str, int, int], str] = {}  # a file by (path, time, size) → its digest, per process
 
 
@@ -102,17 +103,14 @@ def file_digest(path: Path) -> str:
 
 def layout_digest(layout: Layout) -> str:
     """A layout by its whole content (elements, sizes, palette, the files it came from) and its fonts' files."""
-    known = _LAYOUTS.get(id(layout))
-    if known is not None and known[0] is layout:
-        return known[1]
+    return _LAYOUTS.get(layout, _layout_digest)
+
+
+def _layout_digest(layout: Layout) -> str:
     sha = hashlib.sha256(repr(layout).encode())
     for name in sorted(layout.fonts):
         sha.update(f"{name}:{file_digest(layout.fonts[name])}".encode())
-    digest = sha.hexdigest()
-    if len(_LAYOUTS) > 512:
-        _LAYOUTS.clear()
-    _LAYOUTS[id(layout)] = (layout, digest)
-    return digest
+    return sha.hexdigest()
 
 
 def bleed_name(bleed: float) -> str:

@@ -14,12 +14,13 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
+from punchboard.plumbing.identity import ByIdentity
 from punchboard.plumbing.units import Dim
 from punchboard.spec import expressions
 from punchboard.spec.binding import FIELD_REF
 from punchboard.spec.model import Layout
 
-_READS: dict[int, tuple[Layout, frozenset[str] | None]] = {}
+_READS: ByIdentity[Layout, frozenset[str] | None] = ByIdentity()
 _ALL = object()
 
 
@@ -39,9 +40,10 @@ def _names(value: Any, into: set[str]) -> bool:
 
 def fields_read(layout: Layout) -> frozenset[str] | None:
     """The field names ``layout`` reads, or None when that cannot be told (then every field counts)."""
-    known = _READS.get(id(layout))
-    if known is not None and known[0] is layout:
-        return known[1]
+    return _READS.get(layout, _fields_read)
+
+
+def _fields_read(layout: Layout) -> frozenset[str] | None:
     names: set[str] = set()
     readable = True
     for element in layout.elements:
@@ -52,9 +54,7 @@ def fields_read(layout: Layout) -> frozenset[str] | None:
                 except expressions.ExpressionError:
                     readable = False
             readable = _names(value, names) and readable
-    result = frozenset(names) if readable else None
-    _READS[id(layout)] = (layout, result)
-    return result
+    return frozenset(names) if readable else None
 
 
 def reuse_key(layout: Layout, fields: Mapping[str, Any]) -> bytes:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from punchboard.plumbing.errors import Problem
+from punchboard.plumbing.identity import ByIdentity
 from punchboard.plumbing.units import UnitError, parse_fraction, parse_length
 
 from . import expressions, schema_check
@@ -56,7 +57,7 @@ class LookChecker:
         self.mark = mark
         self.problems: list[Problem] = []
         self.seen: set[tuple[str, str]] = set()
-        self.plans: dict[int, tuple[Layout, list[tuple[Element, list[tuple[str, Any, bool]]]]]] = {}
+        self.plans: ByIdentity[Layout, list[tuple[Element, list[tuple[str, Any, bool]]]]] = ByIdentity(limit=None)
 
     def add(self, mark: str, message: str) -> None:
         if (mark, message) not in self.seen:
@@ -80,19 +81,7 @@ class LookChecker:
     def _plan(self, layout: Layout) -> list[tuple[Element, list[tuple[str, Any, bool]]]]:
         """The properties of each element that a piece's fields can make wrong: bound ones, the text (its
         inline icons) and focus; elements with none are left out (worked out once per layout)."""
-        known = self.plans.get(id(layout))
-        if known is not None and known[0] is layout:
-            return known[1]
-        plan = []
-        for element in layout.elements:
-            props = [(prop, template, isinstance(template, str) and FIELD_REF.search(template) is not None)
-                     for prop, template in element.props.items()
-                     if (prop == "focus" and isinstance(template, tuple))
-                     or (isinstance(template, str) and (prop == "text" or FIELD_REF.search(template) is not None))]
-            if props:
-                plan.append((element, props))
-        self.plans[id(layout)] = (layout, plan)
-        return plan
+        return self.plans.get(layout, _plan_of)
 
     def check_side(self, layout: Layout, fields: Mapping[str, object], marks: Mapping[str, str], palette: Mapping[str, str], fonts: list[str]) -> None:
         for element, checked in self._plan(layout):
@@ -191,3 +180,15 @@ def check_component(checker: LookChecker, component: Component, layouts: Mapping
             palette = {**game_palette, **layout.palette}
             fonts = sorted(set(BUILTIN_FONTS) | set(layout.fonts))
             checker.check_side(layout, dict(component.outside.fields), dict(component.outside.marks), palette, fonts)
+
+
+def _plan_of(layout: Layout) -> list[tuple[Element, list[tuple[str, Any, bool]]]]:
+    plan = []
+    for element in layout.elements:
+        props = [(prop, template, isinstance(template, str) and FIELD_REF.search(template) is not None)
+                 for prop, template in element.props.items()
+                 if (prop == "focus" and isinstance(template, tuple))
+                 or (isinstance(template, str) and (prop == "text" or FIELD_REF.search(template) is not None))]
+        if props:
+            plan.append((element, props))
+    return plan

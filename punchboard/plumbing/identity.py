@@ -1,0 +1,34 @@
+"""Values worked out once per object, for model objects that are compared by content but memoised by identity.
+
+A layout's digest, the fields it reads, a checker's plan of it: each is worked out once per
+``Layout`` object. Hashing a layout by content would cost what the memo saves, so the memo is
+keyed by ``id()`` and holds the object beside its value (an id is only reused once its object is
+gone, and a held object is never gone). A long-running ``watch`` loads new layout objects on every
+save, so a memo that outlives one build keeps at most ``limit`` entries and starts afresh beyond.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class ByIdentity(Generic[K, V]):
+    """``memo.get(obj, work)``: ``work(obj)``, worked out once per object while it is remembered."""
+
+    def __init__(self, limit: int | None = 512):
+        self.limit = limit
+        self._known: dict[int, tuple[K, V]] = {}
+
+    def get(self, obj: K, work: Callable[[K], V]) -> V:
+        known = self._known.get(id(obj))
+        if known is not None and known[0] is obj:
+            return known[1]
+        value = work(obj)
+        if self.limit is not None and len(self._known) >= self.limit:
+            self._known.clear()
+        self._known[id(obj)] = (obj, value)
+        return value
