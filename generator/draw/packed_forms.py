@@ -141,6 +141,8 @@ def pack(canvas: Canvas, name: str) -> None:
     content = form.stream
     for step in reversed(filters):  # PDFStream.format applies them last first
         content = step.encode(content)
+    if isinstance(content, str):  # ASCII85 gives text, which the writer encodes as PDFDocEncoding (ASCII)
+        content = content.encode("latin-1")
     form.Contents = _stream(canvas, content, [_Applied(step.pdfname) for step in filters])
     form.stream = None
     form.compression = 0  # the writer would otherwise set its own filters and encode a second time

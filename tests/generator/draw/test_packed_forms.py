@@ -14,12 +14,12 @@ from reportlab.pdfbase.pdfdoc import PDFStream
 from reportlab.pdfgen.canvas import Canvas
 
 
-def _forms(seed: int) -> tuple[bytes, bytes, int]:
+def _forms(seed: int, a85: bool = False) -> tuple[bytes, bytes, int]:
     """One document's forms written by packed_forms, the same formatted by reportlab alone, and how many
     heads were formatted."""
     rng = random.Random(seed)
     old = rl_config.useA85
-    rl_config.useA85 = False  # as punchboard writes (document/pdf_encoding.py)
+    rl_config.useA85 = a85  # punchboard writes without (document/pdf_encoding.py); reportlab's default has it
     try:
         canvas = Canvas(io.BytesIO(), invariant=1, pageCompression=1)
         names = []
@@ -53,8 +53,40 @@ def _forms(seed: int) -> tuple[bytes, bytes, int]:
 
 
 @pytest.mark.parametrize("seed", range(12))
-def test_forms_written_from_their_shape_are_reportlabs_bytes(seed: int):
-    ours, theirs, heads = _forms(seed)
+@pytest.mark.parametrize("a85", [False, True])
+def test_forms_written_from_their_shape_are_reportlabs_bytes(seed: int, a85: bool):
+    ours, theirs, heads = _forms(seed, a85)
     assert ours == theirs
     assert ours.count(b"/Subtype /Form") == 12
     assert 1 <= heads < 12  # forms of one shape share a head (5 widths x 2 x 2 boxes at most)
+
+
+def _document(seed: int, pack: bool) -> bytes:
+    rng = random.Random(seed)
+    out = io.BytesIO()
+    canvas = Canvas(out, invariant=1, pageCompression=1)
+    for index in range(6):
+        name = f"F{index}"
+        canvas.beginForm(name, 0, 0, rng.choice([63, 88.5]), 88)
+        for _ in range(rng.randrange(1, 30)):
+            canvas.rect(rng.random() * 50, rng.random() * 50, 5, 5, fill=1)
+        canvas.drawString(2, 2, f"card {index}")
+        canvas.endForm()
+        if pack:
+            packed_forms.pack(canvas, name)
+        canvas.doForm(name)
+    canvas.showPage()
+    canvas.save()
+    packed_forms.close(canvas)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("a85", [False, True])
+def test_a_packed_document_is_the_one_reportlab_writes(a85: bool):
+    old = rl_config.useA85
+    rl_config.useA85 = a85
+    try:
+        for seed in range(4):
+            assert _document(seed, pack=True) == _document(seed, pack=False)
+    finally:
+        rl_config.useA85 = old
