@@ -145,20 +145,21 @@ def _kinds() -> frozenset[str]:
 Drawn = tuple["CachedComponent | None", dict[tuple[str, int, int], str], tuple[int, int]]
 
 
-def _draw(state: tuple[BuildContext, Game, Path, dict[str, str]], index: int) -> Drawn:
+def _draw(state: tuple[BuildContext, Game, Path, dict[str, str], str], index: int) -> Drawn:
     """Draw the ``index``-th printed component (in this process or a forked worker), with the print
     fingerprints of its sides taken while drawing them (when a print is recorded: generator/prints.py),
     and how many distinct sides were drawn and kept from the last build."""
-    ctx, game, folder, fingerprints = state
+    ctx, game, folder, fingerprints, salt = state
     component = game.printed[index]
-    entry, sides = _render_component(ctx, game, component, folder, fingerprints[component.id])
+    entry, sides = _render_component(ctx, game, component, folder, fingerprints[component.id], salt)
     taken = ctx.side_prints or {}
     return entry, {key: digest for key, digest in taken.items() if key[0] == component.id}, sides
 
 
 def _render_component(ctx: BuildContext, game: Game, component: Component, folder: Path,
-                      fingerprint: str) -> tuple[CachedComponent | None, tuple[int, int]]:
-    """The component's PDF and cache entry (None when it prints nothing), and its distinct sides drawn and kept."""
+                      fingerprint: str, salt: str) -> tuple[CachedComponent | None, tuple[int, int]]:
+    """The component's PDF and cache entry (None when it prints nothing), and its distinct sides drawn and kept;
+    ``salt`` is what its kept sides and looks are keyed under besides their own inputs (cache.side_salt)."""
     from punchboard.generator.impose.cut import cuttable
     from punchboard.generator.impose.kinds import KINDS
 
@@ -166,7 +167,7 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
 
     renderer = KINDS[component.kind]
     before = len(ctx.warnings)
-    store = SideStore(folder, component.id, lambda: side_salt(game, ctx.options), read=not ctx.options.force)
+    store = SideStore(folder, component.id, salt, read=not ctx.options.force)
     ctx.kept_sides[component.id] = store
     try:
         pages = _render_pages(ctx, game, component, folder, renderer)
@@ -186,7 +187,7 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
 
     from .look_store import LookStore
 
-    looks = LookStore(folder, component.id, lambda: side_salt(game, ctx.options), read=not ctx.options.force)
+    looks = LookStore(folder, component.id, salt, read=not ctx.options.force)
     for finding in check_component(game, component, looks):  # the per-side checks ran while the pieces were drawn
         ctx.warn(finding)
     looks.save()
@@ -258,7 +259,8 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     chosen = {c.id for c in printable}
     to_draw = [n for n, c in enumerate(game.printed) if c.id in chosen and fresh.get(c.id) is None]
     jobs = jobs_for(options.jobs, options.jobs_auto, sum(len(game.printed[n].pieces) for n in to_draw))
-    drawn = ordered_map(_draw, (context() if to_draw else None, game, folder, fingerprints), to_draw, jobs)
+    drawn = ordered_map(_draw, (context() if to_draw else None, game, folder, fingerprints, side_salt(shared)), to_draw,
+                        jobs)
     side_prints: dict[tuple[str, int, int], str] = {}
     side_counts: list[tuple[str, int, int]] = []
     with _progress(len(printable), f"{game.id}", options.quiet) as tick:

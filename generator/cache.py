@@ -108,10 +108,10 @@ def group_fingerprint(name: str, members: dict[str, str], shared: str) -> str:
     return sha.hexdigest()
 
 
-def side_salt(game: Game, options: BuildOptions) -> str:
-    """What every side is drawn from besides its layout, fonts, pictures and fields (draw/kept.py): the
-    inputs every component shares (code, sheet style, paper, options, title, palette, icons)."""
-    return "sides:" + build_digest(game, options)
+def side_salt(shared: str) -> str:
+    """What every side is drawn from besides its layout, fonts, pictures and fields (draw/kept.py), given the
+    :func:`build_digest` every component shares (code, sheet style, paper, options, title, palette, icons)."""
+    return "sides:" + shared
 
 
 def component_fingerprint(game: Game, component: Component, shared: str) -> str:

@@ -17,7 +17,6 @@ import marshal
 import os
 import sys
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,21 +28,14 @@ FORMAT = 1
 class LookStore:
     """One component's kept looks: ``get`` finds a look the last build kept, ``put`` keeps one for the next."""
 
-    def __init__(self, folder: Path, component_id: str, salt: Callable[[], str], read: bool = True):
+    def __init__(self, folder: Path, component_id: str, salt: str, read: bool = True):
         self.path = folder / SIDES_FOLDER / f"{component_id}.looks"
-        self._salt = salt
+        self.header = (f"punchboard kept looks {FORMAT} marshal {marshal.version} "
+                       f"python {sys.version_info[0]}.{sys.version_info[1]} {salt}\n").encode()
         self._old: dict[bytes, Any] = {}
         self._new: dict[bytes, Any] = {}
-        self._header: bytes | None = None
         if read:
             self._read()
-
-    @property
-    def header(self) -> bytes:
-        if self._header is None:
-            self._header = (f"punchboard kept looks {FORMAT} marshal {marshal.version} "
-                            f"python {sys.version_info[0]}.{sys.version_info[1]} {self._salt()}\n").encode()
-        return self._header
 
     def _read(self) -> None:
         try:

@@ -19,7 +19,6 @@ import os
 import sys
 import tempfile
 import zlib
-from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
@@ -78,10 +77,9 @@ def decode(record: bytes) -> tuple[str, KeptSide] | None:
 class SideStore(Store):
     """One component's kept sides, read from and written to its file (see the module's docstring).
 
-    ``salt`` is worked out when first needed (a component whose sides are all images keeps none, and never
-    pays for it). With ``read`` False (``build --force``) nothing is found; what is drawn is still kept."""
+    With ``read`` False (``build --force``) nothing is found; what is drawn is still kept."""
 
-    def __init__(self, folder: Path, component_id: str, salt: Callable[[], str], read: bool = True):
+    def __init__(self, folder: Path, component_id: str, salt: str, read: bool = True):
         super().__init__(salt)
         self.path = folder / FOLDER / f"{component_id}.sides"
         self._old: IO[bytes] | None = None

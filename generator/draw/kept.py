@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,18 +62,12 @@ class KeptSide:
 
 class Store:
     """Where a component's kept sides are found and put (generator/side_store.py keeps them in a file);
-    this one keeps nothing. ``salt`` may be given as what works it out, when first needed."""
+    this one keeps nothing. ``salt``: what every side is keyed under besides its own inputs."""
 
-    def __init__(self, salt: str | Callable[[], str]):
-        self._salt = salt
+    def __init__(self, salt: str):
+        self.salt = salt
         self.drawn = 0  # sides drawn in this build
         self.replayed = 0  # sides replayed from an earlier build
-
-    @property
-    def salt(self) -> str:
-        if not isinstance(self._salt, str):
-            self._salt = self._salt()
-        return self._salt
 
     def get(self, key: str) -> KeptSide | None:
         return None

@@ -171,10 +171,8 @@ def check(doc: Document, name: str, definition: str | None = None, *, data: Any 
     """Problems of ``data`` (default: the whole document) against a schema; a verdict of "no
     problems" is remembered for exactly this data, schema and code (:mod:`.validated`)."""
     instance = doc.data if data is None else data
-    if data is None and not base and doc.text_digest is not None:
-        entry = validated.text_key(doc.path, doc.text_digest, "schema", name, definition)
-    else:
-        entry = validated.key(doc.path, instance, "schema", name, definition, base)
+    whole = data is None and not base
+    entry = validated.document_key(doc.path, instance, doc.text_digest if whole else None, "schema", name, definition, base)
     if validated.known_valid(entry):
         return []
     problems: list[Problem] = []

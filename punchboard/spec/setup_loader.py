@@ -38,8 +38,7 @@ PIECE_NAMES = ("name", "component", "copy")
 
 def _schema_problems(doc: Document) -> list[Problem]:
     """Schema errors, with each step checked against its own kind so messages stay specific."""
-    entry = (validated.text_key(doc.path, doc.text_digest, "setup") if doc.text_digest is not None
-             else validated.key(doc.path, doc.data, "setup"))
+    entry = validated.document_key(doc.path, doc.data, doc.text_digest, "setup")
     if validated.known_valid(entry):
         return []
 

@@ -103,18 +103,21 @@ def key(path: Path, data: Any, *context: object) -> str:
     """The name a successful check of ``data`` (read from ``path``) against ``context`` is remembered by."""
     parts: list[str] = []
     _canonical(data, parts)
-    sha = hashlib.sha256(_code().encode())
-    sha.update(repr((str(path.resolve()), context)).encode())
-    sha.update("".join(parts).encode())
-    return sha.hexdigest()
+    return _named(path, context, "".join(parts))
 
 
-def text_key(path: Path, text_digest: str, *context: object) -> str:
-    """The name a successful check of a whole document, known by the digest of its text (its data is a
-    function of the text alone), is remembered by: no walk over the data."""
+def document_key(path: Path, data: Any, text_digest: str | None, *context: object) -> str:
+    """:func:`key` for ``data``, or, when it is a whole document known by the digest of its text (``data`` is
+    a function of the text alone), a name over that digest: no walk over the data."""
+    if text_digest is None:
+        return key(path, data, *context)
+    return _named(path, context, f"text:{text_digest}")
+
+
+def _named(path: Path, context: tuple[object, ...], content: str) -> str:
     sha = hashlib.sha256(_code().encode())
     sha.update(repr((str(path.resolve()), context)).encode())
-    sha.update(f"text:{text_digest}".encode())
+    sha.update(content.encode())
     return sha.hexdigest()
 
 

@@ -88,12 +88,12 @@ def test_a_kept_look_is_not_worked_out_again(tmp_path: Path, monkeypatch: pytest
         return real(piece, memo)
 
     monkeypatch.setattr(colour_blind, "_look", counting)
-    kept = LookStore(tmp_path, "cards", lambda: "salt")
+    kept = LookStore(tmp_path, "cards", "salt")
     first = colour_blind.check_component(game, component, kept)
     assert len(first) == 1 and looked == ["Red Five", "Green Five"]
     kept.save()
     looked.clear()
-    assert colour_blind.check_component(game, component, LookStore(tmp_path, "cards", lambda: "salt")) == first
+    assert colour_blind.check_component(game, component, LookStore(tmp_path, "cards", "salt")) == first
     assert looked == [], "both looks were kept"
-    assert colour_blind.check_component(game, component, LookStore(tmp_path, "cards", lambda: "other")) == first
+    assert colour_blind.check_component(game, component, LookStore(tmp_path, "cards", "other")) == first
     assert looked == ["Red Five", "Green Five"], "kept under another salt (code, options, palette): worked out again"

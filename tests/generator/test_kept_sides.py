@@ -159,7 +159,7 @@ def test_a_damaged_store_is_a_side_to_draw_again_never_a_wrong_page(tmp_path: Pa
     _build(game, out)
     folder = out / "kept"
     store = folder / FOLDER / "deck.sides"
-    index = SideStore(folder, "deck", lambda: "")._index
+    index = SideStore(folder, "deck", "")._index
     records = sorted(index.values())
     assert len(records) == 11
     data = bytearray(store.read_bytes())
