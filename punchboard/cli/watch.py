@@ -23,7 +23,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
     build that fails on bad input holds its problems until the save is known to be finished, so a
     half-written file is never reported: if the save went on, they are dropped and the finished files
     are built (and reported) again. A good build prints its summary at once; a later build of the same
-    save prints its own.
+    save prints its own. Each build the user is shown comes under its own "changed: …" line; a dropped
+    build shows nothing, that line included.
     """
     from punchboard.generator.build import build_game, summary
     from punchboard.spec.loader import load_game
@@ -39,9 +40,15 @@ def cmd_watch(args: argparse.Namespace) -> int:
     def rebuild(changed: list[Path]) -> Report | None:
         """Build every folder, saying what was drawn; the problems of bad input are handed back, to be
         said once the save is known to be finished."""
-        if changed:
-            names = ", ".join(sorted({p.name for p in changed}))
-            print(f"changed: {names}", flush=True)
+        # "changed: …" heads what this build has to say: a build whose problems are dropped (the save
+        # went on) says nothing at all, so a save is announced once for each build the user sees.
+        heading = [f"changed: {', '.join(sorted({p.name for p in changed}))}"] if changed else []
+
+        def say(line: str) -> None:
+            while heading:
+                print(heading.pop(), flush=True)
+            print(line, flush=True)
+
         problems = []
         for folder in folders:
             try:
@@ -52,15 +59,15 @@ def cmd_watch(args: argparse.Namespace) -> int:
                 problems.extend(err.problems)
                 continue
             for message in report.warnings:
-                print(f"warning: {message}", flush=True)
-            print(summary(report, out), flush=True)
+                say(f"warning: {message}")
+            say(summary(report, out))
         if not problems:
             return None
 
         def say_problems() -> None:
             for problem in problems:
-                print(problem, flush=True)
-            print("fix the problems above; still watching", flush=True)
+                say(str(problem))
+            say("fix the problems above; still watching")
 
         return say_problems
 

@@ -141,3 +141,41 @@ def test_watch_with_poll_checks_every_interval_and_rebuilds(tmp_path: Path):
     finally:
         watcher.proc.kill()
     assert watcher.output().endswith("stopped watching\n")
+
+
+def test_a_dropped_early_build_says_nothing_and_the_save_is_announced_once(tmp_path: Path, monkeypatch, capsys):
+    """``watch`` builds a save on its first event; when the save goes on, that build's report is dropped
+    (plumbing/watch.py) and the finished files are built again. The dropped build must leave no trace in
+    the output, not even its "changed:" line: the user reads one announcement per build they are shown."""
+    import punchboard.cli.watch as cli_watch
+    from punchboard.cli import main
+
+    game = write_game(tmp_path / "game")
+    cards = game / "cards.yaml"
+    good = cards.read_text(encoding="utf-8")
+
+    def scripted(folders, on_change, *, on_ready, at_once):  # one save, seen half-written, then finished
+        assert at_once
+        on_ready()
+        cards.write_text(good[: len(good) // 3], encoding="utf-8")  # the first event: a half-written file
+        dropped = on_change([cards])
+        assert dropped is not None  # a broken file: its problems are held…
+        print("-- the save went on --")  # …and never said: the save was not finished
+        cards.write_text(good.replace("The first card", "The finished first card"), encoding="utf-8")
+        assert on_change([cards]) is None  # the finished save builds: said at once
+        cards.write_text(good.replace("count: 2,", "count: 2.5,"), encoding="utf-8")
+        report = on_change([cards])
+        print("-- quiet --")
+        assert report is not None
+        report()  # a finished bad save: its problems are said, under its own "changed:" line
+
+    monkeypatch.setattr(cli_watch, "follow", scripted)
+    assert main(["watch", str(game), "--out", str(tmp_path / "out")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    after = lines[lines.index("-- the save went on --") + 1:]
+    assert lines[lines.index("-- the save went on --") - 1].startswith("watching"), lines  # the dropped build said nothing
+    assert after[0] == "changed: cards.yaml" and after[1].startswith("warning: "), after
+    assert after[after.index("-- quiet --") - 1].startswith("mini: rendered cards"), after
+    bad = after[after.index("-- quiet --") + 1:]
+    assert bad[0] == "changed: cards.yaml" and bad[1].endswith("count must be a whole number, got 2.5"), bad
+    assert bad[-1] == "fix the problems above; still watching" and after.count("changed: cards.yaml") == 2, after
