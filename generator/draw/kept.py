@@ -224,12 +224,21 @@ def replay_fonts(doc: PDFDocument, calls: tuple[FontCall, ...]) -> bool:
 
     A ``splitString`` call kept with ``None`` for its result showed printable ASCII text as itself in the
     first subset (generator/side_store.py's shorthand): once the font shows ASCII as itself in this document,
-    such a call would change nothing and return just that, so it is not made."""
+    such a call would change nothing and return just that, so it is not made.
+
+    Nor is a call that already returned what it should in this document: each of the three gives what it
+    gave before once it has given it (a font keeps its name, a subset its name, a character its code), and
+    changes nothing when made again. A deck's sides make the same calls (the same font, subset 0, the same
+    labels) over and over."""
+    made: set[FontCall] = doc.__dict__.setdefault("_punchboard_font_calls", set())
     for call in calls:
+        if call in made:
+            continue
         kind = call[0]
         if kind == "i":
             if doc.getInternalFontName(call[1]) != call[2]:
                 return False
+            made.add(call)
             continue
         font = pdfmetrics.getFont(call[1])
         if kind == "s":
@@ -240,7 +249,9 @@ def replay_fonts(doc: PDFDocument, calls: tuple[FontCall, ...]) -> bool:
                 expected = ((0, text.encode("ascii")),)
             if tuple(font.splitString(text, doc)) != expected:
                 return False
+            made.add(call)
             continue
         if font.getSubsetInternalName(call[2], doc) != call[3]:
             return False
+        made.add(call)
     return True

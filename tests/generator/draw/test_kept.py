@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from io import BytesIO
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from punchboard.generator.draw import fonts, kept
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
@@ -74,3 +76,50 @@ def test_kept_ascii_shorthand_is_checked_where_the_font_is_not_ready():
     assert kept.replay_fonts(fresh._doc, shorthand)  # now ready: nothing to call
     wrong = tuple((c[0], c[1], c[2], ((0, b"other"),)) if c[0] == "s" else c for c in calls)
     assert not kept.replay_fonts(_canvas()._doc, wrong)
+
+
+TEXTS = ["Gear", "Žluť", "ÆØ", "€ 5", "Queen é", "Ünder", "ß", "Ωmega"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(drawn=st.lists(st.sampled_from(TEXTS), min_size=1, max_size=6),
+       before=st.lists(st.sampled_from(TEXTS), max_size=3),
+       replays=st.lists(st.integers(0, 5), min_size=1, max_size=10))
+def test_calls_already_made_are_not_made_again_and_the_verdicts_stay_those_of_making_them(drawn, before, replays):
+    """Oracle: a document that skips calls it already made (``_punchboard_font_calls``) says the same, and
+    ends in the same font state, as one that makes every call every time."""
+    recorded = []
+    source = _canvas()
+    for text in drawn:  # each text drawn as a side of its own, after the ones before it
+        with kept.recording(source._doc) as calls:
+            _draw(source, text)
+        recorded.append(tuple(calls))
+    skipping, making = _canvas(), _canvas()
+    for text in before:  # other sides first: codes may already be taken otherwise
+        _draw(skipping, text)
+        _draw(making, text)
+    font = pdfmetrics.getFont(_font())
+    for index in replays:
+        calls = recorded[index % len(recorded)]
+        making._doc.__dict__.pop("_punchboard_font_calls", None)
+        said = kept.replay_fonts(making._doc, calls)
+        assert kept.replay_fonts(skipping._doc, calls) == said
+        if not said:  # the side is drawn instead, on both
+            _draw(making, drawn[index % len(recorded)])
+            _draw(skipping, drawn[index % len(recorded)])
+        assert font.state[skipping._doc].assignments == font.state[making._doc].assignments
+        assert skipping._doc.fontMapping == making._doc.fontMapping
+
+
+def test_a_call_made_once_is_not_made_again(monkeypatch):
+    first = _canvas()
+    with kept.recording(first._doc) as calls:
+        _draw(first, "Žluť ÆØ")
+    fresh = _canvas()
+    assert kept.replay_fonts(fresh._doc, tuple(calls))
+    font = pdfmetrics.getFont(_font())
+    made: list[str] = []
+    monkeypatch.setattr(type(font), "splitString", lambda self, text, doc: made.append(text) or [])
+    assert kept.replay_fonts(fresh._doc, tuple(calls)) and made == []
+    other = tuple((c[0], c[1], "Žluť!", c[3]) if c[0] == "s" else c for c in calls)  # not made yet: made, and checked
+    assert not kept.replay_fonts(fresh._doc, other) and made == ["Žluť!"]
