@@ -18,9 +18,8 @@ from typing import Any
 from punchboard.plumbing.atomicio import write_bytes, write_text
 from punchboard.plumbing.paths import LAYOUTS, PACKAGE
 from punchboard.spec.binding import bind
-from punchboard.spec.images import ImageRefused
-from punchboard.spec.images import find_image as resolve_image
-from punchboard.spec.model import Component, Game, Layout
+from punchboard.spec.images import side_image
+from punchboard.spec.model import Component, Game
 
 from .options import BuildOptions
 
@@ -71,14 +70,6 @@ def build_digest(game: Game, options: BuildOptions) -> str:
     return hashlib.sha256(json.dumps(shared, sort_keys=True).encode()).hexdigest()
 
 
-def _find_image(src: str, layout: Layout, folders: tuple[Path, ...]) -> Path | None:
-    """The image the renderer will draw (its search order: draw.side.find_image), without importing it."""
-    try:
-        return resolve_image(src, (*folders, *(p.parent for p in layout.chain)))
-    except ImageRefused:
-        return None
-
-
 def component_inputs(game: Game, component: Component) -> list[Path]:
     """Every file the component's pages are drawn from."""
     files: list[Path] = list(component.inputs)
@@ -93,7 +84,7 @@ def component_inputs(game: Game, component: Component) -> list[Path]:
                     continue
                 fields = {**piece.fields, **side.fields}
                 for src in sources:
-                    found = _find_image(bind(src, fields).strip(), layout, (game.folder,))
+                    found = side_image(bind(src, fields).strip(), layout, (game.folder,))
                     if found is not None:
                         files.append(found)
     return sorted({path.resolve() for path in files})  # resolved: 'game' and '/abs/game' are one game

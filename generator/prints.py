@@ -44,8 +44,7 @@ from punchboard.generator.draw.reads import fields_read
 
 from punchboard.plumbing.atomicio import write_text
 from punchboard.spec.binding import bind
-from punchboard.spec.images import ImageRefused
-from punchboard.spec.images import find_image as resolve_image
+from punchboard.spec.images import side_image
 from punchboard.spec.model import PRINTED_KINDS, Component, Game, Paper, Piece, Side
 
 from .cache import RENDER_OPTIONS, build_digest, component_fingerprint
@@ -333,19 +332,9 @@ def _inputs_key(ctx: BuildContext, shared: str, piece: Piece, size: tuple[float,
             sha.update(files.digest(path).encode())
         for element in layout.elements:
             if element.type == "image" and "src" in element.props:
-                found = _find_image(bind(element.props["src"], fields).strip(), layout.chain, ctx.game.folder)
+                found = side_image(bind(element.props["src"], fields).strip(), layout, (ctx.game.folder,))
                 sha.update(files.digest(found).encode() if found is not None else b"<none>")
     return sha.hexdigest()
-
-
-def _find_image(src: str, chain: Sequence[Path], folder: Path) -> Path | None:
-    """The image file a side shows, as draw/side.py finds it: game folder, then the layout chain's folders."""
-    if not src:
-        return None
-    try:
-        return resolve_image(src, (folder, *(p.parent for p in chain)))
-    except ImageRefused:
-        return None
 
 
 @dataclass

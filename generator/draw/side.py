@@ -20,8 +20,7 @@ from punchboard.plumbing.units import Dim
 from punchboard.spec import expressions
 from punchboard.spec.binding import bind, bound_props
 from punchboard.spec.icons import INLINE_ICON
-from punchboard.spec.images import ImageRefused
-from punchboard.spec.images import find_image as resolve_image
+from punchboard.spec.images import side_image
 from punchboard.spec.model import Element, Layout
 
 from . import fingerprint, fonts, kept, packed_forms, svg, text
@@ -239,7 +238,7 @@ def _pictures(layout: Layout, fields: Mapping[str, Any], folders: tuple[Path, ..
         src = bind(element.props["src"], fields).strip()
         if src.lower().endswith(RASTER):
             return None
-        path = find_image(src, layout, folders) if src else None
+        path = side_image(src, layout, folders)
         found.append(f"{src}:{kept.file_digest(path) if path is not None else 'none'}")
     return tuple(found)
 
@@ -525,20 +524,12 @@ def _draw_text(
     return fitted, base
 
 
-def find_image(src: str, layout: Layout, folders: tuple[Path, ...]) -> Path | None:
-    """The file the loader validated for ``src``: game folder(s) first, then the layout chain's folders."""
-    try:
-        return resolve_image(src, (*folders, *(p.parent for p in layout.chain)))
-    except ImageRefused:
-        return None
-
-
 def _draw_image(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str, Any], layout: Layout, ctx: SideContext) -> Path | None:
     """Draw an image element; the file drawn, None when none was."""
     src = bind(element.props.get("src"), fields).strip()
     if not src:
         return None
-    path = find_image(src, layout, ctx.folders)
+    path = side_image(src, layout, ctx.folders)
     if path is None:
         ctx.warn(f"{ctx.where}: image '{src}' of element '{element.id}' not found [{element.source}]")
         return None

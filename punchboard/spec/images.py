@@ -22,6 +22,7 @@ from PIL import Image, UnidentifiedImageError
 
 from punchboard.plumbing.limits import FLAGS
 from punchboard.plumbing.paths import is_inside
+from punchboard.spec.model import Layout
 
 from . import validated
 
@@ -45,6 +46,24 @@ def find_image(src: str, folders: tuple[Path, ...]) -> Path:
                 raise ImageRefused(f"image '{src}' links to a file outside its folder; expected a file inside the game folder")
             return candidate
     raise ImageRefused(f"image '{src}' not found; expected a file in the game folder or next to the layout")
+
+
+def image_folders(layout: Layout, folders: tuple[Path, ...]) -> tuple[Path, ...]:
+    """Where a layout's image ``src`` is looked for: ``folders`` (the game's) first, then the folders of
+    the layout's file and of every file it extends."""
+    return (*folders, *(p.parent for p in layout.chain))
+
+
+def side_image(src: str, layout: Layout, folders: tuple[Path, ...]) -> Path | None:
+    """The file a side's image element shows for ``src`` (bound to the piece's fields), searched as
+    :func:`image_folders` says; None when there is none, or when it is refused (the loader reported that).
+    The renderer, the build's fingerprints and the print fingerprints all find images through this."""
+    if not src:
+        return None
+    try:
+        return find_image(src, image_folders(layout, folders))
+    except ImageRefused:
+        return None
 
 
 def check_image(path: Path, src: str, max_pixels: int, max_bytes: int) -> None:

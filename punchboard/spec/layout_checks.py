@@ -14,7 +14,7 @@ from punchboard.plumbing.limits import Limits
 
 from . import schema_check
 from .binding import BOUND_PROPS, FIELD_REF, bind, is_bound
-from .images import ImageRefused, check_image, find_image
+from .images import ImageRefused, check_image, find_image, image_folders
 from .model import Component, Element, Layout, Side
 
 Mark = Callable[[Element, str], str]  # file:LINE:COL of one property of an element
@@ -51,7 +51,7 @@ class ImageChecker:
         self.seen: set[tuple[str, str]] = set()
 
     def folders(self, layout: Layout) -> tuple[Path, ...]:
-        return (self.game_folder, *(p.parent for p in layout.chain))
+        return image_folders(layout, (self.game_folder,))
 
     def check(self, layout: Layout, element: Element, src: str, note: str = "") -> list[Problem]:
         key = (element.source, src)
