@@ -145,29 +145,40 @@ def _kinds() -> frozenset[str]:
 Drawn = tuple["CachedComponent | None", dict[tuple[str, int, int], str], tuple[int, int]]
 
 
-def _draw(state: tuple[BuildContext, Game, Path, dict[str, str], str], index: int) -> Drawn:
+def _draw(state: tuple[BuildContext, Game, Path, dict[str, str], str, int], index: int) -> Drawn:
     """Draw the ``index``-th printed component (in this process or a forked worker), with the print
     fingerprints of its sides taken while drawing them (when a print is recorded: generator/prints.py),
-    and how many distinct sides were drawn and kept from the last build."""
-    ctx, game, folder, fingerprints, salt = state
+    and how many distinct sides were drawn and kept from the last build. With ``ahead`` > 1 (drawn
+    here, with workers to spare) its new sides may be drawn ahead by that many workers."""
+    ctx, game, folder, fingerprints, salt, ahead = state
     component = game.printed[index]
-    entry, sides = _render_component(ctx, game, component, folder, fingerprints[component.id], salt)
+    entry, sides = _render_component(ctx, game, component, folder, fingerprints[component.id], salt, ahead)
     taken = ctx.side_prints or {}
     return entry, {key: digest for key, digest in taken.items() if key[0] == component.id}, sides
 
 
 def _render_component(ctx: BuildContext, game: Game, component: Component, folder: Path,
-                      fingerprint: str, salt: str) -> tuple[CachedComponent | None, tuple[int, int]]:
+                      fingerprint: str, salt: str, ahead: int = 1) -> tuple[CachedComponent | None, tuple[int, int]]:
     """The component's PDF and cache entry (None when it prints nothing), and its distinct sides drawn and kept;
-    ``salt`` is what its kept sides and looks are keyed under besides their own inputs (cache.side_salt)."""
+    ``salt`` is what its kept sides and looks are keyed under besides their own inputs (cache.side_salt).
+    With ``ahead`` > 1, that many workers draw its sides ahead when that pays (warm_sides.py)."""
     from punchboard.generator.impose.cut import cuttable
     from punchboard.generator.impose.kinds import KINDS
 
     from .side_store import SideStore
+    from .warm_sides import draw_ahead, worth_it
 
     renderer = KINDS[component.kind]
     before = len(ctx.warnings)
     store = SideStore(folder, component.id, salt, read=not ctx.options.force)
+    if ahead > 1 and worth_it(component, store, ctx.options):
+        state = (ctx, game, game.printed.index(component), folder, salt, ahead)
+        try:
+            for path, where in ordered_map(draw_ahead, state, range(ahead), ahead):
+                store.adopt(Path(path), where)
+        except BaseException:
+            store.discard()
+            raise
     ctx.kept_sides[component.id] = store
     try:
         pages = _render_pages(ctx, game, component, folder, renderer)
@@ -259,8 +270,10 @@ def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     chosen = {c.id for c in printable}
     to_draw = [n for n, c in enumerate(game.printed) if c.id in chosen and fresh.get(c.id) is None]
     jobs = jobs_for(options.jobs, options.jobs_auto, sum(len(game.printed[n].pieces) for n in to_draw))
-    drawn = ordered_map(_draw, (context() if to_draw else None, game, folder, fingerprints, side_salt(shared)), to_draw,
-                        jobs)
+    # a component drawn here (not in a worker) may have its new sides drawn ahead by workers (warm_sides.py)
+    ahead = jobs if len(to_draw) == 1 else 1
+    drawn = ordered_map(_draw, (context() if to_draw else None, game, folder, fingerprints, side_salt(shared), ahead),
+                        to_draw, jobs)
     side_prints: dict[tuple[str, int, int], str] = {}
     side_counts: list[tuple[str, int, int]] = []
     with _progress(len(printable), f"{game.id}", options.quiet) as tick:

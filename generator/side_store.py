@@ -87,8 +87,37 @@ class SideStore(Store):
         self._new: IO[bytes] | None = None
         self._new_index: dict[str, tuple[int, int]] = {}
         self._last: tuple[str, bytes, KeptSide] | None = None  # the side last found and its record, copied as it is
+        # sides drawn ahead by worker processes (generator/warm_sides.py): their files and indexes
+        self._warm: list[tuple[Path, IO[bytes], dict[str, tuple[int, int]]]] = []
         if read:
             self._read_index()
+
+    @property
+    def known(self) -> int:
+        """How many sides the earlier build kept."""
+        return len(self._index)
+
+    def holds(self, key: str) -> bool:
+        """Whether the earlier build kept the side under ``key``."""
+        return key in self._index
+
+    def adopt(self, path: Path, index: dict[str, tuple[int, int]]) -> None:
+        """Find the sides a worker drew ahead in ``path`` (records at ``index``); the file is removed
+        when the store is saved or discarded."""
+        self._warm.append((path, path.open("rb"), index))
+
+    def took(self, key: str) -> None:
+        """A side was replayed: one a worker drew for this build counts as drawn, not kept."""
+        if any(key in index for _, _, index in self._warm):
+            self.drawn += 1
+        else:
+            self.replayed += 1
+
+    def _drop_warm(self) -> None:
+        for path, handle, _ in self._warm:
+            handle.close()
+            path.unlink(missing_ok=True)
+        self._warm = []
 
     def _read_index(self) -> None:
         try:
@@ -111,7 +140,9 @@ class SideStore(Store):
         self._old = handle
 
     def get(self, key: str) -> KeptSide | None:
-        for index, handle in ((self._new_index, self._new), (self._index, self._old)):
+        sources = [(self._new_index, self._new), *((index, handle) for _, handle, index in self._warm),
+                   (self._index, self._old)]
+        for index, handle in sources:
             place = index.get(key)
             if place is None or handle is None:
                 continue
@@ -144,6 +175,7 @@ class SideStore(Store):
 
     def save(self) -> None:
         """Replace the file with the sides this build used (left alone when they are the ones it held)."""
+        self._drop_warm()
         if self._old is not None:
             self._old.close()
         if self._new is None:
@@ -157,6 +189,7 @@ class SideStore(Store):
 
     def discard(self) -> None:
         """The build of the component failed: keep the old file as it was."""
+        self._drop_warm()
         if self._old is not None:
             self._old.close()
         if self._new is not None:

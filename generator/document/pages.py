@@ -85,9 +85,26 @@ def render_to(path: Path, pages: Sequence[Page], title: str, style: SheetStyle, 
         _write(BytesIO(), pages, title, style, subject, duplex)
 
 
-def _write(buffer: BytesIO, pages: Sequence[Page], title: str, style: SheetStyle, subject: str, duplex: str | None) -> None:
+def _canvas(buffer: BytesIO, pages: Sequence[Page]) -> Canvas:
     pdf_encoding.install()
-    canvas = Canvas(buffer, pagesize=(pages[0].width, pages[0].height) if pages else (612, 792), invariant=1, pageCompression=1, initialFontName="Vera")
+    return Canvas(buffer, pagesize=(pages[0].width, pages[0].height) if pages else (612, 792), invariant=1, pageCompression=1,
+                  initialFontName="Vera")
+
+
+def draw_apart(pages: Sequence[Page], first: int, stop: int, title: str, style: SheetStyle) -> None:
+    """Draw pages ``first`` to ``stop - 1`` (counted from 0) of ``pages`` as :func:`render` draws them, on a
+    canvas of their own that is never written: what is kept of their sides is all that is wanted
+    (generator/warm_sides.py)."""
+    canvas = _canvas(BytesIO(), pages)
+    try:
+        for index in range(first, stop):
+            _draw_page(canvas, pages[index], index + 1, len(pages), title, style)
+    finally:
+        packed_forms.close(canvas)
+
+
+def _write(buffer: BytesIO, pages: Sequence[Page], title: str, style: SheetStyle, subject: str, duplex: str | None) -> None:
+    canvas = _canvas(buffer, pages)
     canvas.setTitle(title)
     canvas.setAuthor("punchboard")
     canvas.setCreator("punchboard")
@@ -96,29 +113,32 @@ def _write(buffer: BytesIO, pages: Sequence[Page], title: str, style: SheetStyle
     canvas.setViewerPreference("PrintScaling", "None")
     if duplex:
         canvas.setViewerPreference("Duplex", duplex)
-    total = len(pages)
     for number, page in enumerate(pages, start=1):
-        canvas.setPageSize((page.width, page.height))
-        if page.trim_box:
-            canvas.setTrimBox(_box(page.trim_box))
-        if page.bleed_box:
-            canvas.setBleedBox(_box(page.bleed_box))
-        canvas.saveState()
-        page.draw(canvas)
-        canvas.restoreState()
-        if page.overlay is not None:
-            canvas.saveState()
-            page.overlay(canvas)
-            canvas.restoreState()
-        if page.footer is not None:
-            draw_footer(canvas, page.footer, f"{title} · {page.component} · page {number}/{total}", page.legend, style)
-        canvas.showPage()
-        if page.trim_box:
-            canvas.setTrimBox(None)
-        if page.bleed_box:
-            canvas.setBleedBox(None)
+        _draw_page(canvas, page, number, len(pages), title, style)
     canvas.save()
     packed_forms.close(canvas)
+
+
+def _draw_page(canvas: Canvas, page: Page, number: int, total: int, title: str, style: SheetStyle) -> None:
+    canvas.setPageSize((page.width, page.height))
+    if page.trim_box:
+        canvas.setTrimBox(_box(page.trim_box))
+    if page.bleed_box:
+        canvas.setBleedBox(_box(page.bleed_box))
+    canvas.saveState()
+    page.draw(canvas)
+    canvas.restoreState()
+    if page.overlay is not None:
+        canvas.saveState()
+        page.overlay(canvas)
+        canvas.restoreState()
+    if page.footer is not None:
+        draw_footer(canvas, page.footer, f"{title} · {page.component} · page {number}/{total}", page.legend, style)
+    canvas.showPage()
+    if page.trim_box:
+        canvas.setTrimBox(None)
+    if page.bleed_box:
+        canvas.setBleedBox(None)
 
 
 def _box(rect: Rect) -> tuple[float, float, float, float]:

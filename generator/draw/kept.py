@@ -75,6 +75,10 @@ class Store:
     def put(self, key: str, kept: KeptSide) -> None:
         pass
 
+    def took(self, key: str) -> None:
+        """The side kept under ``key`` was replayed."""
+        self.replayed += 1
+
 
 _LAYOUTS: ByIdentity[Layout, str] = ByIdentity()
 _FILES: dict[tuple[str, int, int], str] = {}  # a file by (path, time, size) → its digest, per process

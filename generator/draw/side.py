@@ -210,7 +210,7 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
                 prints[(name, asked.bleed)] = found.prints[bleed]
                 asked.take(found.prints[bleed])
             store.put(kept_key, found)  # type: ignore[union-attr]
-            store.replayed += 1  # type: ignore[union-attr]
+            store.took(kept_key)  # type: ignore[union-attr]
         else:
             _draw_form(canvas, name, bounds, layout, fields, local, ctx, said, prints, asked, store, kept_key)
             if ctx.kept_sides is not None:

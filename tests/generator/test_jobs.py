@@ -74,3 +74,79 @@ def test_the_pool_works_with_the_spawn_start_method_as_on_macos_and_windows(tmp_
     assert len([name for name in first if name.endswith(".pdf")]) > 3
     assert _drawn(tmp_path / "two" / "steamark") == first
     assert _pieces(tmp_path / "two" / "steamark") == _pieces(tmp_path / "one" / "steamark")
+
+
+def _text_deck(folder: Path, cards: int) -> Path:
+    """A deck of ``cards`` distinct text cards (over the pool's threshold), some with letters outside ASCII,
+    which take TrueType subset codes in the order they are first drawn."""
+    folder.mkdir(parents=True)
+    rows = "".join(f"Card {n},{('number', 'special', 'dual')[n % 3]},{n % 12 + 1},{n % 12 + 7 if n % 3 == 2 else ''},"
+                   f"Rule {n}{' Žluť' if n % 97 == 0 else ''}{' Ωmega ß' if n == 700 else ''}.\n" for n in range(1, cards + 1))
+    (folder / "cards.csv").write_text("name,kind,value,alt,text\n" + rows, encoding="utf-8")
+    (folder / "deck.yaml").write_text("id: deck\nkind: deck\nsize: poker\nlayout: steam_court/gear_card\n"
+                                      "back: {layout: steam_court/gear_back}\nfields: [kind, value, alt, text]\ncsv: cards.csv\n")
+    (folder / "game.yaml").write_text("id: texts\ntitle: Texts\nplayers: {min: 1, max: 4}\ncomponents: [deck.yaml]\n"
+                                      "palette: {brass: '#b8893a', brass_light: '#e2c27d', copper: '#a4532b', soot: '#231f1c', "
+                                      "paper: '#f3e9d2'}\n")
+    return folder
+
+
+def _kept(folder: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in (folder / ".punchboard-sides").iterdir()}
+
+
+def test_a_big_deck_drawn_ahead_by_workers_is_byte_for_byte_the_deck_one_process_draws(tmp_path: Path):
+    """Over 1,000 pieces, a clean build's new sides are drawn ahead by the workers (generator/warm_sides.py)
+    and replayed: the same PDFs, warnings, counts and kept sides as ``--jobs 1``, with fork and with spawn,
+    and no worker file left behind. Sides whose letters took other codes in a worker are drawn again."""
+    from punchboard.plumbing.pool import START_METHOD_ENV
+
+    game = _text_deck(tmp_path / "texts", 1100)
+    one = build(game, tmp_path / "one", "--jobs", "1", "--force")
+    assert one.returncode == 0, one.stderr
+    first = _drawn(tmp_path / "one" / "texts")
+    for label, env in (("fork", None), ("spawn", {START_METHOD_ENV: "spawn"})):
+        two = build(game, tmp_path / label, "--jobs", "2", "--force", env=env)
+        assert two.returncode == 0, two.stderr
+        assert _drawn(tmp_path / label / "texts") == first, label
+        assert two.stderr == one.stderr, label
+        assert _kept(tmp_path / label / "texts") == _kept(tmp_path / "one" / "texts"), label
+        leftovers = [p.name for p in (tmp_path / label / "texts").rglob("*") if p.name.endswith(".part")]
+        assert leftovers == [], leftovers
+
+
+def test_sides_drawn_ahead_are_replayed_and_counted_as_drawn(tmp_path: Path, monkeypatch, capsys):
+    """In process, to see inside: both workers hand back their sides, nearly every side is replayed from them
+    (only those whose letters took other codes are drawn again), and ``-v`` counts them all as drawn. A
+    one-card edit afterwards draws nothing ahead: the last build kept the rest."""
+    from punchboard.generator.side_store import SideStore
+
+    from punchboard.cli import main
+
+    game = _text_deck(tmp_path / "texts", 1100)
+    adopted: list[int] = []
+    ahead: list[str] = []
+    real_adopt, real_took = SideStore.adopt, SideStore.took
+
+    def adopt(self: SideStore, path: Path, index: dict[str, tuple[int, int]]) -> None:
+        adopted.append(len(index))
+        real_adopt(self, path, index)
+
+    def took(self: SideStore, key: str) -> None:
+        if any(key in index for _, _, index in self._warm):
+            ahead.append(key)
+        real_took(self, key)
+
+    monkeypatch.setattr(SideStore, "adopt", adopt)
+    monkeypatch.setattr(SideStore, "took", took)
+    assert main(["build", str(game), "--out", str(tmp_path / "out"), "--jobs", "2", "--force", "-v"]) == 0
+    said = capsys.readouterr().out
+    assert "deck: 1101 distinct sides drawn, 0 kept from the last build" in said, said
+    assert len(adopted) == 2 and sum(adopted) >= 1101 and min(adopted) > 400, adopted
+    assert len(ahead) > 1000, len(ahead)  # replayed from the workers' drawings, not drawn again
+
+    csv = game / "cards.csv"
+    csv.write_text(csv.read_text(encoding="utf-8").replace("Card 500,", "Card 500!,"), encoding="utf-8")
+    adopted.clear()
+    assert main(["build", str(game), "--out", str(tmp_path / "out"), "--jobs", "2", "-v"]) == 0
+    assert adopted == [] and "deck: 1 distinct side drawn, 1100 kept from the last build" in capsys.readouterr().out

@@ -1,0 +1,107 @@
+"""A big component's new sides drawn ahead in worker processes (``--jobs``), then replayed in order.
+
+A component's PDF is one document: its sides become form XObjects numbered, and
+their text given font subset codes, in the order the pages are drawn, so the
+pages cannot be drawn apart and joined. What can be done apart is the drawing
+itself. Each worker imposes the component as the build does and draws its share
+of the pages (a contiguous run) on a canvas of its own that is never written,
+keeping every side it draws as :mod:`.side_store` keeps them (its encoded
+stream, the font calls it made, its warnings and fingerprints), in a file beside
+the component's kept sides. The build then draws the component as always and
+finds those sides as it finds the sides of an earlier build
+(:mod:`.draw.kept`): a side is replayed only when every font call returns in the
+real document what it returned in the worker's, else it is drawn there and then.
+So the PDF is byte for byte the one ``--jobs 1`` writes.
+
+This pays only when most of a component's sides are new (a first or a forced
+build, not a one-card edit), so :func:`worth_it` asks for that.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+from punchboard.generator.draw.kept import KeptSide, Store
+
+from punchboard.spec.model import Component, Game
+
+from .jobs import PARALLEL_MIN_PIECES
+from .side_store import FOLDER, HEADER, SideStore, encode
+
+if TYPE_CHECKING:
+    from punchboard.generator.impose.context import BuildContext
+
+    from .options import BuildOptions
+
+WarmState = tuple["BuildContext", Game, int, Path, str, int]
+"""What each worker is given: the build context, the game, the component's index in ``game.printed``, the
+game's output folder, the salt of its kept sides, and how many workers share its pages."""
+
+Warmed = tuple[str, dict[str, tuple[int, int]]]
+"""A worker's file of sides drawn ahead, and each side's key → (offset, length) of its record there."""
+
+
+def worth_it(component: Component, store: SideStore, options: BuildOptions) -> bool:
+    """Whether drawing ahead pays: a large component of which the last build kept under half the sides
+    (a print-shop or cut build imposes its pages otherwise: not drawn ahead)."""
+    return (len(component.pieces) >= PARALLEL_MIN_PIECES and store.known < len(component.pieces) // 2
+            and not options.print_shop and not options.cut)
+
+
+class _AheadStore(Store):
+    """A worker's store: finds what the last build kept (so those are not drawn again), writes what it draws."""
+
+    def __init__(self, folder: Path, component_id: str, salt: str, read: bool):
+        super().__init__(salt)
+        self.kept = SideStore(folder, component_id, salt, read=read)
+        (folder / FOLDER).mkdir(parents=True, exist_ok=True)
+        # named like a torn write, so a build killed meanwhile leaves nothing the next build keeps
+        fd, name = tempfile.mkstemp(prefix=f".{component_id}.ahead.", suffix=".part", dir=folder / FOLDER)
+        self.path = Path(name)
+        self.file: IO[bytes] = os.fdopen(fd, "wb")
+        self.file.write(HEADER)
+        self.index: dict[str, tuple[int, int]] = {}
+
+    def get(self, key: str) -> KeptSide | None:
+        return self.kept.get(key)
+
+    def put(self, key: str, kept: KeptSide) -> None:
+        if key in self.index or self.kept.holds(key):
+            return
+        record = encode(key, kept)
+        self.index[key] = (self.file.tell(), len(record))
+        self.file.write(record)
+
+    def finish(self) -> Warmed:
+        self.file.close()
+        self.kept.discard()
+        return str(self.path), self.index
+
+    def drop(self) -> None:
+        self.file.close()
+        self.kept.discard()
+        self.path.unlink(missing_ok=True)
+
+
+def draw_ahead(state: WarmState, share: int) -> Warmed:
+    """Worker ``share`` of ``state``'s count: impose the component and draw its share of the pages apart."""
+    from punchboard.generator.document.pages import draw_apart
+    from punchboard.generator.impose.kinds import KINDS
+
+    ctx, game, index, folder, salt, shares = state
+    component = game.printed[index]
+    store = _AheadStore(folder, component.id, salt, read=not ctx.options.force)
+    ctx.kept_sides[component.id] = store
+    try:
+        pages = KINDS[component.kind](ctx, game, component, ctx.options)
+        first, stop = len(pages) * share // shares, len(pages) * (share + 1) // shares
+        draw_apart(pages, first, stop, game.title, ctx.style)
+    except BaseException:
+        store.drop()
+        raise
+    finally:
+        del ctx.kept_sides[component.id]
+    return store.finish()
