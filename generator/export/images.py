@@ -206,14 +206,20 @@ def image_components(game: Game) -> list[Component]:
     return [c for c in game.printed if c.pieces]
 
 
+RUNS_PER_JOB = 4  # runs of images per worker, so that components of unequal sizes even out
+MIN_RUN = 8  # images a run makes at least: each run draws its own in-memory PDF
+
+
 def export_images(game: Game, out_dir: Path, dpi: float = DEFAULT_DPI, bleed: float = DEFAULT_BLEED_IN * 72,
                   unique: bool = False, jobs: int = 1) -> list[ExportedImage]:
-    """PNG per piece face and back under ``out_dir/<game>/images/<component>/``; with ``jobs`` > 1 the
-    components are drawn in that many processes (the files are the same for any ``jobs``)."""
+    """PNG per piece face and back under ``out_dir/<game>/images/<component>/``; with ``jobs`` > 1 they are
+    made in that many processes, in runs that split a large component too (the files are the same for any
+    ``jobs``)."""
     components = image_components(game)
     state = (export_context(game, bleed), out_dir, dpi, unique, components)
+    runs = _runs(state, jobs)
     written: list[ExportedImage] = []
-    for index, made in enumerate(ordered_map(_component_images, state, list(range(len(components))), jobs)):
+    for (index, _, _), made in zip(runs, ordered_map(_run_images, state, runs, jobs), strict=True):
         pieces = components[index].pieces
         written.extend(ExportedImage(path, pieces[n], side, count) for path, n, side, count in made)
     if written:
@@ -221,17 +227,33 @@ def export_images(game: Game, out_dir: Path, dpi: float = DEFAULT_DPI, bleed: fl
     return written
 
 
-def _component_images(state: tuple[BuildContext, Path, float, bool, list[Component]],
-                      index: int) -> list[tuple[Path, int, str, int]]:
-    """Write one component's images; (path, piece position, side, count) of each (picklable, for --jobs)."""
-    ctx, out_dir, dpi, unique, components = state
+ImagesState = tuple[BuildContext, Path, float, bool, list[Component]]
+Run = tuple[int, int, int | None]  # a component's index, then the first and the end of a run of its images (None: all)
+
+
+def _runs(state: ImagesState, jobs: int) -> list[Run]:
+    """With one job, each component whole; with more, each component in runs of about an equal share of all
+    the images, so that one large deck keeps every worker busy."""
+    components = state[4]
+    if jobs <= 1:
+        return [(index, 0, None) for index in range(len(components))]
+    sizes = [len(_work(state, index)[0]) for index in range(len(components))]
+    run = max(MIN_RUN, -(-sum(sizes) // (jobs * RUNS_PER_JOB)))
+    return [(index, start, min(start + run, size)) for index, size in enumerate(sizes) for start in range(0, size, run)]
+
+
+Work = list[tuple[Page, str, int, tuple[object, ...]]]  # (page, file name, piece index, its --unique key) per image
+
+
+def _work(state: ImagesState, index: int) -> tuple[Work, dict[tuple[object, ...], int]]:
+    """The images of the ``index``-th component, and how many pieces each stands for (1 unless --unique)."""
+    ctx, _out_dir, _dpi, unique, components = state
     component, game = components[index], ctx.game
-    folder = out_dir / game.id / "images" / component.id
     sides = piece_sides(ctx, component)
     # With --unique, fronts and backs are counted apart: a deck of 40 faces and one common back
     # gives 40 front images and one back image standing for 40 cards.
     counts: dict[tuple[object, ...], int] = {}
-    work: list[tuple[Page, str, int, tuple[object, ...]]] = []
+    work: Work = []
     for position, entry in enumerate(sides, start=1):
         stem = piece_stem(entry.piece, position)
         for side_name, page, side in (("front", entry.front, entry.piece.face), ("back", entry.back, entry.piece.back)):
@@ -241,6 +263,17 @@ def _component_images(state: tuple[BuildContext, Path, float, bool, list[Compone
             counts[key] = counts.get(key, 0) + 1
             if counts[key] == 1:
                 work.append((page, f"{stem}-{side_name}.png", entry.piece.index, key))
+    return work, counts
+
+
+def _run_images(state: ImagesState, run: Run) -> list[tuple[Path, int, str, int]]:
+    """Write one run of a component's images; (path, piece position, side, count) of each (picklable, for --jobs)."""
+    ctx, out_dir, dpi, _unique, components = state
+    index, start, stop = run
+    component, game = components[index], ctx.game
+    folder = out_dir / game.id / "images" / component.id
+    work, counts = _work(state, index)
+    work = work[start:stop]
     if not work:
         return []
     pages = [page for page, _, _, _ in work]

@@ -36,3 +36,28 @@ def test_a_bad_jobs_value_is_a_flag_error(tmp_path: Path):
     result = run_cli("images", str(make_game(tmp_path / "tiny")), "--jobs", "-2")
     assert result.returncode == 2
     assert "punchboard images: --jobs: expected a number of processes (0 = every core), got '-2'" in result.stderr
+
+
+@pytest.mark.parametrize("unique", [False, True], ids=["every piece", "unique"])
+def test_one_large_deck_is_split_among_the_workers_and_the_files_are_the_same(tmp_path: Path, unique: bool):
+    """``images`` makes a deck's PNGs in runs when there are jobs to spare (a single deck used to be one
+    worker's work): each run draws its own PDF, and the images, their names and the manifest (with its
+    --unique counts) are the same as one process makes."""
+    from punchboard.generator.export import images
+    from punchboard.spec.loader import load_game
+
+    game = make_game(tmp_path / "tiny")
+    rows = "".join(f"Card {n},{n % 7},Text {n % 5},{1 + n % 2}\n" for n in range(60))
+    (game / "cards.csv").write_text("name,value,text,count\n" + rows)
+    model = load_game(game)
+    state = (images.export_context(model, 9.0), tmp_path, 30.0, unique, images.image_components(model))
+    runs = images._runs(state, 2)
+    assert len({index for index, _, _ in runs if index == 0}) == 1 and sum(1 for index, _, _ in runs if index == 0) >= 3, runs
+    made = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out-{jobs}"
+        result = run_cli("images", str(game), "--out", str(out), "--dpi", "30", "--jobs", jobs, *(["--unique"] if unique else []))
+        assert result.returncode == 0, result.stderr
+        made[jobs] = _files(out / "tiny")
+    assert len([name for name in made["1"] if name.startswith("images/cards/")]) > 40
+    assert made["1"] == made["2"]
