@@ -44,6 +44,7 @@ def test_one_large_deck_is_split_among_the_workers_and_the_files_are_the_same(tm
     worker's work): each run draws its own PDF, and the images, their names and the manifest (with its
     --unique counts) are the same as one process makes."""
     from punchboard.generator.export import images
+
     from punchboard.spec.loader import load_game
 
     game = make_game(tmp_path / "tiny")
