@@ -166,12 +166,12 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
     from punchboard.generator.impose.kinds import KINDS
 
     from .side_store import SideStore
-    from .warm_sides import draw_ahead, worth_it
+    from .warm_sides import draw_ahead, layout_digests, worth_it
 
     renderer = KINDS[component.kind]
     before = len(ctx.warnings)
     store = SideStore(folder, component.id, salt, read=not ctx.options.force)
-    if ahead > 1 and worth_it(component, store, ctx.options):
+    if ahead > 1 and worth_it(game, component, store, ctx.options):
         state = (ctx, game, game.printed.index(component), folder, salt, ahead)
         try:
             for path, where in ordered_map(draw_ahead, state, range(ahead), ahead):
@@ -187,7 +187,7 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
         raise
     finally:
         del ctx.kept_sides[component.id]
-    store.save()
+    store.save(layout_digests(game, component))
     sides = (store.drawn, store.replayed)
     if not pages:
         return None, sides

@@ -14,6 +14,7 @@ that does not read back (a torn write, another version) is a side to draw again.
 
 from __future__ import annotations
 
+import json
 import marshal
 import os
 import sys
@@ -89,8 +90,17 @@ class SideStore(Store):
         self._last: tuple[str, bytes, KeptSide] | None = None  # the side last found and its record, copied as it is
         # sides drawn ahead by worker processes (generator/warm_sides.py): their files and indexes
         self._warm: list[tuple[Path, IO[bytes], dict[str, tuple[int, int]]]] = []
+        self.drawn_with = self._read_drawn_with() if read else None
         if read:
             self._read_index()
+
+    def _read_drawn_with(self) -> tuple[str, dict[str, str]] | None:
+        """The salt and the digest of each layout the earlier build drew these sides with (see :meth:`save`)."""
+        try:
+            data = json.loads(self.path.with_suffix(".layouts").read_text(encoding="utf-8"))
+            return str(data["salt"]), {str(k): str(v) for k, v in data["layouts"].items()}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
 
     @property
     def known(self) -> int:
@@ -173,9 +183,17 @@ class SideStore(Store):
         self._new_index[key] = (self._new.tell(), len(record))
         self._new.write(record)
 
-    def save(self) -> None:
-        """Replace the file with the sides this build used (left alone when they are the ones it held)."""
+    def save(self, layouts: dict[str, str] | None = None) -> None:
+        """Replace the file with the sides this build used (left alone when they are the ones it held); with
+        ``layouts`` (name → digest), remember them and the salt beside it, for the next build to see what
+        changed (generator/warm_sides.py)."""
         self._drop_warm()
+        if layouts is not None and self.drawn_with != (self.salt, layouts):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, name = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".part", dir=self.path.parent)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump({"salt": self.salt, "layouts": layouts}, handle, sort_keys=True)
+            os.replace(name, self.path.with_suffix(".layouts"))
         if self._old is not None:
             self._old.close()
         if self._new is None:

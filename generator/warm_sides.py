@@ -14,7 +14,8 @@ real document what it returned in the worker's, else it is drawn there and then.
 So the PDF is byte for byte the one ``--jobs 1`` writes.
 
 This pays only when most of a component's sides are new (a first or a forced
-build, not a one-card edit), so :func:`worth_it` asks for that.
+build, a changed card face; not a one-card edit), so :func:`worth_it` asks for
+that, from what the last build kept and the layouts it drew them with.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ import tempfile
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from punchboard.generator.draw.kept import KeptSide, Store
+from punchboard.generator.draw.kept import KeptSide, Store, layout_digest
+from punchboard.generator.draw.reads import reuse_key
 
 from punchboard.spec.model import Component, Game
 
@@ -44,11 +46,37 @@ Warmed = tuple[str, dict[str, tuple[int, int]]]
 """A worker's file of sides drawn ahead, and each side's key → (offset, length) of its record there."""
 
 
-def worth_it(component: Component, store: SideStore, options: BuildOptions) -> bool:
-    """Whether drawing ahead pays: a large component of which the last build kept under half the sides
-    (a print-shop or cut build imposes its pages otherwise: not drawn ahead)."""
-    return (len(component.pieces) >= PARALLEL_MIN_PIECES and store.known < len(component.pieces) // 2
-            and not options.print_shop and not options.cut)
+def layout_digests(game: Game, component: Component) -> dict[str, str]:
+    """The digest of each layout the component's pieces are drawn with (draw/kept.py's, as in its sides' keys)."""
+    return {name: layout_digest(game.layouts[name]) for name in sorted(component.layouts()) if name in game.layouts}
+
+
+def worth_it(game: Game, component: Component, store: SideStore, options: BuildOptions) -> bool:
+    """Whether drawing ahead pays: a large component most of whose distinct sides are new. That is so when
+    the last build kept under half as many sides as it has pieces (a first or forced build), drew with
+    another salt (code, options, palette), or drew with other layouts for most of its distinct sides (a
+    changed card face; not a changed common back). A print-shop or cut build imposes its pages otherwise:
+    not drawn ahead."""
+    if len(component.pieces) < PARALLEL_MIN_PIECES or options.print_shop or options.cut:
+        return False
+    if store.known < len(component.pieces) // 2:
+        return True
+    before = store.drawn_with
+    if before is None:
+        return False
+    salt, digests = before
+    if salt != store.salt:
+        return True
+    changed = {name for name, digest in layout_digests(game, component).items() if digests.get(name) != digest}
+    if not changed:
+        return False
+    sides: dict[tuple[str, bytes], bool] = {}  # each distinct side → drawn with a changed layout
+    for piece in component.pieces:
+        for side in (piece.face, piece.back):
+            if side is not None and side.layout in game.layouts:
+                key = (side.layout, reuse_key(game.layouts[side.layout], {**piece.fields, **side.fields}))
+                sides[key] = side.layout in changed
+    return 2 * sum(sides.values()) >= len(sides)
 
 
 class _AheadStore(Store):

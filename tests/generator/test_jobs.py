@@ -83,8 +83,11 @@ def _text_deck(folder: Path, cards: int) -> Path:
     rows = "".join(f"Card {n},{('number', 'special', 'dual')[n % 3]},{n % 12 + 1},{n % 12 + 7 if n % 3 == 2 else ''},"
                    f"Rule {n}{' Žluť' if n % 97 == 0 else ''}{' Ωmega ß' if n == 700 else ''}.\n" for n in range(1, cards + 1))
     (folder / "cards.csv").write_text("name,kind,value,alt,text\n" + rows, encoding="utf-8")
-    (folder / "deck.yaml").write_text("id: deck\nkind: deck\nsize: poker\nlayout: steam_court/gear_card\n"
-                                      "back: {layout: steam_court/gear_back}\nfields: [kind, value, alt, text]\ncsv: cards.csv\n")
+    (folder / "layouts").mkdir()
+    (folder / "layouts" / "face.yaml").write_text("extends: steam_court/gear_card\n")
+    (folder / "layouts" / "back.yaml").write_text("extends: steam_court/gear_back\n")
+    (folder / "deck.yaml").write_text("id: deck\nkind: deck\nsize: poker\nlayout: face\n"
+                                      "back: {layout: back}\nfields: [kind, value, alt, text]\ncsv: cards.csv\n")
     (folder / "game.yaml").write_text("id: texts\ntitle: Texts\nplayers: {min: 1, max: 4}\ncomponents: [deck.yaml]\n"
                                       "palette: {brass: '#b8893a', brass_light: '#e2c27d', copper: '#a4532b', soot: '#231f1c', "
                                       "paper: '#f3e9d2'}\n")
@@ -118,7 +121,8 @@ def test_a_big_deck_drawn_ahead_by_workers_is_byte_for_byte_the_deck_one_process
 def test_sides_drawn_ahead_are_replayed_and_counted_as_drawn(tmp_path: Path, monkeypatch, capsys):
     """In process, to see inside: both workers hand back their sides, nearly every side is replayed from them
     (only those whose letters took other codes are drawn again), and ``-v`` counts them all as drawn. A
-    one-card edit afterwards draws nothing ahead: the last build kept the rest."""
+    one-card edit afterwards draws nothing ahead (the last build kept the rest), nor does an edit of the
+    common back (one side); an edit of the card face (every face new) does, and writes what one process does."""
     from punchboard.generator.side_store import SideStore
 
     from punchboard.cli import main
@@ -150,3 +154,16 @@ def test_sides_drawn_ahead_are_replayed_and_counted_as_drawn(tmp_path: Path, mon
     adopted.clear()
     assert main(["build", str(game), "--out", str(tmp_path / "out"), "--jobs", "2", "-v"]) == 0
     assert adopted == [] and "deck: 1 distinct side drawn, 1100 kept from the last build" in capsys.readouterr().out
+
+    back = game / "layouts" / "back.yaml"  # the common back changed: one side to draw, none ahead
+    back.write_text(back.read_text() + "palette: {paper: '#f0e6d0'}\n")
+    assert main(["build", str(game), "--out", str(tmp_path / "out"), "--jobs", "2", "-v"]) == 0
+    assert adopted == [] and "deck: 1 distinct side drawn, 1100 kept from the last build" in capsys.readouterr().out
+
+    face = game / "layouts" / "face.yaml"  # the card face changed: every face is new, drawn ahead
+    face.write_text(face.read_text() + "palette: {soot: '#201c19'}\n")
+    assert main(["build", str(game), "--out", str(tmp_path / "out"), "--jobs", "2", "-v"]) == 0
+    assert len(adopted) == 2 and "deck: 1100 distinct sides drawn, 1 kept from the last build" in capsys.readouterr().out
+    one = tmp_path / "one"
+    assert main(["build", str(game), "--out", str(one), "--jobs", "1", "--quiet"]) == 0
+    assert (one / "texts" / "deck.pdf").read_bytes() == (tmp_path / "out" / "texts" / "deck.pdf").read_bytes()
