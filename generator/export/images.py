@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from io import BytesIO
 from pathlib import Path
@@ -211,17 +211,21 @@ MIN_RUN = 8  # images a run makes at least: each run draws its own in-memory PDF
 
 
 def export_images(game: Game, out_dir: Path, dpi: float = DEFAULT_DPI, bleed: float = DEFAULT_BLEED_IN * 72,
-                  unique: bool = False, jobs: int = 1) -> list[ExportedImage]:
+                  unique: bool = False, jobs: int = 1, warn: Callable[[str], None] | None = None) -> list[ExportedImage]:
     """PNG per piece face and back under ``out_dir/<game>/images/<component>/``; with ``jobs`` > 1 they are
     made in that many processes, in runs that split a large component too (the files are the same for any
-    ``jobs``)."""
+    ``jobs``). ``warn`` hears what drawing them said (text that does not fit, …), each once, in order."""
     components = image_components(game)
     state = (export_context(game, bleed), out_dir, dpi, unique, components)
     runs = _runs(state, jobs)
     written: list[ExportedImage] = []
-    for (index, _, _), made in zip(runs, ordered_map(_run_images, state, runs, jobs), strict=True):
+    heard: dict[str, None] = {}
+    for (index, _, _), (made, said) in zip(runs, ordered_map(_run_images, state, runs, jobs), strict=True):
         pieces = components[index].pieces
         written.extend(ExportedImage(path, pieces[n], side, count) for path, n, side, count in made)
+        heard.update(dict.fromkeys(said))
+    for message in heard if warn is not None else ():
+        warn(message)
     if written:
         write_bytes(out_dir / game.id / "images" / "manifest.json", manifest(game, written, out_dir / game.id / "images", dpi, bleed))
     return written
@@ -266,16 +270,18 @@ def _work(state: ImagesState, index: int) -> tuple[Work, dict[tuple[object, ...]
     return work, counts
 
 
-def _run_images(state: ImagesState, run: Run) -> list[tuple[Path, int, str, int]]:
-    """Write one run of a component's images; (path, piece position, side, count) of each (picklable, for --jobs)."""
+def _run_images(state: ImagesState, run: Run) -> tuple[list[tuple[Path, int, str, int]], list[str]]:
+    """Write one run of a component's images; (path, piece position, side, count) of each, and the warnings
+    drawing them gave (picklable, for --jobs)."""
     ctx, out_dir, dpi, _unique, components = state
     index, start, stop = run
     component, game = components[index], ctx.game
     folder = out_dir / game.id / "images" / component.id
+    before = len(ctx.warnings)
     work, counts = _work(state, index)
     work = work[start:stop]
     if not work:
-        return []
+        return [], []
     pages = [page for page, _, _, _ in work]
     sizes = [pixel_size(page.width, page.height, dpi) for page in pages]
     alpha = component.kind in SHAPED_KINDS
@@ -284,7 +290,7 @@ def _run_images(state: ImagesState, run: Run) -> list[tuple[Path, int, str, int]
         path = folder / name
         write_bytes(path, png_bytes(image, dpi))
         made.append((path, piece, name.rsplit("-", 1)[1].removesuffix(".png"), counts[key]))
-    return made
+    return made, ctx.warnings[before:]
 
 
 def manifest(game: Game, images: Sequence[ExportedImage], root: Path, dpi: float, bleed: float) -> bytes:

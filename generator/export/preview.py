@@ -7,6 +7,7 @@ piece's name and how many pieces share that face.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,9 +47,12 @@ def thumbnail_size(width: float, height: float, dpi: float = PREVIEW_DPI) -> tup
     return max(1, round(width * scale)), max(1, round(height * scale))
 
 
-def face_thumbnails(game: Game, component: Component, dpi: float = PREVIEW_DPI) -> list[Thumb]:
-    """One thumbnail per distinct face (same layout and fields), in order of first appearance."""
+def face_thumbnails(game: Game, component: Component, dpi: float = PREVIEW_DPI, heard: list[str] | None = None) -> list[Thumb]:
+    """One thumbnail per distinct face (same layout and fields), in order of first appearance; what drawing
+    them said (text that does not fit, …) is added to ``heard``."""
     ctx = export_context(game, 0.0)
+    if heard is not None:
+        ctx.warnings = heard
     sides = piece_sides(ctx, component)
     groups: dict[tuple[object, ...], list[int]] = {}
     for n, entry in enumerate(sides):
@@ -100,17 +104,27 @@ def contact_sheet(component: Component, thumbs: list[Thumb]) -> Image.Image:
     return sheet
 
 
-def export_previews(game: Game, out_dir: Path, dpi: float = PREVIEW_DPI, jobs: int = 1) -> list[Path]:
+def export_previews(game: Game, out_dir: Path, dpi: float = PREVIEW_DPI, jobs: int = 1,
+                    warn: Callable[[str], None] | None = None) -> list[Path]:
     """``out_dir/<game>/preview/<component>.png`` for every printed component; with ``jobs`` > 1
-    the components are drawn in that many processes (the files are the same for any ``jobs``)."""
+    the components are drawn in that many processes (the files are the same for any ``jobs``).
+    ``warn`` hears what drawing them said, each once, in order."""
     components = [component for component in game.printed if component.pieces]
     state = (game, out_dir, dpi, components)
-    return list(ordered_map(_contact_sheet_file, state, list(range(len(components))), jobs))
+    paths: list[Path] = []
+    heard: dict[str, None] = {}
+    for path, said in ordered_map(_contact_sheet_file, state, list(range(len(components))), jobs):
+        paths.append(path)
+        heard.update(dict.fromkeys(said))
+    for message in heard if warn is not None else ():
+        warn(message)
+    return paths
 
 
-def _contact_sheet_file(state: tuple[Game, Path, float, list[Component]], index: int) -> Path:
+def _contact_sheet_file(state: tuple[Game, Path, float, list[Component]], index: int) -> tuple[Path, list[str]]:
     game, out_dir, dpi, components = state
     component = components[index]
     path = out_dir / game.id / "preview" / f"{component.id}.png"
-    write_bytes(path, png_bytes(contact_sheet(component, face_thumbnails(game, component, dpi))))
-    return path
+    heard: list[str] = []
+    write_bytes(path, png_bytes(contact_sheet(component, face_thumbnails(game, component, dpi, heard))))
+    return path, heard

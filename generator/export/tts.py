@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -326,11 +326,19 @@ def saved_object(name: str, objects: list[dict[str, Any]]) -> bytes:
     return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def export_tts(game: Game, out_dir: Path, base_url: str | None = None) -> list[Path]:
-    """Images and saved-object JSON under ``out_dir/<game>/tts/``: one JSON per component and one for the game."""
+def export_tts(game: Game, out_dir: Path, base_url: str | None = None, warn: Callable[[str], None] | None = None) -> list[Path]:
+    """Images and saved-object JSON under ``out_dir/<game>/tts/``: one JSON per component and one for the game.
+    ``warn`` hears what drawing them said (text that does not fit, …), each once, in order."""
     folder = out_dir / game.id / "tts"
     urls = Urls(folder, base_url)
     ctx = export_context(game, 0.0)
+    written = _export_tts(ctx, game, folder, urls)
+    for message in dict.fromkeys(ctx.warnings) if warn is not None else ():
+        warn(message)
+    return written
+
+
+def _export_tts(ctx: BuildContext, game: Game, folder: Path, urls: Urls) -> list[Path]:
     written: list[Path] = []
     everything: list[dict[str, Any]] = []
     x = 0.0

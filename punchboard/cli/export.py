@@ -6,6 +6,7 @@ The heavy imports (pypdfium2, the renderers) happen when a verb runs.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,11 @@ def _games(args: argparse.Namespace) -> list[Any]:
     return load_targets(args.targets, limits_of(args), getattr(args, "out", None))
 
 
+def _warn(message: str) -> None:
+    """What drawing the pieces said (text that does not fit, a missing picture), as ``build`` says it."""
+    print(f"warning: {message}", file=sys.stderr, flush=True)
+
+
 def cmd_images(args: argparse.Namespace) -> int:
     from punchboard.generator.export.images import export_images
 
@@ -63,7 +69,7 @@ def cmd_images(args: argparse.Namespace) -> int:
 def _images(args: argparse.Namespace, export_images: Any) -> int:
     voice = Voice(args)
     for game in voice.progress(_games(args), lambda g: f"images {g.id}"):
-        images = export_images(game, Path(args.out), args.dpi, args.bleed, args.unique, jobs_of(args))
+        images = export_images(game, Path(args.out), args.dpi, args.bleed, args.unique, jobs_of(args), warn=_warn)
         for image in images:
             voice.detail(f"  {image.path}")
         voice.say(f"{game.id}: {len(images)} images in {Path(args.out) / game.id / 'images'}")
@@ -80,7 +86,7 @@ def cmd_tts(args: argparse.Namespace) -> int:
 def _tts(args: argparse.Namespace, export_tts: Any) -> int:
     voice = Voice(args)
     for game in voice.progress(_games(args), lambda g: f"tts {g.id}"):
-        files = export_tts(game, Path(args.out), args.base_url)
+        files = export_tts(game, Path(args.out), args.base_url, warn=_warn)
         for file in files:
             voice.detail(f"  {file}")
         voice.say(f"{game.id}: {files[-1]} ({len(files)} files)")
@@ -97,7 +103,7 @@ def cmd_preview(args: argparse.Namespace) -> int:
 def _previews(args: argparse.Namespace, export_previews: Any) -> int:
     voice = Voice(args)
     for game in voice.progress(_games(args), lambda g: f"preview {g.id}"):
-        sheets = export_previews(game, Path(args.out), jobs=jobs_of(args))
+        sheets = export_previews(game, Path(args.out), jobs=jobs_of(args), warn=_warn)
         for sheet in sheets:
             voice.detail(f"  {sheet}")
         voice.say(f"{game.id}: {len(sheets)} contact sheets in {Path(args.out) / game.id / 'preview'}")

@@ -62,3 +62,32 @@ def test_one_large_deck_is_split_among_the_workers_and_the_files_are_the_same(tm
         made[jobs] = _files(out / "tiny")
     assert len([name for name in made["1"] if name.startswith("images/cards/")]) > 40
     assert made["1"] == made["2"]
+
+
+@pytest.mark.parametrize("verb", ["images", "preview", "tts"])
+def test_an_export_says_what_drawing_said_as_build_does(tmp_path: Path, verb: str):
+    """Text that does not fit is a warning of ``build``; the exports draw the same pieces and must say it
+    too (they said nothing), once, and the same for any --jobs."""
+    import shutil
+
+    from tests.conftest import ROOT
+
+    game = tmp_path / "steam_court"
+    shutil.copytree(ROOT / "components" / "steam_court", game)
+    characters = game / "characters.yaml"
+    text = characters.read_text(encoding="utf-8")
+    assert "Give one undesirable card to any player." in text
+    characters.write_text(text.replace("Give one undesirable card to any player.",
+                                       "Give one undesirable card to any player. " + "Then again, forever. " * 30, 1),
+                          encoding="utf-8")
+    built = run_cli("build", str(game), "--out", str(tmp_path / "built"), "--quiet")
+    overflow = [line for line in built.stderr.splitlines() if "does not fit" in line]
+    assert built.returncode == 0 and len(overflow) == 1, built.stderr
+    said = {}
+    for jobs in (("1", "2") if verb != "tts" else ("",)):
+        flags = ["--dpi", "20"] if verb == "images" else []
+        result = run_cli(verb, str(game), "--out", str(tmp_path / f"out{jobs}"), *flags, *(["--jobs", jobs] if jobs else []))
+        assert result.returncode == 0, result.stderr
+        said[jobs] = result.stderr
+        assert [line for line in result.stderr.splitlines() if "does not fit" in line] == overflow, result.stderr
+    assert len(set(said.values())) == 1
