@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from bench.decks import text_deck
+from bench.decks import editable_deck, text_deck
 from bench.measure import (
     HEAVY_REPEATS,
     ROOT,
@@ -234,12 +234,7 @@ def _memory(out: Path) -> list[dict[str, str]]:
 
 def _edit_in_big_deck(out: Path) -> list[dict[str, str]]:
     """One card edited in a 2,000-card deck against the same kind of edit in Steam Court, both from the CLI."""
-    big = text_deck(WORK, EDIT_DECK)
-    work = WORK / f"edit_deck_{EDIT_DECK}"
-    shutil.rmtree(work, ignore_errors=True)
-    shutil.copytree(big, work)
-    csv = work / "cards.csv"
-    original = csv.read_text(encoding="utf-8")
+    work, csv, original = editable_deck(WORK, EDIT_DECK, f"edit_deck_{EDIT_DECK}")
     game, characters, steam = _steam_court_copy()
     big_out, small_out = out / "edit-big", out / "edit-small"
     execute(punchboard("build", str(work), "--quiet", "--out", str(big_out)))

@@ -15,7 +15,7 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from bench.decks import text_deck
+from bench.decks import editable_deck
 from bench.measure import HEAVY_REPEATS, REPEATS, ROOT, Series, execute, punchboard, ratio, row
 
 WORK = ROOT / "bench" / ".work"
@@ -44,12 +44,7 @@ def _pair(label: str, command: Callable[[list[str]], list[str]], repeats: int = 
 def run() -> list[dict[str, str]]:
     out = WORK / "out-jobs"
     shutil.rmtree(out, ignore_errors=True)
-    deck = text_deck(WORK, DECK)
-    work = WORK / f"jobs_deck_{DECK}"
-    shutil.rmtree(work, ignore_errors=True)
-    shutil.copytree(deck, work)
-    csv = work / "cards.csv"
-    original = csv.read_text(encoding="utf-8")
+    work, csv, original = editable_deck(WORK, DECK, f"jobs_deck_{DECK}")
     edits = iter(range(1, 10_000))
 
     def edit() -> None:

@@ -7,6 +7,7 @@ two runs measure the same input.
 from __future__ import annotations
 
 import random
+import shutil
 from pathlib import Path
 
 WORDS = (
@@ -43,3 +44,13 @@ def text_deck(folder: Path, cards: int) -> Path:
         encoding="utf-8",
     )
     return game
+
+
+def editable_deck(folder: Path, cards: int, name: str) -> tuple[Path, Path, str]:
+    """A fresh copy of the ``cards``-card text deck at ``folder/name``, for edits: the game's folder, its CSV
+    and the CSV's text before any edit."""
+    work = folder / name
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(text_deck(folder, cards), work)
+    csv = work / "cards.csv"
+    return work, csv, csv.read_text(encoding="utf-8")
