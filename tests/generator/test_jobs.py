@@ -167,3 +167,25 @@ def test_sides_drawn_ahead_are_replayed_and_counted_as_drawn(tmp_path: Path, mon
     one = tmp_path / "one"
     assert main(["build", str(game), "--out", str(one), "--jobs", "1", "--quiet"]) == 0
     assert (one / "texts" / "deck.pdf").read_bytes() == (tmp_path / "out" / "texts" / "deck.pdf").read_bytes()
+
+
+def test_a_large_deck_of_few_distinct_cards_is_not_drawn_ahead(tmp_path: Path):
+    """1,000 pieces but 11 distinct sides (10 cards × 100 copies, one back): forking workers would cost more
+    than drawing them; 1,100 distinct cards, all new, are worth it."""
+    from punchboard.generator.options import BuildOptions
+    from punchboard.generator.side_store import SideStore
+    from punchboard.generator.warm_sides import worth_it
+
+    from punchboard.spec.loader import load_game
+
+    few = _text_deck(tmp_path / "few", 10)
+    deck = few / "deck.yaml"
+    deck.write_text(deck.read_text() + "copies: 100\n")
+    many = _text_deck(tmp_path / "many", 1100)
+    for folder, expected in ((few, False), (many, True)):
+        game = load_game(folder)
+        component = game.printed[0]
+        store = SideStore(tmp_path / "out" / folder.name, component.id, "salt")
+        assert len(component.pieces) >= 1000
+        assert worth_it(game, component, store, BuildOptions()) is expected, folder.name
+        store.discard()
