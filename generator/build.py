@@ -171,7 +171,7 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
     renderer = KINDS[component.kind]
     before = len(ctx.warnings)
     store = SideStore(folder, component.id, salt, read=not ctx.options.force)
-    if ahead > 1 and worth_it(game, component, store, ctx.options):
+    if ahead > 1 and worth_it(game, component, store, ctx.options, ahead):
         state = (ctx, game, game.printed.index(component), folder, salt, ahead)
         try:
             for path, where in ordered_map(draw_ahead, state, range(ahead), ahead):

@@ -171,7 +171,8 @@ def test_sides_drawn_ahead_are_replayed_and_counted_as_drawn(tmp_path: Path, mon
 
 def test_a_large_deck_of_few_distinct_cards_is_not_drawn_ahead(tmp_path: Path):
     """1,000 pieces but 11 distinct sides (10 cards × 100 copies, one back): forking workers would cost more
-    than drawing them; 1,100 distinct cards, all new, are worth it."""
+    than drawing them; 600 cards in two copies: each worker would draw all 600 (measured slower); 1,100
+    distinct cards, all new, are worth it."""
     from punchboard.generator.options import BuildOptions
     from punchboard.generator.side_store import SideStore
     from punchboard.generator.warm_sides import worth_it
@@ -179,13 +180,14 @@ def test_a_large_deck_of_few_distinct_cards_is_not_drawn_ahead(tmp_path: Path):
     from punchboard.spec.loader import load_game
 
     few = _text_deck(tmp_path / "few", 10)
-    deck = few / "deck.yaml"
-    deck.write_text(deck.read_text() + "copies: 100\n")
+    (few / "deck.yaml").write_text((few / "deck.yaml").read_text() + "copies: 100\n")
+    twice = _text_deck(tmp_path / "twice", 600)  # each worker's run of pages would hold all 600 cards
+    (twice / "deck.yaml").write_text((twice / "deck.yaml").read_text() + "copies: 2\n")
     many = _text_deck(tmp_path / "many", 1100)
-    for folder, expected in ((few, False), (many, True)):
+    for folder, expected in ((few, False), (twice, False), (many, True)):
         game = load_game(folder)
         component = game.printed[0]
         store = SideStore(tmp_path / "out" / folder.name, component.id, "salt")
         assert len(component.pieces) >= 1000
-        assert worth_it(game, component, store, BuildOptions()) is expected, folder.name
+        assert worth_it(game, component, store, BuildOptions(), 2) is expected, folder.name
         store.discard()
