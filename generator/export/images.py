@@ -241,7 +241,10 @@ def _runs(state: ImagesState, jobs: int) -> list[Run]:
     components = state[4]
     if jobs <= 1:
         return [(index, 0, None) for index in range(len(components))]
+    warnings = state[0].warnings
+    heard = len(warnings)
     sizes = [len(_work(state, index)[0]) for index in range(len(components))]
+    del warnings[heard:]  # imposing them to count was not drawing them: each run says what its drawing says
     run = max(MIN_RUN, -(-sum(sizes) // (jobs * RUNS_PER_JOB)))
     return [(index, start, min(start + run, size)) for index, size in enumerate(sizes) for start in range(0, size, run)]
 
