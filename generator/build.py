@@ -171,7 +171,8 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
     renderer = KINDS[component.kind]
     before = len(ctx.warnings)
     store = SideStore(folder, component.id, salt, read=not ctx.options.force)
-    if ahead > 1 and worth_it(game, component, store, ctx.options, ahead):
+    digests = layout_digests(game, component)
+    if ahead > 1 and worth_it(game, component, store, ctx.options, ahead, digests):
         state = (ctx, game, game.printed.index(component), folder, salt, ahead)
         try:
             for path, where in ordered_map(draw_ahead, state, range(ahead), ahead):
@@ -187,7 +188,7 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
         raise
     finally:
         del ctx.kept_sides[component.id]
-    store.save(layout_digests(game, component))
+    store.save(digests)
     sides = (store.drawn, store.replayed)
     if not pages:
         return None, sides

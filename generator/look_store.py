@@ -14,11 +14,11 @@ were worked out under, and a file with another header is started afresh.
 from __future__ import annotations
 
 import marshal
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from punchboard.plumbing.atomicio import write_cache
 
 from .cache import SIDES_FOLDER
 
@@ -67,9 +67,4 @@ class LookStore:
         """Write the looks this build used, unless they are the ones the file holds."""
         if self._new == self._old:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".part", dir=self.path.parent)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(self.header)
-            handle.write(marshal.dumps(self._new))
-        os.replace(name, self.path)
+        write_cache(self.path, self.header + marshal.dumps(self._new))

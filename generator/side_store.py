@@ -25,6 +25,8 @@ from typing import IO
 
 from punchboard.generator.draw.kept import FORMAT, FontCall, KeptSide, Store
 
+from punchboard.plumbing.atomicio import write_cache
+
 from .cache import SIDES_FOLDER
 
 FOLDER = SIDES_FOLDER
@@ -189,11 +191,8 @@ class SideStore(Store):
         changed (generator/warm_sides.py)."""
         self._drop_warm()
         if layouts is not None and self.drawn_with != (self.salt, layouts):
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, name = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".part", dir=self.path.parent)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"salt": self.salt, "layouts": layouts}, handle, sort_keys=True)
-            os.replace(name, self.path.with_suffix(".layouts"))
+            write_cache(self.path.with_suffix(".layouts"),
+                        json.dumps({"salt": self.salt, "layouts": layouts}, sort_keys=True).encode())
         if self._old is not None:
             self._old.close()
         if self._new is None:

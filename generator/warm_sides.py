@@ -59,8 +59,9 @@ def layout_digests(game: Game, component: Component) -> dict[str, str]:
 MIN_SAVED = 300
 
 
-def worth_it(game: Game, component: Component, store: SideStore, options: BuildOptions, shares: int) -> bool:
-    """Whether drawing ahead in ``shares`` workers pays: a component of at least :data:`PARALLEL_MIN_PIECES`
+def worth_it(game: Game, component: Component, store: SideStore, options: BuildOptions, shares: int,
+             digests: dict[str, str]) -> bool:
+    """Whether drawing ahead in ``shares`` workers pays (``digests``: :func:`layout_digests`): a component of at least :data:`PARALLEL_MIN_PIECES`
     pieces whose new distinct sides, less those the busiest worker draws, come to :data:`MIN_SAVED`. Each
     worker draws the new sides in its run of the pages (its share of the pieces, in order): a deck printed
     in two copies puts every card in both runs, and gains nothing.
@@ -75,7 +76,6 @@ def worth_it(game: Game, component: Component, store: SideStore, options: BuildO
     if len(pieces) < PARALLEL_MIN_PIECES or options.print_shop or options.cut:
         return False
     before = store.drawn_with
-    digests = layout_digests(game, component)
     changed = set(digests) if before is None or before[0] != store.salt else \
         {name for name, digest in digests.items() if before[1].get(name) != digest}
     if not changed:

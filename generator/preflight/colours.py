@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import atexit
 import json
-import os
-import tempfile
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -22,6 +20,7 @@ from typing import TYPE_CHECKING
 from punchboard.generator.draw.colours import resolved
 from punchboard.generator.draw.side import colour as named
 
+from punchboard.plumbing.atomicio import write_cache
 from punchboard.spec import validated
 
 if TYPE_CHECKING:
@@ -93,13 +92,8 @@ def _save() -> None:
     """Write the figures back (at exit, once): atomically, and not at all where the folder cannot be written."""
     if _figures is None:
         return
-    path = _figures_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(prefix=".figures.", suffix=".part", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(_figures, handle, sort_keys=True)
-        os.replace(temporary, path)
+        write_cache(_figures_path(), json.dumps(_figures, sort_keys=True).encode("utf-8"))
     except OSError:
         pass
 

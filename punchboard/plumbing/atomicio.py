@@ -81,6 +81,21 @@ def writing(path: Path) -> Iterator[BinaryIO]:
         raise
 
 
+def write_cache(path: Path, data: bytes) -> None:
+    """Replace a cache file (kept looks, remembered figures, …) whole: written beside it and renamed over it,
+    so a reader never sees half of it. Not synced, and not one of the outputs the kill-at-write fault
+    injection counts: a cache is checked when it is read, and one lost to a power cut is worked out again."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 def _maybe_die(handle: BinaryIO, data: bytes) -> None:
     global _writes
     kill_at = os.environ.get(KILL_AT_WRITE_ENV)

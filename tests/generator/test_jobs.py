@@ -175,7 +175,7 @@ def test_a_large_deck_of_few_distinct_cards_is_not_drawn_ahead(tmp_path: Path):
     distinct cards, all new, are worth it."""
     from punchboard.generator.options import BuildOptions
     from punchboard.generator.side_store import SideStore
-    from punchboard.generator.warm_sides import worth_it
+    from punchboard.generator.warm_sides import layout_digests, worth_it
 
     from punchboard.spec.loader import load_game
 
@@ -189,5 +189,5 @@ def test_a_large_deck_of_few_distinct_cards_is_not_drawn_ahead(tmp_path: Path):
         component = game.printed[0]
         store = SideStore(tmp_path / "out" / folder.name, component.id, "salt")
         assert len(component.pieces) >= 1000
-        assert worth_it(game, component, store, BuildOptions(), 2) is expected, folder.name
+        assert worth_it(game, component, store, BuildOptions(), 2, layout_digests(game, component)) is expected, folder.name
         store.discard()

@@ -78,3 +78,17 @@ def test_a_failed_build_keeps_the_previous_outputs(tmp_path: Path):
     result = build(game, out, "--force")
     assert result.returncode == 2 and "does not fit" in result.stderr and "Traceback" not in result.stderr
     assert outputs(out / "tiny") == old
+
+
+def test_a_cache_is_replaced_whole_and_is_not_a_counted_output(tmp_path: Path, monkeypatch):
+    """``write_cache`` (kept looks, layout digests, colour figures): renamed over the old file, nothing left
+    beside it, and never the write the kill-at-write injection stops at (the outputs' counts stay theirs)."""
+    from punchboard.plumbing import atomicio
+
+    target = tmp_path / "cache" / "deck.looks"
+    atomicio.write_cache(target, b"old")
+    monkeypatch.setenv(KILL_AT_WRITE_ENV, "1")
+    monkeypatch.setattr(atomicio, "_writes", 0)
+    atomicio.write_cache(target, b"new and longer")
+    assert target.read_bytes() == b"new and longer" and atomicio._writes == 0
+    assert [p.name for p in target.parent.iterdir()] == ["deck.looks"]
