@@ -74,3 +74,53 @@ def install() -> None:
     rl_config.useA85 = 0
     pdfdoc.pdfdocEnc = pdfdoc_encode
     pdfdoc.PDFFile = _File
+
+
+class _KeptFlate(pdfdoc.PDFStreamFilterZCompress):  # type: ignore[misc]
+    """Flate that remembers what it compressed (zlib gives the same bytes for the same input): in a
+    long-running process a save rewrites pages and font subsets that are mostly as they were."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit  # bytes of input remembered; beyond, it starts afresh
+        self.held = 0
+        self.known: dict[bytes, bytes] = {}
+
+    def encode(self, text: Any) -> bytes:
+        if isinstance(text, str):
+            text = text.encode("utf8")
+        known = self.known.get(text)
+        if known is None:
+            known = super().encode(text)
+            if self.held + len(text) > self.limit:
+                self.known.clear()
+                self.held = 0
+            self.known[text] = known
+            self.held += len(text)
+        return known
+
+
+_ORIGINAL_SUBSET = None
+
+
+def keep_encoded(limit: int = 32 << 20) -> None:
+    """For the rest of this process (watch, serve): remember compressed streams by their bytes and font
+    subsets by their font and letters, so a save re-encodes only what changed (same bytes)."""
+    global _ORIGINAL_SUBSET
+    from reportlab.pdfbase import ttfonts
+
+    if not isinstance(pdfdoc.PDFZCompress, _KeptFlate):
+        pdfdoc.PDFZCompress = _KeptFlate(limit)
+    if _ORIGINAL_SUBSET is None:  # the fonts a document embeds (TTFontFace), not the ones the loader checks
+        _ORIGINAL_SUBSET = original = ttfonts.TTFontFace.makeSubset
+        subsets: dict[tuple[int, tuple[int, ...]], tuple[Any, bytes]] = {}
+
+        def make_subset(self: Any, subset: Any) -> bytes:
+            key = (id(self), tuple(subset))
+            known = subsets.get(key)
+            if known is None or known[0] is not self:
+                if len(subsets) >= 64:
+                    subsets.clear()
+                known = subsets[key] = (self, original(self, subset))
+            return known[1]
+
+        ttfonts.TTFontFace.makeSubset = make_subset

@@ -54,7 +54,11 @@ def build_style(options: BuildOptions) -> SheetStyle:
 def area_bound(component: Component, paper: Paper, style: SheetStyle, backs: str) -> float:
     """The least number of sheets the component's pieces could fit, by area alone (a fraction)."""
     sides = 2 if component.has_backs and backs in BACKS_BESIDE else 1
-    area = sum(piece_area(component, index) for index in range(len(component.pieces)))
+    if component.kind == "tiles" and component.cell is not None:
+        area = sum(piece_area(component, index) for index in range(len(component.pieces)))
+    else:  # every piece covers the same area: work it out once (a token's outline is many points), add it up as before
+        one = piece_area(component, 0) if component.pieces else 0.0
+        area = sum(one for _ in component.pieces)
     room = printable_area(paper, style)
     return sides * area / room if room > 0 else math.inf
 

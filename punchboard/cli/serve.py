@@ -23,11 +23,13 @@ def _port(text: str) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from punchboard.spec.yamlsource import keep_parsed
+    from punchboard.generator.document.pdf_encoding import keep_encoded
+    from punchboard.spec.loader.kept import keep_loaded
     from punchboard.studio.server import StudioServer, serve
     from punchboard.studio.state import Studio
 
-    keep_parsed()  # after a save, only the files whose text changed are parsed again
+    keep_loaded()  # after a save, only what changed is parsed and loaded again (spec/loader/kept.py)
+    keep_encoded()  # and only changed streams and font subsets are compressed again
 
     if args.trials < 0:
         raise SpecError([Problem("--trials", 1, 1, f"--trials must be 0 or more, got {args.trials}")])

@@ -164,9 +164,7 @@ def _operators(node: ast.AST) -> list[ast.AST]:
 
 def names(source: str) -> set[str]:
     """Variable names an expression refers to (excluding functions)."""
-    tree = parse(source)
-    calls = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in calls}
+    return set(_names_read(source))
 
 
 _SCALARS = (str, int, float, bool, type(None), _Missing)
@@ -176,7 +174,9 @@ _RESULTS_MAX = 8192
 
 @lru_cache(maxsize=4096)
 def _names_read(source: str) -> tuple[str, ...]:
-    return tuple(sorted(names(source)))
+    tree = parse(source)
+    calls = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    return tuple(sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in calls}))
 
 
 def evaluate(source: str, variables: Mapping[str, Any], *, lenient: bool = False) -> Any:

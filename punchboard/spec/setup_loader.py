@@ -728,9 +728,11 @@ class _Builder:
         return variant if len(self.problems) == before else None
 
 
-def load_setup(path: Path, components: Sequence[Component], players: tuple[int, int]) -> Setup:
-    """Load and validate a setup file against the game's components; raises SpecError listing every problem."""
-    doc = load_yaml(path)
+def load_setup(path: Path, components: Sequence[Component], players: tuple[int, int], doc: Document | None = None) -> Setup:
+    """Load and validate a setup file against the game's components (``doc``: the file, if already read);
+    raises SpecError listing every problem."""
+    if doc is None:
+        doc = load_yaml(path)
     if not isinstance(doc.data, dict):
         raise SpecError([doc.problem((), "setup.yaml must be a mapping with a list of variants")])
     problems = _schema_problems(doc)

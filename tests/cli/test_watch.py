@@ -179,3 +179,48 @@ def test_a_dropped_early_build_says_nothing_and_the_save_is_announced_once(tmp_p
     bad = after[after.index("-- quiet --") + 1:]
     assert bad[0] == "changed: cards.yaml" and bad[1].endswith("count must be a whole number, got 2.5"), bad
     assert bad[-1] == "fix the problems above; still watching" and after.count("changed: cards.yaml") == 2, after
+
+
+def test_what_a_running_watch_writes_after_saves_is_a_clean_builds_bytes(tmp_path: Path):
+    """watch keeps what loaded and what it compressed from one save to the next (spec/loader/kept.py,
+    generator/document/pdf_encoding.keep_encoded): after saves of a card, of a layout of the game's own, of
+    its font (broken, then mended), every PDF is byte for byte what ``build --force`` writes in a new process."""
+    from tests.conftest import run_cli
+    from tests.spec.test_kept_loads import VERA, _game
+
+    game = _game(tmp_path)
+    out = tmp_path / "out"
+    watcher = Watcher(str(game), "--out", str(out), cwd=tmp_path)
+    characters, layout, font = game / "characters.yaml", game / "layouts" / "mine" / "card.yaml", game / "layouts" / "mine" / "fancy.ttf"
+
+    def same_as_clean(step: int) -> None:
+        clean = tmp_path / f"clean{step}"
+        result = run_cli("build", str(game), "--out", str(clean), "--force", "--quiet")
+        assert result.returncode == 0, result.stderr
+        made = sorted(p.relative_to(clean) for p in clean.rglob("*.pdf"))
+        assert len(made) >= 5
+        for name in made:
+            assert (out / name).read_bytes() == (clean / name).read_bytes(), f"after save {step}: {name} differs"
+
+    try:
+        watcher.wait_for("watching")
+        same_as_clean(0)
+        _save(characters, characters.read_text(encoding="utf-8").replace("any player.", "any other player ÆØ.", 1))
+        watcher.wait_for("rendered characters")
+        same_as_clean(1)
+        _save(layout, layout.read_text(encoding="utf-8").replace("size: 8pt", "size: 9pt"))
+        watcher.wait_for("rendered characters")
+        same_as_clean(2)
+        time.sleep(0.05)
+        font.write_bytes(b"not a font")
+        seen = watcher.wait_for("still watching")
+        assert any("fancy.ttf' cannot be used" in line for line in seen), "".join(seen)
+        time.sleep(0.05)
+        shutil.copy(VERA, font)
+        watcher.wait_for("rendered")
+        same_as_clean(3)
+        watcher.proc.send_signal(signal.SIGTERM)
+        assert watcher.proc.wait(timeout=60) == 0
+    finally:
+        watcher.proc.kill()
+    assert "Traceback" not in watcher.output()

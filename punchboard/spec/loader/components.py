@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from punchboard.spec.model import (
 from punchboard.spec.yamlsource import Document, PathKey
 
 from .common import ENTRY_KEYS, LIST_KEYS, Collector, load_document, positive_length
+from .kept import KeptComponent, kept
 from .layouts import LayoutLoader
 from .sizes import parse_size
 from .spreadsheets import read_table, table_entries
@@ -40,6 +42,7 @@ class ComponentLoader:
         self.ids_read: set[str] = set()  # ids of every component file read, valid or not
         self.nameless: list[Path] = []  # component files too broken to tell their id
         self.group_marks: dict[str, tuple[str, int, int]] = {}  # component id -> file, line, col of its print_group
+        self.named: dict[str, None] | None = None  # the layouts the component being loaded names, in order (kept.py)
 
     def side(self, doc: Document, path: PathKey, spec: Any, inherited: Side | None) -> Side | None:
         if spec is None:
@@ -61,6 +64,8 @@ class ComponentLoader:
         return Side(layout, frozen_map(fields), frozen_map(marks))
 
     def check_layout(self, doc: Document, path: PathKey, name: str) -> None:
+        if self.named is not None:
+            self.named[name] = None
         if self.layouts.find(name) is None:
             self.layouts.missing(doc, path, name)
         else:
@@ -87,6 +92,9 @@ class ComponentLoader:
             got = "nothing" if kind is None else repr(kind)
             self.out.add(doc.problem(("kind",), f"kind must be one of {', '.join(kinds)}, got {got}{hint}"))
             return None
+        same = self._kept(path, doc, data)
+        if same is not None:
+            return same
         problems = schema_check.check(doc, "component", kind)
         if "print_group" in data and kind not in ("deck", "banknotes", "tokens"):  # say why, not only "unknown key"
             problems = [p for p in problems if not p.message.startswith("unknown key 'print_group'")]
@@ -97,7 +105,46 @@ class ComponentLoader:
             return None
         if kind == "supply":
             return self._supply(doc, data, path)
-        return self._printed(doc, data, kind)
+        return self._keep(path, doc, data, lambda: self._printed(doc, data, kind))
+
+    def _kept(self, path: Path, doc: Document, data: dict[str, Any]) -> Component | None:
+        """The very component of the last load, if its file and everything it was made from are unchanged (kept.py)."""
+        memo = kept()
+        known = memo.components.get(path) if memo is not None else None
+        if known is None or known.digest != doc.text_digest or known.limits != self.out.limits or known.presets != self.presets:
+            return None
+        # Its layouts are looked up as check_layout would. If one changed, the component is loaded as usual,
+        # and what this look-up said and loaded is taken back first: a problem of a layout counts against
+        # the component loading it (its load stops), so it must be found again inside that load.
+        problems, cached = len(self.out.problems), set(self.layouts.cache)
+        for name, layout in known.layouts:
+            if self.layouts.find(name) is None or self.layouts.get(name) is not layout or len(self.out.problems) != problems:
+                del self.out.problems[problems:]
+                for added in set(self.layouts.cache) - cached:
+                    del self.layouts.cache[added]
+                return None
+        self._print_group(doc, data)
+        return known.component
+
+    def _keep(self, path: Path, doc: Document, data: dict[str, Any], load: Callable[[], Component | None]) -> Component | None:
+        """``load()``, kept for the next load when it found no problem and read no card table."""
+        memo = kept()
+        if memo is None or "csv" in data or "table" in data or not doc.text_digest:
+            return load()
+        before = len(self.out.problems), len(self.out.warnings)
+        names: dict[str, None] = {}
+        self.named = names
+        try:
+            component = load()
+        finally:
+            self.named = None
+        if component is None or (len(self.out.problems), len(self.out.warnings)) != before:
+            return component
+        layouts = tuple((name, self.layouts.cache.get(name)) for name in names)
+        if all(layout is not None for _, layout in layouts):
+            memo.put(memo.components, path, KeptComponent(doc.text_digest, self.out.limits, dict(self.presets),
+                                                          layouts, component))  # type: ignore[arg-type]
+        return component
 
     def _supply(self, doc: Document, data: dict[str, Any], path: Path) -> Component | None:
         fields = tuple(data.get("fields", []))

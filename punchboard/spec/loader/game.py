@@ -18,11 +18,12 @@ from punchboard.spec.model import (
     frozen_map,
 )
 from punchboard.spec.setup_loader import load_setup
-from punchboard.spec.yamlsource import Document
+from punchboard.spec.yamlsource import Document, load_yaml
 
 from .common import HEX_COLOUR, Collector, load_document
 from .components import ComponentLoader
 from .icons import load_icons
+from .kept import KeptLooks, KeptSetup, kept, same_components
 from .layouts import LayoutLoader
 from .print_groups import check_print_groups
 from .sizes import load_size_presets
@@ -88,6 +89,44 @@ def _load_components(
     return components, files
 
 
+def _setup_gaps(path: Path, components: list[Component], players: tuple[int, int]) -> tuple[str, ...]:
+    """What the setup file leaves to chance (load_setup checks it against the components); raises SpecError."""
+    memo = kept()
+    if memo is None:
+        return load_setup(path, components, players).gaps
+    doc = load_yaml(path)
+    known = memo.setups.get(path)
+    if (known is not None and known.digest == doc.text_digest and known.players == players
+            and same_components(known.components, components)):
+        return known.gaps
+    gaps = load_setup(path, components, players, doc).gaps
+    if doc.text_digest:
+        memo.put(memo.setups, path, KeptSetup(doc.text_digest, players, tuple(components), gaps))
+    return gaps
+
+
+def _check_looks(look: look_checks.LookChecker, component: Component, used: dict[str, Layout], palette: dict[str, str]) -> None:
+    """The component's look checks (look_checks.py), passed over when they passed for this very component last time."""
+    memo = kept()
+    if memo is None:
+        look_checks.check_component(look, component, used, palette)
+        return
+    inputs = KeptLooks(tuple((name, used.get(name)) for name in sorted(component.layouts())), dict(palette), frozenset(look.icons))
+    known = memo.looks.get(id(component))
+    if known is not None and known[0] is component and _same_looks(known[1], inputs):
+        return
+    before = len(look.problems)
+    look_checks.check_component(look, component, used, palette)
+    if len(look.problems) == before:
+        memo.put(memo.looks, id(component), (component, inputs))
+
+
+def _same_looks(one: KeptLooks, other: KeptLooks) -> bool:
+    return (len(one.layouts) == len(other.layouts)
+            and all(a == b and x is y for (a, x), (b, y) in zip(one.layouts, other.layouts, strict=True))
+            and one.palette == other.palette and one.icons == other.icons)
+
+
 def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS, out_dir: Path | None = None) -> Game:
     """Load and validate a game folder; raises SpecError listing every problem.
 
@@ -133,7 +172,7 @@ def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS, out_dir: Path | Non
             out.add(doc.problem(("setup",), f"setup file '{data['setup']}' not found in {display_path(folder)}"))
         elif not out.problems:
             try:
-                warnings = load_setup(setup, components, (data["players"]["min"], data["players"]["max"])).gaps
+                warnings = _setup_gaps(setup, components, (data["players"]["min"], data["players"]["max"]))
             except SpecError as err:
                 out.extend(err.problems)
     box: list[BoxLine] = []
@@ -179,7 +218,7 @@ def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS, out_dir: Path | Non
     for layout in used.values():
         look.literal_icons(layout)
     for component in components:
-        look_checks.check_component(look, component, used, palette)
+        _check_looks(look, component, used, palette)
     out.extend(look.problems)
     out.raise_if_any()
     return Game(

@@ -18,6 +18,7 @@ from punchboard.spec.model import (
 from punchboard.spec.yamlsource import Document, PathKey
 
 from .common import DIM_PROPS, LENGTH_PROPS, Collector, load_document, positive_length
+from .kept import KeptLayout, font_stamps, kept
 
 
 class LayoutLoader:
@@ -114,11 +115,33 @@ class LayoutLoader:
             if parent is None:
                 self.cache[name] = None
                 return None
-        layout = self._build(name, path, doc, parent)
+        layout = self._build_or_keep(name, path, doc, parent)
         self.cache[name] = layout
         return layout
 
-    def _build(self, name: str, path: Path, doc: Document, parent: Layout | None) -> Layout:
+    def _build_or_keep(self, name: str, path: Path, doc: Document, parent: Layout | None) -> Layout:
+        """The layout built from ``doc``, or the very one of the last load if nothing it comes from changed (kept.py)."""
+        memo = kept()
+        if memo is None:
+            return self._build(name, path, doc, parent, self.prop_marks)
+        fonts = font_stamps(path.parent, doc.data.get("fonts", {}))  # taken before the fonts are read
+        known = memo.layouts.get((path, name))
+        if (known is not None and known.digest == doc.text_digest and known.parent is parent and known.fonts == fonts
+                and known.max_file_bytes == self.out.limits.max_file_bytes):
+            self.prop_marks.update(known.marks)
+            return known.layout
+        before = len(self.out.problems)
+        marks: dict[tuple[str, str], str] = {}
+        layout = self._build(name, path, doc, parent, marks)
+        self.prop_marks.update(marks)
+        if len(self.out.problems) == before and doc.text_digest:
+            memo.put(memo.layouts, (path, name),
+                     KeptLayout(doc.text_digest, parent, fonts, self.out.limits.max_file_bytes, layout, marks))
+        return layout
+
+    def _build(self, name: str, path: Path, doc: Document, parent: Layout | None,
+               marks: dict[tuple[str, str], str]) -> Layout:
+        """The layout ``doc`` describes; where each of its elements' properties was written goes into ``marks``."""
         data = doc.data
         elements: list[Element] = list(parent.elements) if parent else []
         palette = dict(parent.palette) if parent else {}
@@ -179,9 +202,9 @@ class LayoutLoader:
             for key in merged:
                 if key in raw:
                     line, col = doc.where(where + (key,))
-                    self.prop_marks[(source, key)] = f"{doc.name}:{line}:{col}"
+                    marks[(source, key)] = f"{doc.name}:{line}:{col}"
                 elif existing is not None:
-                    self.prop_marks[(source, key)] = self.mark(elements[existing], key)
+                    marks[(source, key)] = self.mark(elements[existing], key)
             if existing is not None:
                 elements[existing] = element
             else:

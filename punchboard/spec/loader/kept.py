@@ -1,0 +1,112 @@
+"""What a long-running process (watch, serve) keeps of one load of a game for the next.
+
+Such a process loads the whole game again after every save, though a save changes one file. With
+:func:`keep_loaded` the loader hands back the very objects of the last load for what did not change:
+
+- a layout whose file text is the same, whose parent is the same layout object and whose font
+  files have the same size and modification time (taken before they were read);
+- a component whose file text is the same, with no card table (a CSV, a workbook or a linked
+  sheet is read afresh), whose layouts are the same objects, under the same limits and sizes;
+- the setup check's gaps, for the same setup text, player counts and components (equal by value);
+- a component's look checks, passed for the same component object, layouts, palette and icons.
+
+Only what loaded without a problem is kept, so a problem is always found again and said in full.
+Each table holds at most ``LIMIT`` entries and starts afresh beyond.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from punchboard.plumbing.limits import Limits
+from punchboard.spec.model import Component, Layout, Size
+
+LIMIT = 1024
+
+
+@dataclass(frozen=True)
+class KeptLayout:
+    digest: str  # of the layout file's text
+    parent: Layout | None
+    fonts: tuple[tuple[str, Path, tuple[int, int] | None], ...]  # name, file, (size, mtime) or None if missing
+    max_file_bytes: int
+    layout: Layout
+    marks: Mapping[tuple[str, str], str]  # what the build added to LayoutLoader.prop_marks
+
+
+@dataclass(frozen=True)
+class KeptComponent:
+    digest: str  # of the component file's text
+    limits: Limits
+    presets: Mapping[str, Size]
+    layouts: tuple[tuple[str, Layout], ...]  # every layout the file names, as it was found
+    component: Component
+
+
+@dataclass(frozen=True)
+class KeptSetup:
+    digest: str
+    players: tuple[int, int]
+    components: tuple[Component, ...]
+    gaps: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class KeptLooks:
+    layouts: tuple[tuple[str, Layout | None], ...]
+    palette: Mapping[str, str]
+    icons: frozenset[str]
+
+
+class Kept:
+    def __init__(self) -> None:
+        self.layouts: dict[tuple[Path, str], KeptLayout] = {}
+        self.components: dict[Path, KeptComponent] = {}
+        self.setups: dict[Path, KeptSetup] = {}
+        self.looks: dict[int, tuple[Component, KeptLooks]] = {}  # by the component object's id (held beside it)
+
+    @staticmethod
+    def put(table: dict[Any, Any], key: Any, value: Any) -> None:
+        if key not in table and len(table) >= LIMIT:
+            table.clear()
+        table[key] = value
+
+
+_kept: Kept | None = None
+
+
+def keep_loaded() -> None:
+    """Keep what loaded unchanged from one load to the next, for the rest of this process (watch, serve);
+    parsed YAML is kept by its text too."""
+    global _kept
+    from punchboard.spec.yamlsource import keep_parsed
+
+    keep_parsed()
+    if _kept is None:
+        _kept = Kept()
+
+
+def kept() -> Kept | None:
+    """The tables of :func:`keep_loaded`, or None in a process that loads once."""
+    return _kept
+
+
+def font_stamps(folder: Path, fonts: Mapping[str, Any]) -> tuple[tuple[str, Path, tuple[int, int] | None], ...]:
+    """Each font a layout file names, with its file's size and modification time (None: no such file)."""
+    stamps = []
+    for name, file in fonts.items():
+        path = folder / str(file)
+        try:
+            stat = path.stat()
+            stamp: tuple[int, int] | None = (stat.st_size, stat.st_mtime_ns)
+        except OSError:
+            stamp = None
+        stamps.append((str(name), path, stamp))
+    return tuple(stamps)
+
+
+def same_components(one: Sequence[Component], other: Sequence[Component]) -> bool:
+    return len(one) == len(other) and all(a is b or a == b for a, b in zip(one, other, strict=True))
