@@ -49,11 +49,13 @@ class ImageChecker:
         self.limits = limits
         self.mark = mark
         self.seen: set[tuple[str, str]] = set()
+        self.asked = 0  # images asked for (found before or not): a check that asked for none read no file
 
     def folders(self, layout: Layout) -> tuple[Path, ...]:
         return image_folders(layout, (self.game_folder,))
 
     def check(self, layout: Layout, element: Element, src: str, note: str = "") -> list[Problem]:
+        self.asked += 1
         key = (element.source, src)
         if not src or key in self.seen:
             return []

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import reportlab
+from PIL import Image
 
 from punchboard.plumbing.errors import SpecError
 from punchboard.spec import yamlsource
@@ -28,6 +29,7 @@ fonts: {fancy: fancy.ttf}
 elements:
   - {id: name, font: fancy, color: soot}
   - {id: corner, type: text, box: trim, x: 4%, y: 4%, width: 12%, height: 5%, text: "{number}", font: fancy, size: 8pt, color: royal}
+  - {id: crest, type: image, box: trim, x: 80%, y: 4%, width: 12%, height: 8%, src: "crests/{table}.png"}
 """
 
 
@@ -41,6 +43,9 @@ def _game(tmp_path: Path) -> Path:
     shutil.copy(VERA, own / "fancy.ttf")
     characters = game / "characters.yaml"
     characters.write_text(characters.read_text().replace("layout: steam_court/character\n", "layout: mine/card\n", 1))
+    (game / "crests").mkdir()
+    for table, colour in (("Royal", (107, 31, 42)), ("Renegade", (36, 71, 94))):
+        Image.new("RGB", (24, 24), colour).save(game / "crests" / f"{table}.png")
     return game
 
 
@@ -54,7 +59,8 @@ def _replace(path: Path, old: str, new: str) -> Callable[[], None]:
 
 
 def _edits(game: Path) -> list[tuple[Callable[[], None], Callable[[], None]]]:
-    """Pairs of (a save, the save that undoes it): text, layouts, fonts, setup, palette, breakage, shadowing."""
+    """Pairs of (a save, the save that undoes it; any two pairs commute): text, layouts, fonts, images, setup,
+    palette, breakage, shadowing."""
     characters, layout, font = game / "characters.yaml", game / "layouts" / "mine" / "card.yaml", game / "layouts" / "mine" / "fancy.ttf"
     setup, game_file, gear = game / "setup.yaml", game / "game.yaml", game / "gear_deck.yaml"
     shadow = game / "layouts" / "steam_court" / "gear_card.yaml"
@@ -71,6 +77,14 @@ def _edits(game: Path) -> list[tuple[Callable[[], None], Callable[[], None]]]:
 
     def unshadow_gear() -> None:
         shadow.unlink()
+
+    crest, renegade = game / "crests" / "Royal.png", game / "crests" / "Renegade.png"
+
+    def broken_crest() -> None:
+        crest.write_bytes(b"not a picture")
+
+    def small_crest() -> None:
+        Image.new("RGB", (24, 24), (107, 31, 42)).save(crest)
 
     return [
         (_replace(characters, "any player.", "any other player."), _replace(characters, "any other player.", "any player.")),
@@ -90,6 +104,9 @@ def _edits(game: Path) -> list[tuple[Callable[[], None], Callable[[], None]]]:
         (_replace(game_file, 'soot: "#231f1c"', 'soot: "#231f1d"'), _replace(game_file, 'soot: "#231f1d"', 'soot: "#231f1c"')),
         (_replace(gear, "copies: 2", "copies: 3"), _replace(gear, "copies: 3", "copies: 2")),
         (shadow_gear, unshadow_gear),
+        (lambda: renegade.rename(renegade.with_name("gone.png")), lambda: renegade.with_name("gone.png").rename(renegade)),
+        (broken_crest, small_crest),
+        (_replace(layout, 'text: "{number}"', 'text: "{numbr}"'), _replace(layout, 'text: "{numbr}"', 'text: "{number}"')),
     ]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +122,24 @@ def _check_looks(look: look_checks.LookChecker, component: Component, used: dict
         memo.put(memo.looks, id(component), (component, inputs))
 
 
+def _check_bindings(component: Component, used: dict[str, Layout], images: layout_checks.ImageChecker,
+                    mark: layout_checks.Mark, shared: Callable[[str], bool], game_id: str) -> list[Problem]:
+    """layout_checks.check_bindings, passed over when it passed for this very component, with the same layout
+    objects and game, and read no image file (an image is looked for and read each time)."""
+    memo = kept()
+    if memo is None:
+        return layout_checks.check_bindings(component, used, images, mark, shared)
+    inputs = KeptLooks(tuple((name, used.get(name)) for name in sorted(component.layouts())), {"game": game_id}, frozenset())
+    known = memo.bindings.get(id(component))
+    if known is not None and known[0] is component and _same_looks(known[1], inputs):
+        return []
+    asked = images.asked
+    problems = layout_checks.check_bindings(component, used, images, mark, shared)
+    if not problems and images.asked == asked:
+        memo.put(memo.bindings, id(component), (component, inputs))
+    return problems
+
+
 def _same_looks(one: KeptLooks, other: KeptLooks) -> bool:
     return (len(one.layouts) == len(other.layouts)
             and all(a == b and x is y for (a, x), (b, y) in zip(one.layouts, other.layouts, strict=True))
@@ -212,7 +231,7 @@ def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS, out_dir: Path | Non
         out.extend(layout_checks.check_fonts(layout, layouts.mark))
         out.extend(images.literal(layout))
     for component in components:
-        out.extend(layout_checks.check_bindings(component, used, images, layouts.mark, shared))
+        out.extend(_check_bindings(component, used, images, layouts.mark, shared, data["id"]))
     icons = load_icons(doc, folder, out)
     look = look_checks.LookChecker(palette, data.get("icons", {}), layouts.mark)  # declared names, even if a file is bad
     for layout in used.values():

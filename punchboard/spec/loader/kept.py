@@ -8,7 +8,9 @@ Such a process loads the whole game again after every save, though a save change
 - a component whose file text is the same, with no card table (a CSV, a workbook or a linked
   sheet is read afresh), whose layouts are the same objects, under the same limits and sizes;
 - the setup check's gaps, for the same setup text, player counts and components (equal by value);
-- a component's look checks, passed for the same component object, layouts, palette and icons.
+- a component's look checks, passed for the same component object, layouts, palette and icons;
+- a component's field bindings, passed for the same component object, layouts and game, without
+  looking for an image (one that names images by a field has them looked for and read each time).
 
 Only what loaded without a problem is kept, so a problem is always found again and said in full.
 Each table holds at most ``LIMIT`` entries and starts afresh beyond.
@@ -67,6 +69,7 @@ class Kept:
         self.components: dict[Path, KeptComponent] = {}
         self.setups: dict[Path, KeptSetup] = {}
         self.looks: dict[int, tuple[Component, KeptLooks]] = {}  # by the component object's id (held beside it)
+        self.bindings: dict[int, tuple[Component, KeptLooks]] = {}  # the same, for layout_checks.check_bindings
 
     @staticmethod
     def put(table: dict[Any, Any], key: Any, value: Any) -> None:
