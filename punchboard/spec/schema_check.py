@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import difflib
-import json
 import math
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from punchboard.plumbing.errors import Problem
-from punchboard.plumbing.paths import SCHEMAS
 
-from . import validated
+from . import fast_schema, validated
+from .schema_files import schema
 from .yamlsource import Document, PathKey
 
 if TYPE_CHECKING:  # jsonschema is imported only when a document is actually validated
@@ -27,12 +26,6 @@ TYPE_WORDS = {
     "array": "a list",
     "null": "empty",
 }
-
-
-@cache
-def schema(name: str) -> dict[str, Any]:
-    with open(SCHEMAS / f"{name}.schema.json", encoding="utf-8") as handle:
-        return json.load(handle)
 
 
 def _is_integer(checker: Any, value: Any) -> bool:
@@ -174,6 +167,9 @@ def check(doc: Document, name: str, definition: str | None = None, *, data: Any 
     whole = data is None and not base
     entry = validated.document_key(doc.path, instance, doc.text_digest if whole else None, "schema", name, definition, base)
     if validated.known_valid(entry):
+        return []
+    if fast_schema.valid(name, definition, instance):  # only a sure "valid"; anything else is jsonschema's to say
+        validated.remember_valid(entry)
         return []
     problems: list[Problem] = []
     for error in validator(name, definition).iter_errors(instance):

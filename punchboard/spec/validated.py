@@ -58,11 +58,12 @@ def installed_version(name: str) -> str:
 
 @cache
 def _code() -> str:
-    """punchboard's version, the loader's sources (spec, plumbing), the schemas, and jsonschema's version."""
+    """punchboard's version, the loader's sources (spec, plumbing), the schemas, and the validators' versions."""
     sha = hashlib.sha256()
     from punchboard import __version__
 
-    sha.update(f"punchboard={__version__};jsonschema={installed_version('jsonschema')};".encode())
+    sha.update(f"punchboard={__version__};jsonschema={installed_version('jsonschema')};"
+               f"fastjsonschema={installed_version('fastjsonschema')};".encode())
     for path in sorted([*(PACKAGE / "spec").rglob("*.py"), *(PACKAGE / "plumbing").glob("*.py"), *SCHEMAS.glob("*.json")]):
         sha.update(str(path.relative_to(PACKAGE)).encode() + b"\0" + path.read_bytes() + b"\0")
     return sha.hexdigest()
