@@ -19,6 +19,7 @@ so ``import punchboard`` stays cheap.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import fields as dataclass_fields
 from os import PathLike
 from pathlib import Path
@@ -103,12 +104,14 @@ def verify(game: GameLike, *, variant: str | None = None, players: int | None = 
 
 
 def export_images(game: GameLike, out: str | PathLike[str] = "output", *, dpi: float = 300,
-                  bleed: str | float = "0.125in", unique: bool = False) -> list[ExportedImage]:
+                  bleed: str | float = "0.125in", unique: bool = False,
+                  warn: Callable[[str], None] | None = None) -> list[ExportedImage]:
     """Write a PNG of every piece's face and back under ``out/<game id>/images/``, like ``punchboard images``.
 
     ``dpi`` is the resolution; ``bleed`` a length on every edge ("3mm", "0.125in"; a bare number
     is millimetres); ``unique`` writes one image per distinct piece and a ``manifest.json`` with
-    the counts. Returns the images written.
+    the counts. ``warn``, if given, hears each thing drawing the pieces said (text that does not
+    fit, …) once, as the CLI prints them after ``warning:``. Returns the images written.
     """
     from punchboard.generator.export.images import export_images as export
 
@@ -118,7 +121,7 @@ def export_images(game: GameLike, out: str | PathLike[str] = "output", *, dpi: f
         raise ValueError(f"bleed: {err}") from None
     if not 1 <= dpi <= 1200:
         raise ValueError(f"dpi must be from 1 to 1200, got {dpi}")
-    return export(_game(game), Path(out), dpi, bleed_pt, unique)
+    return export(_game(game), Path(out), dpi, bleed_pt, unique, warn=warn)
 
 
 __all__ = ["build", "export_images", "load_game", "verify"]

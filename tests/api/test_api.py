@@ -73,3 +73,22 @@ def test_the_api_is_documented_and_importing_punchboard_stays_cheap():
     probe = "import sys, punchboard; print(sorted(m for m in ('reportlab', 'jsonschema', 'yaml', 'punchboard.api') if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
     assert result.stdout.strip() == "[]", result.stdout + result.stderr
+
+
+def test_export_images_passes_on_what_drawing_said(tmp_path: Path):
+    """Text that does not fit is said by the API's export as by ``punchboard images``: to ``warn``, once."""
+    import shutil
+
+    game = tmp_path / "steam_court"
+    shutil.copytree(ROOT / "components" / "steam_court", game)
+    characters = game / "characters.yaml"
+    characters.write_text(characters.read_text(encoding="utf-8").replace(
+        "Give one undesirable card to any player.", "Give one undesirable card to any player. " + "Then again, forever. " * 30, 1),
+        encoding="utf-8")
+    heard: list[str] = []
+    punchboard.export_images(game, tmp_path / "out", dpi=20, warn=heard.append)
+    overflow = [message for message in heard if "does not fit" in message]
+    assert len(overflow) == 1 and "characters" in overflow[0], heard
+    cli = run_cli("images", str(game), "--out", str(tmp_path / "cli"), "--dpi", "20")
+    assert [line.removeprefix("warning: ") for line in cli.stderr.splitlines() if line.startswith("warning: ")] == heard
+    assert punchboard.export_images(game, tmp_path / "quiet", dpi=20)  # without warn, nothing is said and it still works
