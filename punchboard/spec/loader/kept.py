@@ -13,13 +13,13 @@ Such a process loads the whole game again after every save, though a save change
   looking for an image (one that names images by a field has them looked for and read each time).
 
 Only what loaded without a problem is kept, so a problem is always found again and said in full.
-Each table holds at most ``LIMIT`` entries and starts afresh beyond.
+Each table holds at most ``LIMIT`` entries and starts afresh beyond. The records are plain classes, not
+dataclasses: every load imports this module, and a dataclass costs half a millisecond to make.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,38 +29,56 @@ from punchboard.spec.model import Component, Layout, Size
 LIMIT = 1024
 
 
-@dataclass(frozen=True)
 class KeptLayout:
-    digest: str  # of the layout file's text
-    parent: Layout | None
-    fonts: tuple[tuple[str, Path, tuple[int, int] | None], ...]  # name, file, (size, mtime) or None if missing
-    max_file_bytes: int
-    layout: Layout
-    marks: Mapping[tuple[str, str], str]  # what the build added to LayoutLoader.prop_marks
+    """A layout as the last load built it, with what it was built from."""
+
+    __slots__ = ("digest", "parent", "fonts", "max_file_bytes", "layout", "marks")
+
+    def __init__(self, digest: str, parent: Layout | None, fonts: tuple[tuple[str, Path, tuple[int, int] | None], ...],
+                 max_file_bytes: int, layout: Layout, marks: Mapping[tuple[str, str], str]):
+        self.digest = digest  # of the layout file's text
+        self.parent = parent
+        self.fonts = fonts  # name, file, (size, mtime) or None if missing
+        self.max_file_bytes = max_file_bytes
+        self.layout = layout
+        self.marks = marks  # what the build added to LayoutLoader.prop_marks
 
 
-@dataclass(frozen=True)
 class KeptComponent:
-    digest: str  # of the component file's text
-    limits: Limits
-    presets: Mapping[str, Size]
-    layouts: tuple[tuple[str, Layout], ...]  # every layout the file names, as it was found
-    component: Component
+    """A component as the last load made it, with what it was made from."""
+
+    __slots__ = ("digest", "limits", "presets", "layouts", "component")
+
+    def __init__(self, digest: str, limits: Limits, presets: Mapping[str, Size],
+                 layouts: tuple[tuple[str, Layout], ...], component: Component):
+        self.digest = digest  # of the component file's text
+        self.limits = limits
+        self.presets = presets
+        self.layouts = layouts  # every layout the file names, as it was found
+        self.component = component
 
 
-@dataclass(frozen=True)
 class KeptSetup:
-    digest: str
-    players: tuple[int, int]
-    components: tuple[Component, ...]
-    gaps: tuple[str, ...]
+    """The setup check's gaps, with what they were found for."""
+
+    __slots__ = ("digest", "players", "components", "gaps")
+
+    def __init__(self, digest: str, players: tuple[int, int], components: tuple[Component, ...], gaps: tuple[str, ...]):
+        self.digest = digest
+        self.players = players
+        self.components = components
+        self.gaps = gaps
 
 
-@dataclass(frozen=True)
 class KeptLooks:
-    layouts: tuple[tuple[str, Layout | None], ...]
-    palette: Mapping[str, str]
-    icons: frozenset[str]
+    """What a passed look or binding check of one component was made with."""
+
+    __slots__ = ("layouts", "palette", "icons")
+
+    def __init__(self, layouts: tuple[tuple[str, Layout | None], ...], palette: Mapping[str, str], icons: frozenset[str]):
+        self.layouts = layouts
+        self.palette = palette
+        self.icons = icons
 
 
 class Kept:
