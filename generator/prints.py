@@ -289,7 +289,7 @@ def display_names(component: Component) -> dict[int, str]:
 
 
 def side_bleed(ctx: BuildContext, component: Component) -> float:
-    from punchboard.generator.impose.part_pages import bleed_for as part_bleed_for
+    from punchboard.generator.impose.part_bleed import bleed_for as part_bleed_for
 
     return ctx.bleed_for(component) if component.kind in _CARD_KINDS else part_bleed_for(ctx, component)
 

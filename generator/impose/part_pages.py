@@ -18,6 +18,7 @@ from punchboard.spec.model import PIECE_NOUNS, Component, Game, Paper, Piece, Si
 from . import boards, sheets, tiles
 from .die import draw_die_line
 from .grid import printable_margin, printable_paper
+from .part_bleed import bleed_for
 from .style import SheetStyle
 from .tiles import ClipShape, DrawSide
 
@@ -53,18 +54,6 @@ def side_drawer(ctx: PartsContext, component: Component) -> DrawSide:
         draw_side(canvas, layout, {**piece.fields, **side.fields}, SideFrame(trim, bleed, bleed, shape, rotation), context)
 
     return draw
-
-
-def bleed_for(ctx: PartsContext, component: Component) -> float:
-    if ctx.options.bleed_mm is not None:
-        return mm(ctx.options.bleed_mm)
-    if ctx.options.print_shop:
-        from .print_shops import load_print_shops
-
-        return load_print_shops().get(ctx.options.print_shop_preset).bleed
-    faces = [p.face.layout for p in component.pieces if p.face is not None]
-    layout = ctx.game.layouts.get(faces[0]) if faces else None
-    return layout.bleed if layout is not None and layout.bleed is not None else ctx.style.bleed
 
 
 def footer_band(ctx: PartsContext) -> FooterBand:

@@ -17,7 +17,7 @@ from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.draw.side import SideFrame, draw_side
 from punchboard.generator.impose.context import BuildContext
 from punchboard.generator.impose.kinds import KINDS
-from punchboard.generator.impose.part_pages import bleed_for
+from punchboard.generator.impose.part_bleed import bleed_for
 from punchboard.generator.impose.sheets import panels
 from punchboard.generator.impose.style import load_style
 from punchboard.generator.impose.tiles import piece_size

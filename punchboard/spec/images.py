@@ -13,12 +13,8 @@ import hashlib
 import re
 import struct
 import warnings
-import xml.etree.ElementTree as ET
 import zlib
 from pathlib import Path, PurePosixPath
-
-import PIL
-from PIL import Image, UnidentifiedImageError
 
 from punchboard.plumbing.limits import FLAGS
 from punchboard.plumbing.paths import is_inside
@@ -74,6 +70,8 @@ def check_image(path: Path, src: str, max_pixels: int, max_bytes: int) -> None:
     if path.suffix.lower() in VECTOR_SUFFIXES:
         check_svg(path, src)
         return
+    import PIL  # the package's version only; Pillow's image code is imported to decode (a game without pictures never is)
+
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     entry = validated.key(path, digest, "image", max_pixels, max_bytes, PIL.__version__)
     if validated.known_valid(entry):
@@ -83,6 +81,8 @@ def check_image(path: Path, src: str, max_pixels: int, max_bytes: int) -> None:
 
 
 def _decode(path: Path, src: str, max_pixels: int) -> None:
+    from PIL import Image, UnidentifiedImageError
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
@@ -117,6 +117,8 @@ _SVG_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 def check_svg(path: Path, src: str) -> None:
     """Parse an SVG as the renderer will; refuse what it could not draw or would draw wrongly."""
+    import xml.etree.ElementTree as ET
+
     try:
         root = ET.fromstring(path.read_bytes())
     except ET.ParseError as exc:
