@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import platform
 import sys
 import tempfile
 import time
@@ -39,6 +38,8 @@ def _crash_file(out: str | os.PathLike[str] | None) -> tuple[int, str]:
 
 def report_crash(exc: BaseException, out: str | os.PathLike[str] | None, argv: Sequence[str] | None) -> str:
     """Save the full traceback and return the one-line message for the user."""
+    import platform  # only when reporting a crash
+
     text = str(exc).strip()
     summary = f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__
     details = (
