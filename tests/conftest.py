@@ -26,3 +26,16 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
 @pytest.fixture
 def cli():
     return run_cli
+
+
+@pytest.fixture(autouse=True)
+def _loads_kept_only_within_a_test():
+    """A test that runs ``watch`` or ``serve`` in-process turns on keeping parsed and loaded files for the rest of
+    the process (spec/loader/kept.py); each test starts as a new process would, with nothing kept."""
+    from punchboard.spec import yamlsource
+    from punchboard.spec.loader import kept
+
+    parsed, loaded = yamlsource._parsed, kept._kept
+    yamlsource._parsed, kept._kept = None, None
+    yield
+    yamlsource._parsed, kept._kept = parsed, loaded
