@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from punchboard.spec import fast_schema, schema_check
 from punchboard.spec.yamlsource import load_yaml
 from tests.conftest import ROOT
+from tests.yaml_mutation import mutate, paths
 
 COMPONENT_KINDS = ("deck", "banknotes", "tokens", "board", "tiles", "sheet", "supply")
 
@@ -75,45 +76,26 @@ ODD = st.one_of(
 ).map(copy.deepcopy)  # a drawn list or mapping may be changed later on: never the strategy's own
 
 
-def _places(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [path]
-    if isinstance(data, dict):
-        for key, value in data.items():
-            out += _places(value, path + (key,))
-    elif isinstance(data, list):
-        for index, value in enumerate(data):
-            out += _places(value, path + (index,))
-    return out
-
-
-def _at(data: Any, path: tuple[Any, ...]) -> Any:
-    for part in path:
-        data = data[part]
-    return data
-
-
 @st.composite
 def changed_documents(draw: st.DrawFn) -> tuple[str, str | None, Any]:
     path, name, definition, data = draw(st.sampled_from(DOCUMENTS))
     data = copy.deepcopy(data)
     for _ in range(draw(st.integers(1, 3))):
-        places = _places(data)
-        where = draw(st.sampled_from(places))
-        change = draw(st.sampled_from(["replace", "drop", "add", "wrap"]))
-        if not where:
-            data = draw(ODD) if change == "replace" else data
+        where = draw(st.sampled_from(paths(data)))
+        change = draw(st.sampled_from(["replace", "delete", "add", "wrap"]))
+        if change in ("replace", "delete") or not where:
+            data = mutate(data, where, change, draw(ODD), None)
             continue
-        parent, last = _at(data, where[:-1]), where[-1]
-        if change == "replace":
-            parent[last] = draw(ODD)
-        elif change == "drop":
-            del parent[last]
-        elif change == "add" and isinstance(parent, dict):
-            parent[draw(st.sampled_from(["extra", "count", "copies", "size", "layout", "fields", "kind", "id"]))] = draw(ODD)
-        elif change == "add" and isinstance(parent, list):
+        parent = data
+        for part in where[:-1]:
+            parent = parent[part]
+        if change == "add" and isinstance(parent, dict):
+            key = draw(st.sampled_from(["extra", "count", "copies", "size", "layout", "fields", "kind", "id"]))
+            data = mutate(data, where, "add", draw(ODD), key)
+        elif change == "add":
             parent.append(draw(ODD))
         else:
-            parent[last] = [parent[last]]
+            parent[where[-1]] = [parent[where[-1]]]
     return name, definition, data
 
 
