@@ -32,7 +32,7 @@ from typing import Any
 from punchboard.plumbing.atomicio import write_cache
 
 from . import validated
-from .schema_files import schema
+from .schema_files import definition_schema
 
 Check = Callable[[Any], Any]
 _SUBFOLDER = "fast-schemas"
@@ -80,15 +80,6 @@ def _plain(value: Any) -> bool:
     return True
 
 
-def _schema(name: str, definition: str | None) -> dict[str, Any]:
-    root = schema(name)
-    if definition is None:
-        return root
-    sub = dict(root["$defs"][definition])
-    sub["$defs"] = root["$defs"]
-    return sub
-
-
 @cache
 def _check(name: str, definition: str | None) -> Check | None:
     """The generated validator's entry point, loaded from the cache or generated (and kept) now."""
@@ -96,7 +87,7 @@ def _check(name: str, definition: str | None) -> Check | None:
         import fastjsonschema
     except ImportError:
         return None
-    definition_json = json.dumps(_schema(name, definition), sort_keys=True)
+    definition_json = json.dumps(definition_schema(name, definition), sort_keys=True)
     key = hashlib.sha256(f"{fastjsonschema.VERSION};{sys.implementation.cache_tag};no-defaults;{definition_json}".encode()).hexdigest()
     path = validated.folder() / _SUBFOLDER / f"{key}.bin"
     code = None

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from punchboard.plumbing.errors import Problem
 
 from . import fast_schema, validated
-from .schema_files import schema
+from .schema_files import definition_schema
 from .yamlsource import Document, PathKey
 
 if TYPE_CHECKING:  # jsonschema is imported only when a document is actually validated
@@ -53,13 +53,7 @@ def _strict_validator() -> Any:
 
 @cache
 def validator(name: str, definition: str | None = None) -> Draft202012Validator:
-    StrictValidator = _strict_validator()  # noqa: N806 - a class
-    root = schema(name)
-    if definition is None:
-        return StrictValidator(root)
-    sub = dict(root["$defs"][definition])
-    sub["$defs"] = root["$defs"]
-    return StrictValidator(sub)
+    return _strict_validator()(definition_schema(name, definition))
 
 
 def suggest(word: str, choices: list[str]) -> str:
@@ -160,16 +154,24 @@ def describe(error: ValidationError, doc: Document, base: PathKey) -> list[Probl
     return [doc.problem(path, f"{label}: {error.message}")]
 
 
+def passes_unchecked(entry: str, name: str, definition: str | None, instance: Any) -> bool:
+    """True when ``instance`` is known to pass without jsonschema: its verdict ``entry`` is remembered
+    (:mod:`.validated`), or the generated validator surely passes it (:mod:`.fast_schema`; remembered then)."""
+    if validated.known_valid(entry):
+        return True
+    if fast_schema.valid(name, definition, instance):
+        validated.remember_valid(entry)
+        return True
+    return False
+
+
 def check(doc: Document, name: str, definition: str | None = None, *, data: Any = None, base: PathKey = ()) -> list[Problem]:
     """Problems of ``data`` (default: the whole document) against a schema; a verdict of "no
     problems" is remembered for exactly this data, schema and code (:mod:`.validated`)."""
     instance = doc.data if data is None else data
     whole = data is None and not base
     entry = validated.document_key(doc.path, instance, doc.text_digest if whole else None, "schema", name, definition, base)
-    if validated.known_valid(entry):
-        return []
-    if fast_schema.valid(name, definition, instance):  # only a sure "valid"; anything else is jsonschema's to say
-        validated.remember_valid(entry)
+    if passes_unchecked(entry, name, definition, instance):
         return []
     problems: list[Problem] = []
     for error in validator(name, definition).iter_errors(instance):

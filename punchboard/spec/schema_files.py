@@ -13,3 +13,13 @@ from punchboard.plumbing.paths import SCHEMAS
 def schema(name: str) -> dict[str, Any]:
     with open(SCHEMAS / f"{name}.schema.json", encoding="utf-8") as handle:
         return json.load(handle)
+
+
+def definition_schema(name: str, definition: str | None) -> dict[str, Any]:
+    """Schema ``name``, or one of its ``$defs`` made a schema of its own (the other definitions beside it)."""
+    root = schema(name)
+    if definition is None:
+        return root
+    sub = dict(root["$defs"][definition])
+    sub["$defs"] = root["$defs"]
+    return sub

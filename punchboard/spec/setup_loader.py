@@ -9,7 +9,7 @@ from typing import Any
 
 from punchboard.plumbing.errors import Problem, SpecError
 
-from . import expressions, fast_schema, place_check, schema_check, validated
+from . import expressions, place_check, schema_check, validated
 from .model import Component, frozen_map
 from .playout_loader import read_playout, read_total
 from .setup_model import (
@@ -39,10 +39,7 @@ PIECE_NAMES = ("name", "component", "copy")
 def _schema_problems(doc: Document) -> list[Problem]:
     """Schema errors, with each step checked against its own kind so messages stay specific."""
     entry = validated.document_key(doc.path, doc.data, doc.text_digest, "setup")
-    if validated.known_valid(entry):
-        return []
-    if fast_schema.valid("setup", None, doc.data):  # a sure "valid" only; otherwise jsonschema says what is wrong
-        validated.remember_valid(entry)
+    if schema_check.passes_unchecked(entry, "setup", None, doc.data):
         return []
 
     problems: list[Problem] = []
