@@ -24,7 +24,7 @@ from punchboard.spec.yamlsource import Document, load_yaml
 from .common import HEX_COLOUR, Collector, load_document
 from .components import ComponentLoader
 from .icons import load_icons
-from .kept import KeptLooks, KeptSetup, kept, same_components
+from .kept import KeptSetup, kept, same_components
 from .layouts import LayoutLoader
 from .print_groups import check_print_groups
 from .sizes import load_size_presets
@@ -106,20 +106,23 @@ def _setup_gaps(path: Path, components: list[Component], players: tuple[int, int
     return gaps
 
 
+def _layouts_of(component: Component, used: dict[str, Layout]) -> tuple[tuple[str, Layout | None], ...]:
+    return tuple((name, used.get(name)) for name in sorted(component.layouts()))
+
+
 def _check_looks(look: look_checks.LookChecker, component: Component, used: dict[str, Layout], palette: dict[str, str]) -> None:
     """The component's look checks (look_checks.py), passed over when they passed for this very component last time."""
     memo = kept()
     if memo is None:
         look_checks.check_component(look, component, used, palette)
         return
-    inputs = KeptLooks(tuple((name, used.get(name)) for name in sorted(component.layouts())), dict(palette), frozenset(look.icons))
-    known = memo.looks.get(id(component))
-    if known is not None and known[0] is component and _same_looks(known[1], inputs):
+    layouts, others = _layouts_of(component, used), (dict(palette), frozenset(look.icons))
+    if memo.passed(memo.looks, component, layouts, others):
         return
     before = len(look.problems)
     look_checks.check_component(look, component, used, palette)
     if len(look.problems) == before:
-        memo.put(memo.looks, id(component), (component, inputs))
+        memo.remember_pass(memo.looks, component, layouts, others)
 
 
 def _check_bindings(component: Component, used: dict[str, Layout], images: layout_checks.ImageChecker,
@@ -129,21 +132,14 @@ def _check_bindings(component: Component, used: dict[str, Layout], images: layou
     memo = kept()
     if memo is None:
         return layout_checks.check_bindings(component, used, images, mark, shared)
-    inputs = KeptLooks(tuple((name, used.get(name)) for name in sorted(component.layouts())), {"game": game_id}, frozenset())
-    known = memo.bindings.get(id(component))
-    if known is not None and known[0] is component and _same_looks(known[1], inputs):
+    layouts, others = _layouts_of(component, used), (game_id,)
+    if memo.passed(memo.bindings, component, layouts, others):
         return []
     asked = images.asked
     problems = layout_checks.check_bindings(component, used, images, mark, shared)
     if not problems and images.asked == asked:
-        memo.put(memo.bindings, id(component), (component, inputs))
+        memo.remember_pass(memo.bindings, component, layouts, others)
     return problems
-
-
-def _same_looks(one: KeptLooks, other: KeptLooks) -> bool:
-    return (len(one.layouts) == len(other.layouts)
-            and all(a == b and x is y for (a, x), (b, y) in zip(one.layouts, other.layouts, strict=True))
-            and one.palette == other.palette and one.icons == other.icons)
 
 
 def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS, out_dir: Path | None = None) -> Game:

@@ -8,7 +8,8 @@ Such a process loads the whole game again after every save, though a save change
 - a component whose file text is the same, with no card table (a CSV, a workbook or a linked
   sheet is read afresh), whose layouts are the same objects, under the same limits and sizes;
 - the setup check's gaps, for the same setup text, player counts and components (equal by value);
-- a component's look checks, passed for the same component object, layouts, palette and icons;
+- a component's look checks, passed for the same component object, layouts, palette and icons
+  (:meth:`Kept.passed`);
 - a component's field bindings, passed for the same component object, layouts and game, without
   looking for an image (one that names images by a field has them looked for and read each time).
 
@@ -70,15 +71,15 @@ class KeptSetup:
         self.gaps = gaps
 
 
-class KeptLooks:
-    """What a passed look or binding check of one component was made with."""
+class KeptPass:
+    """A check that passed for this very component, with these layout objects and these other inputs."""
 
-    __slots__ = ("layouts", "palette", "icons")
+    __slots__ = ("component", "layouts", "others")
 
-    def __init__(self, layouts: tuple[tuple[str, Layout | None], ...], palette: Mapping[str, str], icons: frozenset[str]):
+    def __init__(self, component: Component, layouts: tuple[tuple[str, Layout | None], ...], others: tuple[Any, ...]):
+        self.component = component
         self.layouts = layouts
-        self.palette = palette
-        self.icons = icons
+        self.others = others
 
 
 class Kept:
@@ -86,8 +87,20 @@ class Kept:
         self.layouts: dict[tuple[Path, str], KeptLayout] = {}
         self.components: dict[Path, KeptComponent] = {}
         self.setups: dict[Path, KeptSetup] = {}
-        self.looks: dict[int, tuple[Component, KeptLooks]] = {}  # by the component object's id (held beside it)
-        self.bindings: dict[int, tuple[Component, KeptLooks]] = {}  # the same, for layout_checks.check_bindings
+        self.looks: dict[int, KeptPass] = {}  # by the component object's id (the object held beside it)
+        self.bindings: dict[int, KeptPass] = {}  # the same, for layout_checks.check_bindings
+
+    def passed(self, table: dict[int, KeptPass], component: Component, layouts: tuple[tuple[str, Layout | None], ...],
+               others: tuple[Any, ...]) -> bool:
+        """Whether the check of ``table`` passed for this very component, the same layout objects and equal ``others``."""
+        known = table.get(id(component))
+        return (known is not None and known.component is component and known.others == others
+                and len(known.layouts) == len(layouts)
+                and all(a == b and x is y for (a, x), (b, y) in zip(known.layouts, layouts, strict=True)))
+
+    def remember_pass(self, table: dict[int, KeptPass], component: Component,
+                      layouts: tuple[tuple[str, Layout | None], ...], others: tuple[Any, ...]) -> None:
+        self.put(table, id(component), KeptPass(component, layouts, others))
 
     @staticmethod
     def put(table: dict[Any, Any], key: Any, value: Any) -> None:
