@@ -31,11 +31,14 @@ def cli():
 @pytest.fixture(autouse=True)
 def _loads_kept_only_within_a_test():
     """A test that runs ``watch`` or ``serve`` in-process turns on keeping parsed and loaded files for the rest of
-    the process (spec/loader/kept.py); each test starts as a new process would, with nothing kept."""
+    the process (spec/loader/kept.py, generator/document/merge.py's kept copies); each test starts as a new
+    process would, with nothing kept."""
+    from punchboard.generator.document import merge
+
     from punchboard.spec import yamlsource
     from punchboard.spec.loader import kept
 
-    parsed, loaded = yamlsource._parsed, kept._kept
-    yamlsource._parsed, kept._kept = None, None
+    parsed, loaded, copied = yamlsource._parsed, kept._kept, merge._kept
+    yamlsource._parsed, kept._kept, merge._kept = None, None, None
     yield
-    yamlsource._parsed, kept._kept = parsed, loaded
+    yamlsource._parsed, kept._kept, merge._kept = parsed, loaded, copied

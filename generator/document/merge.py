@@ -13,12 +13,18 @@ costs memory for its page dictionaries, not for its pages.
 
 :func:`merge_to` returns False (having written nothing) for anything it does not
 recognise, and the caller falls back to pypdf.
+
+In a long-running process (watch, serve), :func:`keep_copies` has each part's objects, as copied
+into the combined PDF, remembered by the part's identity and place: after a save only the parts that
+changed are read and renumbered again; the bytes written are the same.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from io import BytesIO
 from pathlib import Path
 from typing import BinaryIO
@@ -47,7 +53,7 @@ class _Source:
 
     def __init__(self, handle: BinaryIO):
         self.handle = handle
-        size = handle.seek(0, 2)
+        self.size = size = handle.seek(0, 2)
         handle.seek(max(0, size - 1024))
         tail = handle.read()
         start = size - len(tail) + tail.rindex(b"startxref")
@@ -164,15 +170,20 @@ def merge_to(out: BinaryIO, parts: Sequence[tuple[bytes | Path, bool]], blank: b
     each page of parts that ask for it (a part is PDF bytes or a PDF file); False, with nothing written,
     when a part is not a PDF this function knows how to copy."""
     handles: list[BinaryIO] = []
-    try:
-        for pdf, _ in parts:
+
+    def opener(pdf: bytes | Path) -> Callable[[], _Source]:
+        def parse() -> _Source:
             handles.append(BytesIO(pdf) if isinstance(pdf, bytes) else pdf.open("rb"))
+            return _Source(handles[-1])
+        return parse
+
+    try:
+        sources = [(_identity(pdf), opener(pdf), reverses) for pdf, reverses in parts]
+        blank_source = (_identity(blank), opener(blank), False) if any(reverses for _, reverses in parts) else None
         try:
-            sources = [(_Source(handle), reverses) for handle, (_, reverses) in zip(handles, parts, strict=True)]
-            blank_source = _Source(BytesIO(blank)) if any(reverses for _, reverses in parts) else None
+            objects = _plan(sources, blank_source, title, subject, duplex, print_range)
         except (_Unknown, ValueError, IndexError):
             return False
-        objects = _plan(sources, blank_source, title, subject, duplex, print_range)
         if objects is None:
             return False
         _write(out, objects)
@@ -182,19 +193,68 @@ def merge_to(out: BinaryIO, parts: Sequence[tuple[bytes | Path, bool]], blank: b
             handle.close()
 
 
-def _plan(sources: Sequence[tuple[_Source, bool]], blank_source: _Source | None, title: str, subject: str,
+# ---------------------------------------------------------------- parts kept between builds (watch, serve)
+
+_Identity = tuple[object, ...]
+_Copied = tuple[list["_Out"], list[int], int]  # a part's objects as copied at one place, its pages' numbers there, its size
+
+_kept: dict[tuple[_Identity, int, int], _Copied] | None = None
+_kept_limit = 0
+
+
+def keep_copies(limit: int = 32 << 20) -> None:
+    """For the rest of this process (watch, serve): remember each part's objects as copied into the last
+    combined PDF, by the part's identity and place, up to ``limit`` bytes in all (same bytes written).
+
+    A part file is known by its path, device, inode, size, and modification and change times: a file
+    punchboard writes again is a new file (written aside, then renamed over), and any other change to
+    it moves its change time, which no program can set back. A part given as bytes is known by a digest.
+    """
+    global _kept, _kept_limit
+    if _kept is None:
+        _kept = {}
+    _kept_limit = limit
+
+
+def _identity(pdf: bytes | Path) -> _Identity | None:
+    if _kept is None:
+        return None
+    if isinstance(pdf, bytes):
+        return (hashlib.blake2b(pdf, digest_size=16).digest(),)
+    try:
+        stat = os.stat(pdf)
+    except OSError:
+        return None
+    return (str(pdf), stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+
+
+def _plan(sources: Sequence[tuple[_Identity | None, Callable[[], _Source], bool]],
+          blank_source: tuple[_Identity | None, Callable[[], _Source], bool] | None, title: str, subject: str,
           duplex: str | None, print_range: tuple[int, int] | None = None) -> list[_Out] | None:
+    """The combined PDF's objects: each source (its identity, how to read it, whether its pages get blank
+    reverses) copied in order; a source already copied at the same place by a kept merge is not read."""
+    global _kept
     objects: list[_Out] = [b"", b"", b""]  # 1 catalog, 2 page tree, 3 info: filled in below
     kids: list[int] = []
+    used: dict[tuple[_Identity, int, int], _Copied] = {}  # what this merge copied, to be kept for the next
+    parts_copied = held = 0
 
-    parts_copied = 0
-
-    def copy(source: _Source) -> dict[int, int]:
-        nonlocal parts_copied
-        numbers = {old: len(objects) + 1 + i for i, old in enumerate(source.reachable())}
-        numbers[source.pages_root] = 2
+    def copy(identity: _Identity | None, read: Callable[[], _Source]) -> list[int]:
+        """Copy one part's objects to the end of ``objects``; the numbers its pages have there."""
+        nonlocal parts_copied, held
         part = parts_copied
         parts_copied += 1
+        key = None if identity is None else (identity, part, len(objects))
+        if key is not None and _kept is not None and key in _kept:
+            bodies, pages, size = used[key] = _kept[key]
+            objects.extend(bodies)
+            held += size
+            return pages
+        source = read()
+        keep = key is not None and held + source.size <= _kept_limit  # held whole, so the next merge need not read it
+        held += source.size if keep else 0
+        numbers = {old: len(objects) + 1 + i for i, old in enumerate(source.reachable())}
+        numbers[source.pages_root] = 2
 
         def shift(match: re.Match[bytes]) -> bytes:
             return b"%d 0 R" % numbers[int(match.group(1))]
@@ -202,28 +262,38 @@ def _plan(sources: Sequence[tuple[_Source, bool]], blank_source: _Source | None,
         def retag(match: re.Match[bytes]) -> bytes:
             return match.group(1) + match.group(2) + b"/" + subset_tag(match.group(3), part) + b"+"
 
+        first = len(objects)
         for old in sorted(numbers):
             if old == source.pages_root:
                 continue
             head, rest, start, end = source.objects[old]
             head = _SUBSET.sub(retag, _REF.sub(shift, head))
-            objects.append(head + rest if rest is not None else (head, source, start, end))
-        return numbers
+            if rest is not None:
+                objects.append(head + rest)
+            elif keep:
+                source.handle.seek(start)
+                objects.append(head + source.handle.read(end - start))
+            else:
+                objects.append((head, source, start, end))
+        pages = [numbers[page] for page in source.pages]
+        if keep:
+            used[key] = (objects[first:], pages, source.size)
+        return pages
 
     try:
         blank_page: _Out | None = None
         if blank_source is not None:
-            blank_numbers = copy(blank_source)
-            blank_page = objects[blank_numbers[blank_source.pages[0]] - 1]
-        for source, reverses in sources:
-            numbers = copy(source)
-            for page in source.pages:
-                kids.append(numbers[page])
+            blank_page = objects[copy(blank_source[0], blank_source[1])[0] - 1]
+        for identity, read, reverses in sources:
+            for page in copy(identity, read):
+                kids.append(page)
                 if reverses and blank_page is not None:
                     objects.append(blank_page)  # its own page object, sharing the blank's content
                     kids.append(len(objects))
     except KeyError:
         return None
+    if _kept is not None:
+        _kept = used  # what this merge copied, and nothing older
     prefs = b"/PrintScaling /None" + (b" /Duplex /" + duplex.encode("ascii") if duplex else b"")
     if print_range is not None:  # the print dialog's default pages, counted from 0
         prefs += b" /PrintPageRange [ %d %d ]" % (print_range[0] - 1, print_range[1] - 1)

@@ -23,6 +23,7 @@ def _port(text: str) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from punchboard.generator.document.merge import keep_copies
     from punchboard.generator.document.pdf_encoding import keep_encoded
     from punchboard.spec.loader.kept import keep_loaded
     from punchboard.studio.server import StudioServer, serve
@@ -30,6 +31,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     keep_loaded()  # after a save, only what changed is parsed and loaded again (spec/loader/kept.py)
     keep_encoded()  # and only changed streams and font subsets are compressed again
+    keep_copies()  # and only changed component PDFs are read and renumbered into the combined PDF
 
     if args.trials < 0:
         raise SpecError([Problem("--trials", 1, 1, f"--trials must be 0 or more, got {args.trials}")])

@@ -27,12 +27,14 @@ def cmd_watch(args: argparse.Namespace) -> int:
     build shows nothing, that line included.
     """
     from punchboard.generator.build import build_game, summary
+    from punchboard.generator.document.merge import keep_copies
     from punchboard.generator.document.pdf_encoding import keep_encoded
     from punchboard.spec.loader import load_game
     from punchboard.spec.loader.kept import keep_loaded
 
     keep_loaded()  # after a save, only what changed is parsed and loaded again (spec/loader/kept.py)
     keep_encoded()  # and only changed streams and font subsets are compressed again
+    keep_copies()  # and only changed component PDFs are read and renumbered into the combined PDF
 
     folders = target_folders(args.targets)
     options = replace(build_options(args), quiet=True)
