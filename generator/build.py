@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from punchboard.generator.impose.style import load_style
 
 from punchboard.plumbing.atomicio import write_bytes
-from punchboard.plumbing.paths import GAME_FILE
+from punchboard.plumbing.paths import GAME_FILE, resolving_once
 from punchboard.plumbing.units import mm
 from punchboard.spec.loader import load_paper
 from punchboard.spec.model import Component, Game
@@ -234,6 +234,11 @@ def _render_pages(ctx: BuildContext, game: Game, component: Component, folder: P
 
 
 def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
+    with resolving_once():  # each input file's path is resolved once per build
+        return _build_game(game, out_dir, options)
+
+
+def _build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     paper = load_paper(options.paper)
     style = load_style()
     if options.unprintable_mm is not None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from punchboard.plumbing.atomicio import write_bytes, write_text
-from punchboard.plumbing.paths import LAYOUTS, PACKAGE
+from punchboard.plumbing.paths import LAYOUTS, PACKAGE, resolved
 from punchboard.spec.binding import bind
 from punchboard.spec.images import side_image
 from punchboard.spec.model import Component, Game
@@ -87,7 +87,7 @@ def component_inputs(game: Game, component: Component) -> list[Path]:
                     found = side_image(bind(src, fields).strip(), layout, (game.folder,))
                     if found is not None:
                         files.append(found)
-    return sorted({path.resolve() for path in files})  # resolved: 'game' and '/abs/game' are one game
+    return sorted({resolved(path) for path in files})  # resolved: 'game' and '/abs/game' are one game
 
 
 def group_fingerprint(name: str, members: dict[str, str], shared: str) -> str:

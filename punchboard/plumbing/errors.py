@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .paths import resolved
+
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
@@ -36,7 +38,7 @@ class SpecError(Exception):
 def display_path(path: Path) -> str:
     """A path as the user would type it: relative to the working directory when possible."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(resolved(path).relative_to(resolved(Path.cwd())))
     except ValueError:
         return str(path)
 

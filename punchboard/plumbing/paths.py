@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from importlib.resources import files
 from pathlib import Path
 
@@ -36,10 +39,39 @@ def resolve_target(target: str) -> Path | None:
     return None
 
 
+_resolved: ContextVar[dict[Path, Path] | None] = ContextVar("resolved", default=None)
+
+
+@contextmanager
+def resolving_once() -> Iterator[None]:
+    """Within this block (one load of a game), :func:`resolved` resolves each path once.
+
+    Resolving follows every symlink with a system call per part of the path, and a load asks
+    again for the same few folders and files many times (is this layout inside the game
+    folder? under what name is this check remembered?).
+    """
+    token = _resolved.set({} if _resolved.get() is None else _resolved.get())
+    try:
+        yield
+    finally:
+        _resolved.reset(token)
+
+
+def resolved(path: Path) -> Path:
+    """``path.resolve()``, asked once per path inside :func:`resolving_once`."""
+    memo = _resolved.get()
+    if memo is None:
+        return path.resolve()
+    found = memo.get(path)
+    if found is None:
+        found = memo[path] = path.resolve()
+    return found
+
+
 def is_inside(path: Path, folder: Path) -> bool:
     """True when ``path`` (after resolving symlinks) lies inside ``folder``."""
     try:
-        path.resolve().relative_to(folder.resolve())
+        resolved(path).relative_to(resolved(folder))
     except ValueError:
         return False
     return True

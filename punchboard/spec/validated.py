@@ -23,17 +23,22 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from punchboard.plumbing.paths import PACKAGE, SCHEMAS
+from punchboard.plumbing.paths import PACKAGE, SCHEMAS, resolved
 
 CACHE_ENV = "PUNCHBOARD_CACHE_DIR"
 SUBFOLDER = "validated"
 
 
 def folder() -> Path:
-    explicit = os.environ.get(CACHE_ENV)
+    """Where verdicts are remembered (asked a dozen times a load: made once per environment)."""
+    return _folder(os.environ.get(CACHE_ENV), os.environ.get("XDG_CACHE_HOME"), os.environ.get("HOME"))
+
+
+@cache
+def _folder(explicit: str | None, xdg: str | None, _home: str | None) -> Path:
     if explicit:
         return Path(explicit) / SUBFOLDER
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    base = xdg or str(Path.home() / ".cache")
     return Path(base) / "punchboard" / SUBFOLDER
 
 
@@ -117,7 +122,7 @@ def document_key(path: Path, data: Any, text_digest: str | None, *context: objec
 
 def _named(path: Path, context: tuple[object, ...], content: str) -> str:
     sha = hashlib.sha256(_code().encode())
-    sha.update(repr((str(path.resolve()), context)).encode())
+    sha.update(repr((str(resolved(path)), context)).encode())
     sha.update(content.encode())
     return sha.hexdigest()
 

@@ -16,6 +16,7 @@ from PIL import Image
 from punchboard.plumbing.errors import SpecError
 from punchboard.spec import yamlsource
 from punchboard.spec.loader import components as component_loader
+from punchboard.spec.loader import game as game_loader
 from punchboard.spec.loader import kept as kept_module
 from punchboard.spec.loader import layouts as layout_loader
 from punchboard.spec.loader import load_game
@@ -58,11 +59,22 @@ def _replace(path: Path, old: str, new: str) -> Callable[[], None]:
     return edit
 
 
+SOLO_LAST = """        take: {component: characters, where: "table == 'Royal'", to: character_stack}\n"""
+# a place without distinct: which of the six Masterstrokes go where is open once they differ (in any field)
+MIXED_PLACE = """      - place: {component: gear_deck, where: "name == 'Masterstroke'", into: [q_a, q_b], each: 3}\n"""
+MASTERSTROKES = "  - name: Masterstroke\n    count: 3\n    kind: special\n"
+# one of them with a text of its own: a field no setup names
+SPLIT = "  - name: Masterstroke\n    count: 1\n    kind: special\n    text: Beats everything.\n  - name: Masterstroke\n    count: 2\n    kind: special\n"
+
+
 def _edits(game: Path) -> list[tuple[Callable[[], None], Callable[[], None]]]:
     """Pairs of (a save, the save that undoes it; any two pairs commute): text, layouts, fonts, images, setup,
-    palette, breakage, shadowing."""
+    palette, breakage, shadowing, and what the setup check reads of the components (a field value a where:
+    and distinct: read, a field's name, a component's id, a count, a place without distinct: and the
+    values it compares)."""
     characters, layout, font = game / "characters.yaml", game / "layouts" / "mine" / "card.yaml", game / "layouts" / "mine" / "fancy.ttf"
     setup, game_file, gear = game / "setup.yaml", game / "game.yaml", game / "gear_deck.yaml"
+    tokens, playmats = game / "gear_tokens.yaml", game / "playmats.yaml"
     shadow = game / "layouts" / "steam_court" / "gear_card.yaml"
 
     def break_font() -> None:
@@ -82,6 +94,12 @@ def _edits(game: Path) -> list[tuple[Callable[[], None], Callable[[], None]]]:
 
     def broken_crest() -> None:
         crest.write_bytes(b"not a picture")
+
+    def rename_alt() -> None:  # the setup's where: "value == 12 or alt == 12" names a field no component has
+        gear.write_text(gear.read_text().replace("alt", "altx"))
+
+    def unrename_alt() -> None:
+        gear.write_text(gear.read_text().replace("altx", "alt"))
 
     def small_crest() -> None:
         Image.new("RGB", (24, 24), (107, 31, 42)).save(crest)
@@ -107,6 +125,15 @@ def _edits(game: Path) -> list[tuple[Callable[[], None], Callable[[], None]]]:
         (lambda: renegade.rename(renegade.with_name("gone.png")), lambda: renegade.with_name("gone.png").rename(renegade)),
         (broken_crest, small_crest),
         (_replace(layout, 'text: "{number}"', 'text: "{numbr}"'), _replace(layout, 'text: "{numbr}"', 'text: "{number}"')),
+        # what the setup check reads of the components: a 1.5 token makes 'distinct: value' pick 2 of 3 values
+        (_replace(tokens, "value: 1\n    count: 2\n    power: Unpass", "value: 1.5\n    count: 2\n    power: Unpass"),
+         _replace(tokens, "value: 1.5\n    count: 2\n    power: Unpass", "value: 1\n    count: 2\n    power: Unpass")),
+        (_replace(tokens, "count: 4 ", "count: 3 "), _replace(tokens, "count: 3 ", "count: 4 ")),
+        (rename_alt, unrename_alt),
+        (_replace(playmats, "id: playmats", "id: playmat"), _replace(playmats, "id: playmat\n", "id: playmats\n")),
+        (_replace(setup, SOLO_LAST, SOLO_LAST + MIXED_PLACE), _replace(setup, SOLO_LAST + MIXED_PLACE, SOLO_LAST)),
+        # a field no setup names, read by that place only as alike or not
+        (_replace(gear, MASTERSTROKES, SPLIT), _replace(gear, SPLIT, MASTERSTROKES)),
     ]
 
 
@@ -205,3 +232,46 @@ def test_a_font_file_changed_under_an_unchanged_layout_is_checked_again(tmp_path
     (game / "layouts" / "mine" / "fancy.ttf").write_bytes(b"\0" * 100)
     with pytest.raises(SpecError, match="fancy.ttf"):
         load_game(game)
+
+
+def test_the_setup_check_runs_again_only_for_what_it_can_read(tmp_path: Path, counted: dict[str, int],
+                                                               monkeypatch: pytest.MonkeyPatch):
+    game = _game(tmp_path)
+    characters, tokens, setup = game / "characters.yaml", game / "gear_tokens.yaml", game / "setup.yaml"
+    gear = game / "gear_deck.yaml"
+    runs: list[Path] = []
+    load_setup = game_loader.load_setup
+
+    def counting(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        runs.append(path)
+        return load_setup(path, *args, **kwargs)
+
+    monkeypatch.setattr(game_loader, "load_setup", counting)
+    first = load_game(game)
+    assert len(runs) == 1
+    _replace(characters, "any player.", "any other player.")()  # privilege: the setup names no such field
+    assert load_game(game).warnings == first.warnings
+    assert len(runs) == 1
+    _replace(characters, "number: 3,", "number: 33,")()  # number: read by where: "number in seats" and seat: by
+    load_game(game)
+    assert len(runs) == 2
+    _replace(characters, "number: 33,", "number: 3,")()
+    load_game(game)
+    assert len(runs) == 3
+
+    # a place without distinct: compares every field of the pieces it may choose, but only as alike or not
+    _replace(gear, MASTERSTROKES, SPLIT)()  # no place compares the Masterstrokes' texts yet
+    load_game(game)
+    assert len(runs) == 3
+    _replace(gear, SPLIT, MASTERSTROKES)()
+    _replace(setup, SOLO_LAST, SOLO_LAST + MIXED_PLACE)()
+    load_game(game)
+    assert len(runs) == 4
+    _replace(gear, "Beats all other cards", "Beats every other card")()  # all six alike still
+    _replace(tokens, "before the player to your left", "before the next player")()  # not placed
+    load_game(game)
+    assert len(runs) == 4
+    _replace(gear, MASTERSTROKES, SPLIT)()  # one differs: which go where is open
+    with pytest.raises(SpecError, match="place would mix values"):
+        load_game(game)
+    assert len(runs) == 5

@@ -8,7 +8,7 @@ from typing import Any
 
 from punchboard.plumbing.errors import Problem, SpecError, display_path
 from punchboard.plumbing.limits import DEFAULT_LIMITS, Limits
-from punchboard.plumbing.paths import GAME_FILE, LAYOUTS, is_inside
+from punchboard.plumbing.paths import GAME_FILE, LAYOUTS, is_inside, resolved, resolving_once
 from punchboard.spec import expressions, layout_checks, look_checks, schema_check
 from punchboard.spec.binding import FIELD_REF, is_bound
 from punchboard.spec.model import (
@@ -24,9 +24,10 @@ from punchboard.spec.yamlsource import Document, load_yaml
 from .common import HEX_COLOUR, Collector, load_document
 from .components import ComponentLoader
 from .icons import load_icons
-from .kept import KeptSetup, kept, same_components
+from .kept import KeptSetup, kept
 from .layouts import LayoutLoader
 from .print_groups import check_print_groups
+from .setup_view import SetupText, setup_view
 from .sizes import load_size_presets
 from .spreadsheets import SHEETS_FOLDER
 
@@ -71,11 +72,11 @@ def _load_components(
         if not path.is_file():
             out.add(doc.problem(("components", index), f"component file '{name}' not found in {display_path(folder)}"))
             continue
-        if path.resolve() in listed:
-            first = listed[path.resolve()]
+        if resolved(path) in listed:
+            first = listed[resolved(path)]
             out.add(doc.problem(("components", index), f"component file '{name}' is listed twice (also item {first + 1} of components)"))
             continue
-        listed[path.resolve()] = index
+        listed[resolved(path)] = index
         files.append(path)
         component = loader.load(path)
         if component is None:
@@ -96,13 +97,19 @@ def _setup_gaps(path: Path, components: list[Component], players: tuple[int, int
     if memo is None:
         return load_setup(path, components, players).gaps
     doc = load_yaml(path)
+    text = memo.setup_texts.get(doc.text_digest) if doc.text_digest else None
+    if text is None:
+        text = SetupText(doc.data)  # before load_setup, which is handed doc.data
+        if doc.text_digest:
+            memo.put(memo.setup_texts, doc.text_digest, text)
+    view = setup_view(components, text, memo.setup_parts)
     known = memo.setups.get(path)
-    if (known is not None and known.digest == doc.text_digest and known.players == players
-            and same_components(known.components, components)):
+    if (view is not None and known is not None and known.digest == doc.text_digest and known.players == players
+            and known.view == view):
         return known.gaps
     gaps = load_setup(path, components, players, doc).gaps
-    if doc.text_digest:
-        memo.put(memo.setups, path, KeptSetup(doc.text_digest, players, tuple(components), gaps))
+    if doc.text_digest and view is not None:
+        memo.put(memo.setups, path, KeptSetup(doc.text_digest, players, view, gaps))
     return gaps
 
 
@@ -148,6 +155,11 @@ def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS, out_dir: Path | Non
     ``out_dir`` is the output folder the game is loaded for (default ``output``): spreadsheet
     links are cached in its ``.sheets/`` folder.
     """
+    with resolving_once():  # each file's path is resolved once per load
+        return _load_game(folder, limits, out_dir)
+
+
+def _load_game(folder: Path, limits: Limits, out_dir: Path | None) -> Game:
     out = Collector(limits=limits)
     if out_dir is not None:
         out.sheets = Path(out_dir) / SHEETS_FOLDER

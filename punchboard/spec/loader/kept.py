@@ -7,7 +7,8 @@ Such a process loads the whole game again after every save, though a save change
   files have the same size and modification time (taken before they were read);
 - a component whose file text is the same, with no card table (a CSV, a workbook or a linked
   sheet is read afresh), whose layouts are the same objects, under the same limits and sizes;
-- the setup check's gaps, for the same setup text, player counts and components (equal by value);
+- the setup check's gaps, for the same setup text, player counts and view of the components: what the
+  check can read of them (setup_view.py), so that a card's text the setup does not read keeps them;
 - a component's look checks, passed for the same component object, layouts, palette and icons
   (:meth:`Kept.passed`);
 - a component's field bindings, passed for the same component object, layouts and game, without
@@ -20,7 +21,7 @@ dataclasses: every load imports this module, and a dataclass costs half a millis
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -62,12 +63,12 @@ class KeptComponent:
 class KeptSetup:
     """The setup check's gaps, with what they were found for."""
 
-    __slots__ = ("digest", "players", "components", "gaps")
+    __slots__ = ("digest", "players", "view", "gaps")
 
-    def __init__(self, digest: str, players: tuple[int, int], components: tuple[Component, ...], gaps: tuple[str, ...]):
+    def __init__(self, digest: str, players: tuple[int, int], view: tuple[Any, ...], gaps: tuple[str, ...]):
         self.digest = digest
         self.players = players
-        self.components = components
+        self.view = view  # what the check read of the components (setup_view.setup_view)
         self.gaps = gaps
 
 
@@ -87,6 +88,8 @@ class Kept:
         self.layouts: dict[tuple[Path, str], KeptLayout] = {}
         self.components: dict[Path, KeptComponent] = {}
         self.setups: dict[Path, KeptSetup] = {}
+        self.setup_texts: dict[str, Any] = {}  # setup_view.SetupText, by the digest of the setup file's text
+        self.setup_parts: dict[int, Any] = {}  # setup_view's part of a component, by the component object's id
         self.looks: dict[int, KeptPass] = {}  # by the component object's id (the object held beside it)
         self.bindings: dict[int, KeptPass] = {}  # the same, for layout_checks.check_bindings
 
@@ -140,7 +143,3 @@ def font_stamps(folder: Path, fonts: Mapping[str, Any]) -> tuple[tuple[str, Path
             stamp = None
         stamps.append((str(name), path, stamp))
     return tuple(stamps)
-
-
-def same_components(one: Sequence[Component], other: Sequence[Component]) -> bool:
-    return len(one) == len(other) and all(a is b or a == b for a, b in zip(one, other, strict=True))
