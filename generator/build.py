@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from punchboard.generator.impose.style import load_style
 
 from punchboard.plumbing.atomicio import write_bytes
+from punchboard.plumbing.file_digest import file_digest
 from punchboard.plumbing.paths import GAME_FILE, resolving_once
 from punchboard.plumbing.units import mm
 from punchboard.spec.loader import load_paper
@@ -479,10 +480,7 @@ def _digest(*parts: object) -> str:
 
 
 def _file_digest(path: Path) -> str:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return "<missing>"
+    return file_digest(path) or "<missing>"
 
 
 def _write_if_changed(path: Path, data: bytes) -> None:

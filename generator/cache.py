@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from punchboard.plumbing.atomicio import write_bytes, write_text
+from punchboard.plumbing.file_digest import file_digest
 from punchboard.plumbing.paths import LAYOUTS, PACKAGE, resolved
 from punchboard.spec.binding import bind
 from punchboard.spec.images import side_image
@@ -31,13 +32,10 @@ RENDER_OPTIONS = ("paper", "backs", "duplex_offset", "print_shop", "print_shop_p
 
 
 def _digest_files(paths: list[Path]) -> str:
+    """One digest of the files' names and contents (each file's read only when it may have changed)."""
     sha = hashlib.sha256()
     for path in paths:
-        sha.update(str(path.name).encode())
-        try:
-            sha.update(path.read_bytes())
-        except OSError:
-            sha.update(b"<missing>")
+        sha.update(f"{path.name}\0{file_digest(path) or '<missing>'}\0".encode())
     return sha.hexdigest()
 
 

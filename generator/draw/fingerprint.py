@@ -22,10 +22,11 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from io import BytesIO
-from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
+
+from punchboard.plumbing.file_digest import file_digest
 
 VERSION = 2
 
@@ -49,7 +50,6 @@ _TOKEN = re.compile(
 )
 _ESCAPE = re.compile(rb"\\([0-7]{1,3}|.)", re.S)
 _ESCAPES = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"b": b"\b", b"f": b"\f"}
-_FILES: dict[str, str] = {}  # font file (path, time, size) → digest, per process
 
 
 def _unescaped(text: bytes) -> bytes:
@@ -66,19 +66,7 @@ def _font_file(font: object) -> str:
     source = getattr(getattr(font, "face", None), "filename", None)
     if not source:
         return ""
-    try:
-        stat = Path(source).stat()
-    except OSError:
-        return "<missing>"
-    key = f"{source}:{stat.st_mtime_ns}:{stat.st_size}"  # a font replaced while `watch` runs is read again
-    found = _FILES.get(key)
-    if found is None:
-        try:
-            found = hashlib.sha256(Path(source).read_bytes()).hexdigest()
-        except OSError:
-            found = "<missing>"
-        _FILES[key] = found
-    return found
+    return file_digest(source) or "<missing>"  # a font replaced while `watch` runs is read again
 
 
 class _Names:

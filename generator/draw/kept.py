@@ -40,6 +40,7 @@ from reportlab.pdfbase.pdfdoc import PDFDocument
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
+from punchboard.plumbing.file_digest import file_digest as plumbing_file_digest
 from punchboard.plumbing.identity import ByIdentity
 from punchboard.spec.model import Layout
 
@@ -81,22 +82,9 @@ class Store:
 
 
 _LAYOUTS: ByIdentity[Layout, str] = ByIdentity()
-_FILES: dict[tuple[str, int, int], str] = {}  # a file by (path, time, size) → its digest, per process
-
-
 def file_digest(path: Path) -> str:
-    """A file's content digest, read once per process while its time and size stay the same."""
-    try:
-        stat = path.stat()
-    except OSError:
-        return "missing"
-    known = (str(path), stat.st_mtime_ns, stat.st_size)
-    found = _FILES.get(known)
-    if found is None:
-        if len(_FILES) > 4096:
-            _FILES.clear()
-        found = _FILES[known] = hashlib.sha256(path.read_bytes()).hexdigest()
-    return found
+    """A file's content digest ("missing" when it cannot be read), read again only when it may have changed."""
+    return plumbing_file_digest(path) or "missing"
 
 
 def layout_digest(layout: Layout) -> str:

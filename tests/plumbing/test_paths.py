@@ -188,3 +188,34 @@ def test_build_writes_only_inside_the_output_folder(world, tmp_path, capsys):
     # The one file outside OUT/<game id>/ is the output folder's lock (punchboard.plumbing.outlock).
     assert written and all(p.is_relative_to(out / "mini") or p == out / ".punchboard.lock" for p in written)
     assert not [p for p in written if p.name.endswith(".part")], "temporary files left behind"
+
+
+def test_inside_a_load_each_path_is_resolved_once_and_only_there(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """resolving_once (one load, one build) asks the file system once per path; outside it, and in the
+    next load, a symlink that moved is followed where it points now."""
+    from punchboard.plumbing.paths import is_inside, resolving_once
+
+    game, elsewhere = tmp_path / "game", tmp_path / "elsewhere"
+    (game / "layouts").mkdir(parents=True)
+    elsewhere.mkdir()
+    link = game / "layouts" / "card.yaml"
+    link.symlink_to(game / "real.yaml")
+    asked: list[Path] = []
+    resolve = Path.resolve
+
+    def counting(self: Path, strict: bool = False) -> Path:
+        asked.append(self)
+        return resolve(self, strict)
+
+    monkeypatch.setattr(Path, "resolve", counting)
+    with resolving_once():
+        assert all(is_inside(link, game) for _ in range(5))
+        with resolving_once():  # a build inside a load's scope shares it
+            assert is_inside(link, game)
+        assert sorted(map(str, asked)) == sorted([str(link), str(game)])
+    link.unlink()
+    link.symlink_to(elsewhere / "real.yaml")
+    with resolving_once():
+        assert not is_inside(link, game)
+    assert not is_inside(link, game)
+    assert len(asked) == 6
