@@ -234,6 +234,7 @@ def _plan(sources: Sequence[tuple[_Identity | None, Callable[[], _Source], bool]
     """The combined PDF's objects: each source (its identity, how to read it, whether its pages get blank
     reverses) copied in order; a source already copied at the same place by a kept merge is not read."""
     global _kept
+    kept = _kept  # read once: another thread's merge may put its own in place meanwhile
     objects: list[_Out] = [b"", b"", b""]  # 1 catalog, 2 page tree, 3 info: filled in below
     kids: list[int] = []
     used: dict[tuple[_Identity, int, int], _Copied] = {}  # what this merge copied, to be kept for the next
@@ -245,8 +246,8 @@ def _plan(sources: Sequence[tuple[_Identity | None, Callable[[], _Source], bool]
         part = parts_copied
         parts_copied += 1
         key = None if identity is None else (identity, part, len(objects))
-        if key is not None and _kept is not None and key in _kept:
-            bodies, pages, size = used[key] = _kept[key]
+        if key is not None and kept is not None and key in kept:
+            bodies, pages, size = used[key] = kept[key]
             objects.extend(bodies)
             held += size
             return pages
@@ -292,7 +293,7 @@ def _plan(sources: Sequence[tuple[_Identity | None, Callable[[], _Source], bool]
                     kids.append(len(objects))
     except KeyError:
         return None
-    if _kept is not None:
+    if kept is not None:
         _kept = used  # what this merge copied, and nothing older
     prefs = b"/PrintScaling /None" + (b" /Duplex /" + duplex.encode("ascii") if duplex else b"")
     if print_range is not None:  # the print dialog's default pages, counted from 0
