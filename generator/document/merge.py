@@ -22,12 +22,13 @@ changed are read and renumbered again; the bytes written are the same.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from collections.abc import Callable, Sequence
 from io import BytesIO
 from pathlib import Path
 from typing import BinaryIO
+
+from punchboard.plumbing.file_digest import stamp
 
 _ENTRY = re.compile(rb"(\d{10}) (\d{5}) ([nf])")
 _HEADER = re.compile(rb"(\d+) 0 obj\r?\n")
@@ -174,7 +175,10 @@ def merge_to(out: BinaryIO, parts: Sequence[tuple[bytes | Path, bool]], blank: b
     def opener(pdf: bytes | Path) -> Callable[[], _Source]:
         def parse() -> _Source:
             handles.append(BytesIO(pdf) if isinstance(pdf, bytes) else pdf.open("rb"))
-            return _Source(handles[-1])
+            try:
+                return _Source(handles[-1])
+            except (ValueError, IndexError) as exc:  # a cross-reference table or trailer not as reportlab writes them
+                raise _Unknown from exc
         return parse
 
     try:
@@ -182,7 +186,7 @@ def merge_to(out: BinaryIO, parts: Sequence[tuple[bytes | Path, bool]], blank: b
         blank_source = (_identity(blank), opener(blank), False) if any(reverses for _, reverses in parts) else None
         try:
             objects = _plan(sources, blank_source, title, subject, duplex, print_range)
-        except (_Unknown, ValueError, IndexError):
+        except _Unknown:
             return False
         if objects is None:
             return False
@@ -221,11 +225,8 @@ def _identity(pdf: bytes | Path) -> _Identity | None:
         return None
     if isinstance(pdf, bytes):
         return (hashlib.blake2b(pdf, digest_size=16).digest(),)
-    try:
-        stat = os.stat(pdf)
-    except OSError:
-        return None
-    return (str(pdf), stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+    now = stamp(pdf)
+    return None if now is None else (str(pdf), *now)
 
 
 def _plan(sources: Sequence[tuple[_Identity | None, Callable[[], _Source], bool]],

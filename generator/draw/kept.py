@@ -82,6 +82,8 @@ class Store:
 
 
 _LAYOUTS: ByIdentity[Layout, str] = ByIdentity()
+
+
 def file_digest(path: Path) -> str:
     """A file's content digest ("missing" when it cannot be read), read again only when it may have changed."""
     return plumbing_file_digest(path) or "missing"

@@ -19,27 +19,37 @@ from pathlib import Path
 RACY_NS = 2_000_000_000
 LIMIT = 4096
 
-_known: dict[str, tuple[tuple[int, ...], str]] = {}
+Stamp = tuple[int, int, int, int, int]
+
+_known: dict[str, tuple[Stamp, str]] = {}
+
+
+def stamp(path: Path | str) -> Stamp | None:
+    """What tells a file's versions apart without reading it (None: no such file): its device, inode, size,
+    and modification and change times."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
 
 
 def file_digest(path: Path | str) -> str | None:
     """The SHA-256 of the file's bytes (hex), or None when it cannot be read."""
     name = str(path)
-    try:
-        stat = os.stat(name)
-    except OSError:
+    now = stamp(name)
+    if now is None:
         return None
-    stamp = (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
     known = _known.get(name)
-    if known is not None and known[0] == stamp:
+    if known is not None and known[0] == now:
         return known[1]
     try:
         with open(name, "rb") as handle:
             digest = hashlib.file_digest(handle, "sha256").hexdigest()
     except OSError:
         return None
-    if time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) > RACY_NS:
+    if time.time_ns() - max(now[3], now[4]) > RACY_NS:
         if name not in _known and len(_known) >= LIMIT:
             _known.clear()
-        _known[name] = (stamp, digest)
+        _known[name] = (now, digest)
     return digest

@@ -234,6 +234,24 @@ def test_a_font_file_changed_under_an_unchanged_layout_is_checked_again(tmp_path
         load_game(game)
 
 
+def test_a_font_copied_over_with_its_size_and_time_kept_is_checked_again(tmp_path: Path, counted: dict[str, int]):
+    """A copy that keeps the old file's size and modification time (cp -p, rsync) is a new file: another inode
+    and change time."""
+    import os
+
+    game = _game(tmp_path)
+    load_game(game)
+    font = game / "layouts" / "mine" / "fancy.ttf"
+    stat = font.stat()
+    copy = font.with_name("copy.part")
+    copy.write_bytes(b"\0" * stat.st_size)
+    os.utime(copy, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    os.replace(copy, font)
+    assert (font.stat().st_size, font.stat().st_mtime_ns) == (stat.st_size, stat.st_mtime_ns)
+    with pytest.raises(SpecError, match="fancy.ttf"):
+        load_game(game)
+
+
 def test_the_setup_check_runs_again_only_for_what_it_can_read(tmp_path: Path, counted: dict[str, int],
                                                                monkeypatch: pytest.MonkeyPatch):
     game = _game(tmp_path)

@@ -4,7 +4,7 @@ Such a process loads the whole game again after every save, though a save change
 :func:`keep_loaded` the loader hands back the very objects of the last load for what did not change:
 
 - a layout whose file text is the same, whose parent is the same layout object and whose font
-  files have the same size and modification time (taken before they were read);
+  files have the same stamp: device, inode, size, modification and change times (taken before they were read);
 - a component whose file text is the same, with no card table (a CSV, a workbook or a linked
   sheet is read afresh), whose layouts are the same objects, under the same limits and sizes;
 - the setup check's gaps, for the same setup text, player counts and view of the components: what the
@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from punchboard.plumbing.file_digest import Stamp, stamp
 from punchboard.plumbing.limits import Limits
 from punchboard.spec.model import Component, Layout, Size
 
@@ -36,11 +37,11 @@ class KeptLayout:
 
     __slots__ = ("digest", "parent", "fonts", "max_file_bytes", "layout", "marks")
 
-    def __init__(self, digest: str, parent: Layout | None, fonts: tuple[tuple[str, Path, tuple[int, int] | None], ...],
+    def __init__(self, digest: str, parent: Layout | None, fonts: tuple[tuple[str, Path, Stamp | None], ...],
                  max_file_bytes: int, layout: Layout, marks: Mapping[tuple[str, str], str]):
         self.digest = digest  # of the layout file's text
         self.parent = parent
-        self.fonts = fonts  # name, file, (size, mtime) or None if missing
+        self.fonts = fonts  # name, file, its stamp or None if missing
         self.max_file_bytes = max_file_bytes
         self.layout = layout
         self.marks = marks  # what the build added to LayoutLoader.prop_marks
@@ -131,15 +132,6 @@ def kept() -> Kept | None:
     return _kept
 
 
-def font_stamps(folder: Path, fonts: Mapping[str, Any]) -> tuple[tuple[str, Path, tuple[int, int] | None], ...]:
-    """Each font a layout file names, with its file's size and modification time (None: no such file)."""
-    stamps = []
-    for name, file in fonts.items():
-        path = folder / str(file)
-        try:
-            stat = path.stat()
-            stamp: tuple[int, int] | None = (stat.st_size, stat.st_mtime_ns)
-        except OSError:
-            stamp = None
-        stamps.append((str(name), path, stamp))
-    return tuple(stamps)
+def font_stamps(folder: Path, fonts: Mapping[str, Any]) -> tuple[tuple[str, Path, Stamp | None], ...]:
+    """Each font a layout file names, with its file's stamp (plumbing/file_digest.py; None: no such file)."""
+    return tuple((str(name), folder / str(file), stamp(folder / str(file))) for name, file in fonts.items())
