@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from punchboard.spec.model import TokenShape
 
+from .geometry_memo import is_rings, remembered
+
 if TYPE_CHECKING:
     from shapely.geometry.base import BaseGeometry
 
@@ -110,11 +112,16 @@ class Outline:
         eps = 1e-6
         if x >= bx - eps and y >= by - eps and x + w <= bx + bw + eps and y + h <= by + bh + eps:
             return self
+        found = remembered("within", (self, box), (__file__,), lambda: self._within(box), _is_cut)
+        return Outline("polygon", found[0], rings=found[1])
+
+    def _within(self, box: tuple[float, float, float, float]) -> tuple[tuple[float, float, float, float], tuple[Ring, ...]]:
         import shapely  # imported when first needed: it loads numpy, a noticeable start-up cost for every command
 
+        bx, by, bw, bh = box
         cut = self.shape(360).intersection(shapely.box(bx, by, bx + bw, by + bh))
         left, bottom, right, top = cut.bounds if not cut.is_empty else (bx, by, bx, by)
-        return Outline("polygon", (left, bottom, right - left, top - bottom), rings=_rings_of(cut))
+        return (float(left), float(bottom), float(right - left), float(top - bottom)), _rings_of(cut)
 
     def translated(self, dx: float, dy: float) -> Outline:
         x, y, w, h = self.box
@@ -148,7 +155,15 @@ def _grown_rings(rings: tuple[Ring, ...], distance: float) -> tuple[Ring, ...]:
     that (the sides then lie 0.07 % further out than ``distance``: 0.002 mm at 3 mm).
     """
     radius = distance / math.cos(1.5 * math.pi / (4 * OFFSET_QUARTER_SEGMENTS))
-    return _rings_of(_even_odd(rings).buffer(radius, quad_segs=OFFSET_QUARTER_SEGMENTS, join_style="round"))
+    return remembered("grown", (rings, distance), (__file__,),
+                      lambda: _rings_of(_even_odd(rings).buffer(radius, quad_segs=OFFSET_QUARTER_SEGMENTS,
+                                                                join_style="round")), is_rings)
+
+
+def _is_cut(value: object) -> bool:
+    """Whether ``value`` is what :meth:`Outline._within` answers: a box of four floats and rings."""
+    return (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], tuple) and len(value[0]) == 4
+            and all(type(v) is float for v in value[0]) and is_rings(value[1]))
 
 
 def _rings_of(area: BaseGeometry) -> tuple[Ring, ...]:

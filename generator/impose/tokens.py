@@ -16,7 +16,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from punchboard.generator.document.pages import FooterBand, Page
+from punchboard.generator.draw import outlines
 from punchboard.generator.draw.geometry import Rect
+from punchboard.generator.draw.geometry_memo import remembered
 from punchboard.generator.draw.outlines import Outline, token_outline
 from punchboard.generator.draw.side import SideFrame
 from punchboard.generator.options import BuildOptions
@@ -24,6 +26,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.spec.model import Component, Game, TokenShape
 
+from . import kept_bleed
 from .backs import Item, Painter, paginate, print_shop_pages
 from .cards import _mm, too_big
 from .context import BuildContext
@@ -33,6 +36,7 @@ from .kept_bleed import TOLERANCE, least_kept
 from .style import SheetStyle
 
 ROUND_SHAPES = ("circle", "gear", "hexagon")
+_SOURCES = (__file__, outlines.__file__, kept_bleed.__file__)  # the code a sheet's kept bleed is measured with
 
 
 def mirrored_shape(shape: TokenShape, mirror_x: bool, mirror_y: bool) -> TokenShape:
@@ -71,9 +75,20 @@ def clipped(painter: Painter | None, shape: TokenShape, bleed: float) -> Painter
 
 
 def kept_on(frames: Sequence[SideFrame], shapes: Sequence[TokenShape], bleed: float) -> float | None:
-    """The least bleed any token keeps in these frames (drawing order), one shape each, in points."""
+    """The least bleed any token keeps in these frames (drawing order), one shape each, in points.
+
+    Measured once per machine for the same frames, shapes and bleed (draw/geometry_memo.py): a sheet whose
+    frames clip to rectangles is told by its numbers alone."""
+    if not all(frame.clip is None or isinstance(frame.clip, Rect) for frame in frames):
+        return _kept_on(frames, shapes, bleed)
+    return remembered("kept_on", (tuple(frames), tuple(shapes), bleed), _SOURCES,
+                      lambda: _kept_on(frames, shapes, bleed), lambda found: found is None or type(found) is float)
+
+
+def _kept_on(frames: Sequence[SideFrame], shapes: Sequence[TokenShape], bleed: float) -> float | None:
     pieces = [(outline_for(shape, frame), art_outline(shape, frame, bleed)) for shape, frame in zip(shapes, frames, strict=True)]
-    return least_kept(pieces)
+    found = least_kept(pieces)
+    return None if found is None else float(found)
 
 
 def kept_on_sheet(sheet: Sheet, shape: TokenShape, bleed: float) -> float | None:
