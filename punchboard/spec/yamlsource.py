@@ -266,18 +266,29 @@ def load_yaml(path: Path, *, max_nodes: int = MAX_NODES, max_bytes: int = MAX_FI
         raise SpecError([Problem(display_path(path), 1, 1, f"cannot read file: {exc.strerror}")]) from None
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     if _parsed is None:
-        doc = parse_yaml(text, path, max_nodes=max_nodes)
-        doc.text_digest = digest
-        return doc
+        return _parsed_from_disk(text, path, max_nodes, digest)
     key = (path, max_nodes)
     known = _parsed.get(key)
     if known is not None and known[0] == text:
         return Document(path, pickle.loads(known[1]), dict(known[2]), dict(known[3]), digest)
-    doc = parse_yaml(text, path, max_nodes=max_nodes)
-    doc.text_digest = digest
+    doc = _parsed_from_disk(text, path, max_nodes, digest)
     if len(_parsed) >= _PARSED_LIMIT:
         _parsed.clear()
     _parsed[key] = (text, pickle.dumps(doc.data, protocol=pickle.HIGHEST_PROTOCOL), dict(doc.value_marks), dict(doc.key_marks))
+    return doc
+
+
+def _parsed_from_disk(text: str, path: Path, max_nodes: int, digest: str) -> Document:
+    """``text`` parsed, or read back as an earlier command parsed the same text (spec/parsed_store.py)."""
+    from . import parsed_store
+
+    parser = _COMPOSER.__name__
+    found = parsed_store.read(path, max_nodes, digest, parser)
+    if found is not None:
+        return Document(path, found[0], found[1], found[2], digest)
+    doc = parse_yaml(text, path, max_nodes=max_nodes)
+    doc.text_digest = digest
+    parsed_store.write(path, max_nodes, digest, parser, doc.data, doc.value_marks, doc.key_marks)
     return doc
 
 

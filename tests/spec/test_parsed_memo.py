@@ -15,7 +15,8 @@ from tests.conftest import ROOT
 
 
 @pytest.fixture
-def kept(monkeypatch):
+def kept(monkeypatch, tmp_path):
+    monkeypatch.setenv("PUNCHBOARD_CACHE_DIR", str(tmp_path / "cache"))  # nothing parsed by an earlier command
     monkeypatch.setattr(yamlsource, "_parsed", None)
     yamlsource.keep_parsed()
     parses: list[Path] = []
