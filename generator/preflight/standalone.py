@@ -12,8 +12,11 @@ fonts embedded or files written.
 from __future__ import annotations
 
 from io import BytesIO
+from typing import Protocol
 
+from punchboard.generator.draw import packed_forms
 from punchboard.generator.draw.geometry import Rect
+from punchboard.generator.draw.kept import Store
 from punchboard.generator.draw.side import SideFrame, draw_side
 from punchboard.generator.impose.context import BuildContext
 from punchboard.generator.impose.kinds import KINDS
@@ -27,6 +30,7 @@ from reportlab.pdfgen.canvas import Canvas
 from punchboard.spec.loader import load_paper
 from punchboard.spec.model import PIECE_NOUNS, Component, Game, Piece, Side
 
+from .colour_blind import Kept as LookKept
 from .colour_blind import check_component
 
 CARD_KINDS = ("deck", "banknotes", "tokens")  # their bleed comes from BuildContext.bleed_for, as on card sheets
@@ -54,21 +58,40 @@ def _parts(component: Component, piece: Piece, bleed: float) -> list[Part]:
     return parts
 
 
-def preflight_game(game: Game, options: BuildOptions | None = None) -> list[str]:
-    """Every preflight finding (and drawing warning) of ``game``, in component order."""
+class Kept(Protocol):
+    """Where ``check`` finds the sides and looks an earlier check worked out (generator/check_stores.py)."""
+
+    def sides(self, component: Component) -> Store: ...
+    def looks(self, component: Component) -> LookKept: ...
+    def done(self, component: Component, finished: bool) -> None: ...
+
+
+def preflight_game(game: Game, options: BuildOptions | None = None, kept: Kept | None = None) -> list[str]:
+    """Every preflight finding (and drawing warning) of ``game``, in component order. With ``kept``, a side
+    drawn by an earlier check is replayed with the findings it gave (draw/kept.py), and a piece's look for
+    the colour check is found again, as a build finds them."""
     options = options or BuildOptions()
     ctx = BuildContext(game, load_paper(options.paper), options, load_style(), preflight=True)
     for component in game.printed:
         if component.kind not in KINDS:
             continue
-        canvas = Canvas(BytesIO(), invariant=1, pageCompression=0, initialFontName="Vera")
+        canvas = Canvas(BytesIO(), invariant=1, pageCompression=1 if kept is not None else 0, initialFontName="Vera")
         bleed = ctx.bleed_for(component) if component.kind in CARD_KINDS else bleed_for(ctx, component)
         noun = PIECE_NOUNS.get(component.kind, "piece")
-        for piece in component.pieces:
-            side_ctx = ctx.side_context(ctx.where(component, piece, noun))
-            for side, trim, clip, rotation in _parts(component, piece, bleed):
-                layout = game.layouts[side.layout]
-                draw_side(canvas, layout, {**piece.fields, **side.fields}, SideFrame(trim, bleed, bleed, clip, rotation), side_ctx)
-        for finding in check_component(game, component):
-            ctx.warn(finding)
+        store = kept.sides(component) if kept is not None else None
+        finished = False
+        try:
+            for piece in component.pieces:
+                side_ctx = ctx.side_context(ctx.where(component, piece, noun))
+                side_ctx.kept_sides = store
+                for side, trim, clip, rotation in _parts(component, piece, bleed):
+                    layout = game.layouts[side.layout]
+                    draw_side(canvas, layout, {**piece.fields, **side.fields}, SideFrame(trim, bleed, bleed, clip, rotation), side_ctx)
+            for finding in check_component(game, component, kept.looks(component) if kept is not None else None):
+                ctx.warn(finding)
+            finished = True
+        finally:
+            packed_forms.close(canvas)
+            if kept is not None:
+                kept.done(component, finished)
     return ctx.warnings

@@ -44,10 +44,13 @@ def _preflight(game: Any, mode: str) -> list[str]:
     """The preflight's findings on every piece, one line for a finding many pieces share; none with ``off``."""
     if mode == "off":
         return []
+    from punchboard.generator.check_stores import CheckStores
+    from punchboard.generator.options import BuildOptions
     from punchboard.generator.preflight.findings import code_of, summarise
     from punchboard.generator.preflight.standalone import preflight_game
 
-    return summarise(w for w in preflight_game(game) if code_of(w) is not None)
+    options = BuildOptions()
+    return summarise(w for w in preflight_game(game, options, CheckStores(game, options)) if code_of(w) is not None)
 
 
 def register(sub: Any) -> None:

@@ -1,0 +1,87 @@
+"""What ``punchboard check`` keeps of its preflight for the next check: drawn sides and pieces' looks.
+
+``check`` draws every distinct side of a game to run the preflight on it, and works
+out every piece's look for the colour check: for Steam Court that was most of the
+command, on every run, though a build keeps both (generator/side_store.py,
+generator/look_store.py). ``check`` writes no outputs, so it keeps them in the user's
+cache folder (beside the remembered verdicts, punchboard/spec/validated.py), one
+folder per game folder: ``check/<digest of the game's resolved folder>/``, in the
+files a build would write. A side is found again by everything its drawing depends on
+(draw/kept.py), preflight included, and gives the findings it gave when drawn; a
+look by its layouts, palette and fields. So a check finds exactly what drawing would
+find, and an edit draws only the sides it changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from punchboard.generator.draw.kept import KeptSide, Store
+
+from punchboard.plumbing.paths import resolved
+from punchboard.spec import validated
+from punchboard.spec.model import Component, Game
+
+from .cache import build_digest, side_salt
+from .look_store import LookStore
+from .options import BuildOptions
+from .side_store import SideStore
+
+SUBFOLDER = "check"
+
+
+def folder(game: Game) -> Path:
+    """Where the checks of this game folder keep their sides and looks."""
+    name = hashlib.sha256(str(resolved(game.folder)).encode()).hexdigest()[:32]
+    return validated.folder().parent / SUBFOLDER / name
+
+
+class CheckStores:
+    """Each component's kept sides and looks for one check of ``game`` (see the module's docstring). When the
+    folder cannot be written, nothing is kept and the check draws as it would without it."""
+
+    def __init__(self, game: Game, options: BuildOptions):
+        self.folder = folder(game)
+        self.salt = side_salt(build_digest(game, options))
+        self._sides: dict[str, _Sides] = {}
+        self._looks: dict[str, LookStore] = {}
+
+    def sides(self, component: Component) -> Store:
+        try:
+            store = self._sides[component.id] = _Sides(self.folder, component.id, self.salt)
+        except OSError:
+            return Store(self.salt)
+        return store
+
+    def looks(self, component: Component) -> LookStore:
+        looks = self._looks[component.id] = LookStore(self.folder, component.id, self.salt)
+        return looks
+
+    def done(self, component: Component, finished: bool) -> None:
+        """The component's preflight ran (``finished``: to its end): keep what it drew and looked at for the
+        next check, or leave what was kept as it was."""
+        sides, looks = self._sides.pop(component.id, None), self._looks.pop(component.id, None)
+        try:
+            if sides is not None and finished and not sides.broken:
+                sides.save()
+            elif sides is not None:
+                sides.discard()
+            if looks is not None and finished:
+                looks.save()
+        except OSError:
+            pass  # a cache folder that cannot be written: the next check draws again
+
+
+class _Sides(SideStore):
+    """A side store that stops keeping when its file cannot be written, rather than failing the check."""
+
+    broken = False
+
+    def put(self, key: str, kept: KeptSide) -> None:
+        if self.broken:
+            return
+        try:
+            super().put(key, kept)
+        except OSError:
+            self.broken = True
