@@ -10,6 +10,7 @@ grown by the bleed; rectangular pieces are opaque RGB.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import unicodedata
@@ -39,6 +40,8 @@ from punchboard.plumbing.pool import ordered_map
 from punchboard.plumbing.units import to_mm
 from punchboard.spec.loader import load_paper
 from punchboard.spec.model import Component, Game, Piece, Side
+
+from . import kept_images
 
 PRINT_SHOP_KINDS = ("deck", "banknotes", "tokens")
 SHAPED_KINDS = ("tokens", "tiles")
@@ -220,10 +223,15 @@ def export_images(game: Game, out_dir: Path, dpi: float = DEFAULT_DPI, bleed: fl
     runs = _runs(state, jobs)
     written: list[ExportedImage] = []
     heard: dict[str, None] = {}
-    for (index, _, _), (made, said) in zip(runs, ordered_map(_run_images, state, runs, jobs), strict=True):
+    records: dict[int, kept_images.Kept] = {}
+    for (index, _, _), (made, said, record) in zip(runs, ordered_map(_run_images, state, runs, jobs), strict=True):
         pieces = components[index].pieces
         written.extend(ExportedImage(path, pieces[n], side, count) for path, n, side, count in made)
         heard.update(dict.fromkeys(said))
+        records.setdefault(index, {}).update(record)
+    for index, record in records.items():
+        if record:
+            kept_images.write(out_dir / game.id / "images", components[index].id, record)
     for message in heard if warn is not None else ():
         warn(message)
     if written:
@@ -273,9 +281,10 @@ def _work(state: ImagesState, index: int) -> tuple[Work, dict[tuple[object, ...]
     return work, counts
 
 
-def _run_images(state: ImagesState, run: Run) -> tuple[list[tuple[Path, int, str, int]], list[str]]:
-    """Write one run of a component's images; (path, piece position, side, count) of each, and the warnings
-    drawing them gave (picklable, for --jobs)."""
+def _run_images(state: ImagesState, run: Run) -> tuple[list[tuple[Path, int, str, int]], list[str], kept_images.Kept]:
+    """Write one run of a component's images; (path, piece position, side, count) of each, the warnings
+    drawing them gave, and what was written (generator/export/kept_images.py; picklable, for --jobs). An image
+    whose pixels are the ones its file was written from is left as it is."""
     ctx, out_dir, dpi, _unique, components = state
     index, start, stop = run
     component, game = components[index], ctx.game
@@ -284,16 +293,24 @@ def _run_images(state: ImagesState, run: Run) -> tuple[list[tuple[Path, int, str
     work, counts = _work(state, index)
     work = work[start:stop]
     if not work:
-        return [], []
+        return [], [], {}
     pages = [page for page, _, _, _ in work]
     sizes = [pixel_size(page.width, page.height, dpi) for page in pages]
     alpha = component.kind in SHAPED_KINDS
     made = []
+    kept = kept_images.read(folder.parent, component.id)
+    record: kept_images.Kept = {}
     for image, (_, name, piece, key) in zip(render_pages(pages, sizes, alpha, game.title), work, strict=True):
         path = folder / name
-        write_bytes(path, png_bytes(image, dpi))
+        pixels = kept_images.pixels_digest(image, dpi)
+        if kept_images.unchanged(kept, path, pixels):
+            record[name] = kept[name]
+        else:
+            data = png_bytes(image, dpi)
+            write_bytes(path, data)
+            record[name] = (pixels, hashlib.sha256(data).hexdigest())
         made.append((path, piece, name.rsplit("-", 1)[1].removesuffix(".png"), counts[key]))
-    return made, ctx.warnings[before:]
+    return made, ctx.warnings[before:], record
 
 
 def manifest(game: Game, images: Sequence[ExportedImage], root: Path, dpi: float, bleed: float) -> bytes:

@@ -1,0 +1,76 @@
+"""``punchboard images`` leaves an image whose pixels are unchanged as it is (generator/export/kept_images.py):
+every export writes the files a fresh export to an empty folder writes, and rewrites only what changed."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from tests.build_helpers import make_game
+from tests.conftest import run_cli
+
+
+def _images(game: Path, out: Path, *flags: str) -> None:
+    result = run_cli("images", str(game), "--out", str(out), "--dpi", "100", *flags)
+    assert result.returncode == 0, result.stderr
+
+
+def _pngs(out: Path) -> dict[str, tuple[bytes, int, int]]:
+    """Each image's bytes, inode and modification time (a file written again has a new inode)."""
+    return {str(p.relative_to(out)): (p.read_bytes(), p.stat().st_ino, p.stat().st_mtime_ns)
+            for p in sorted(out.rglob("*.png"))}
+
+
+def _fresh(game: Path, tmp_path: Path, name: str) -> dict[str, bytes]:
+    out = tmp_path / name
+    _images(game, out)
+    return {path: data for path, (data, _, _) in _pngs(out).items()}
+
+
+def test_an_unchanged_export_rewrites_nothing_and_an_edit_rewrites_its_card(tmp_path: Path) -> None:
+    game, out = make_game(tmp_path / "tiny"), tmp_path / "out"
+    _images(game, out)
+    first = _pngs(out)
+    assert len(first) > 6
+    _images(game, out, "--jobs", "2")
+    assert _pngs(out) == first  # the same files, not written again
+
+    csv = game / "cards.csv"
+    csv.write_text(csv.read_text(encoding="utf-8").replace("Bye", "Farewell"), encoding="utf-8")
+    _images(game, out)
+    after = _pngs(out)
+    rewritten = sorted(path for path in after if after[path][1:] != first[path][1:])
+    # the card 'Three' (two copies, positions 5 and 6; its back shows its text too) and nothing else
+    assert rewritten == [f"tiny/images/cards/{n:03d}-three-{side}.png" for n in (5, 6) for side in ("back", "front")]
+    assert {path: data for path, (data, _, _) in after.items()} == _fresh(game, tmp_path, "fresh")
+
+
+def test_a_damaged_or_missing_image_or_record_is_written_again(tmp_path: Path) -> None:
+    game, out = make_game(tmp_path / "tiny"), tmp_path / "out"
+    _images(game, out)
+    expected = _fresh(game, tmp_path, "fresh")
+    images = out / "tiny" / "images"
+    one, two = images / "cards" / "001-one-front.png", images / "tokens" / "002-2-front.png"
+    one.write_bytes(one.read_bytes()[:-10])  # an image edited by hand: its bytes are not what was written
+    two.unlink()
+    _images(game, out)
+    assert {path: data for path, (data, _, _) in _pngs(out).items()} == expected
+
+    for record in (images / ".punchboard-images").iterdir():
+        record.write_text("{not json", encoding="utf-8")
+    os.utime(one, ns=(0, 0))
+    _images(game, out)
+    assert {path: data for path, (data, _, _) in _pngs(out).items()} == expected
+    kept = json.loads((images / ".punchboard-images" / "cards.json").read_text(encoding="utf-8"))
+    assert sorted(kept["files"]) == sorted(p.name for p in (images / "cards").glob("*.png"))
+
+
+def test_another_dpi_is_another_image(tmp_path: Path) -> None:
+    game, out = make_game(tmp_path / "tiny"), tmp_path / "out"
+    _images(game, out)
+    before = _pngs(out)
+    result = run_cli("images", str(game), "--out", str(out), "--dpi", "120")
+    assert result.returncode == 0, result.stderr
+    after = _pngs(out)
+    assert all(after[path][0] != before[path][0] for path in before)
