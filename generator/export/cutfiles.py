@@ -24,7 +24,8 @@ from punchboard.generator.impose.cut import cut_file_stem, load_cutters
 from punchboard.plumbing.atomicio import write_bytes
 from punchboard.plumbing.units import to_mm
 
-from .images import pixel_size, png_bytes, rasterise
+from .images import pixel_size, rasterise
+from .kept_images import png_bytes
 
 
 def _fmt(value: float) -> str:

@@ -10,13 +10,11 @@ grown by the bleed; rectangular pieces are opaque RGB.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from io import BytesIO
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -42,6 +40,7 @@ from punchboard.spec.loader import load_paper
 from punchboard.spec.model import Component, Game, Piece, Side
 
 from . import kept_images
+from .kept_images import KeptPngs
 
 PRINT_SHOP_KINDS = ("deck", "banknotes", "tokens")
 SHAPED_KINDS = ("tokens", "tiles")
@@ -189,14 +188,6 @@ def render_pages(pages: Sequence[Page], sizes: Sequence[tuple[int, int]], alpha:
     return rasterise(render(pages, title, load_style()), sizes, alpha)
 
 
-def png_bytes(image: Image.Image, dpi: float | None = None) -> bytes:
-    """PNG bytes with no timestamp or text chunks, so identical pixels give identical files."""
-    buffer = BytesIO()
-    extra = {"dpi": (dpi, dpi)} if dpi else {}
-    image.save(buffer, format="PNG", optimize=False, compress_level=6, **extra)
-    return buffer.getvalue()
-
-
 @dataclass(frozen=True)
 class ExportedImage:
     path: Path
@@ -231,7 +222,7 @@ def export_images(game: Game, out_dir: Path, dpi: float = DEFAULT_DPI, bleed: fl
         records.setdefault(index, {}).update(record)
     for index, record in records.items():
         if record:
-            kept_images.write(out_dir / game.id / "images", components[index].id, record)
+            kept_images.write(_record(out_dir, game, components[index]), record)
     for message in heard if warn is not None else ():
         warn(message)
     if written:
@@ -298,19 +289,17 @@ def _run_images(state: ImagesState, run: Run) -> tuple[list[tuple[Path, int, str
     sizes = [pixel_size(page.width, page.height, dpi) for page in pages]
     alpha = component.kind in SHAPED_KINDS
     made = []
-    kept = kept_images.read(folder.parent, component.id)
-    record: kept_images.Kept = {}
+    pngs = KeptPngs(_record(out_dir, game, component))
     for image, (_, name, piece, key) in zip(render_pages(pages, sizes, alpha, game.title), work, strict=True):
         path = folder / name
-        pixels = kept_images.pixels_digest(image, dpi)
-        if kept_images.unchanged(kept, path, pixels):
-            record[name] = kept[name]
-        else:
-            data = png_bytes(image, dpi)
-            write_bytes(path, data)
-            record[name] = (pixels, hashlib.sha256(data).hexdigest())
+        pngs.write(path, image, dpi)
         made.append((path, piece, name.rsplit("-", 1)[1].removesuffix(".png"), counts[key]))
-    return made, ctx.warnings[before:], record
+    return made, ctx.warnings[before:], pngs.written
+
+
+def _record(out_dir: Path, game: Game, component: Component) -> Path:
+    """Where the images of ``component`` written by the last export are recorded (kept_images.py)."""
+    return out_dir / game.id / "images" / kept_images.RECORDS / f"{component.id}.json"
 
 
 def manifest(game: Game, images: Sequence[ExportedImage], root: Path, dpi: float, bleed: float) -> bytes:

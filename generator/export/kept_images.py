@@ -8,7 +8,8 @@ the file, under the encoder's versions: Pillow's and zlib's) and the SHA-256 of 
 bytes written. An image whose pixels digest the same, whose file still holds exactly
 those bytes, is left as it is: the file is the one a fresh export writes, byte for
 byte. A record that does not read back keeps nothing; the record is rewritten with
-the images of this export only.
+the images of this export only. ``tts`` keeps its sheets and piece images the same
+way (``tts/.punchboard-images.json``).
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ import hashlib
 import json
 import zlib
 from functools import cache
+from io import BytesIO
 from pathlib import Path
 
 from PIL import Image
 
-from punchboard.plumbing.atomicio import write_cache
+from punchboard.plumbing.atomicio import write_bytes, write_cache
 from punchboard.plumbing.file_digest import file_digest
 
 RECORDS = ".punchboard-images"  # beside the component folders, which hold only images
@@ -38,20 +40,15 @@ def _encoder() -> str:
 
 def pixels_digest(image: Image.Image, dpi: float | None) -> str:
     """What a PNG of ``image`` is encoded from: its pixels, mode, size and the dpi written, and the encoder."""
-    sha = hashlib.blake2b(f"{_encoder()}:{image.mode}:{image.size}:{dpi!r}\n".encode(), digest_size=32)
+    sha = hashlib.sha256(f"{_encoder()}:{image.mode}:{image.size}:{dpi!r}\n".encode())
     sha.update(image.tobytes())
     return sha.hexdigest()
 
 
-def _record(images: Path, component: str) -> Path:
-    return images / RECORDS / f"{component}.json"
-
-
-def read(images: Path, component: str) -> Kept:
-    """What the last export wrote of this component's images under ``images`` (empty when its record does
-    not read back)."""
+def read(record: Path) -> Kept:
+    """What the export that wrote ``record`` wrote (empty when it does not read back)."""
     try:
-        data = json.loads(_record(images, component).read_text(encoding="utf-8"))
+        data = json.loads(record.read_text(encoding="utf-8"))
         if data.get("format") != FORMAT or not isinstance(data.get("files"), dict):
             return {}
         return {str(name): (str(entry[0]), str(entry[1])) for name, entry in data["files"].items()
@@ -60,13 +57,40 @@ def read(images: Path, component: str) -> Kept:
         return {}
 
 
-def unchanged(kept: Kept, path: Path, pixels: str) -> bool:
-    """Whether ``path`` already holds the PNG of pixels digesting to ``pixels`` (as the last export wrote it)."""
-    known = kept.get(path.name)
-    return known is not None and known[0] == pixels and file_digest(path) == known[1]
-
-
-def write(images: Path, component: str, files: Kept) -> None:
-    """Record what this export wrote of this component's images under ``images``."""
+def write(record: Path, files: Kept) -> None:
+    """Record what an export wrote (file name → pixels digest, file's SHA-256)."""
     data = {"format": FORMAT, "files": {name: list(files[name]) for name in sorted(files)}}
-    write_cache(_record(images, component), (json.dumps(data, indent=0) + "\n").encode("utf-8"))
+    write_cache(record, (json.dumps(data, indent=0) + "\n").encode("utf-8"))
+
+
+class KeptPngs:
+    """The PNG files of one export folder: :meth:`write` leaves a file that already holds the PNG of the same
+    pixels as it is, and :attr:`written` is the record of this export's files (see the module's docstring)."""
+
+    def __init__(self, record: Path):
+        self.record = record
+        self.kept = read(record)
+        self.written: Kept = {}
+
+    def write(self, path: Path, image: Image.Image, dpi: float | None = None) -> None:
+        pixels = pixels_digest(image, dpi)
+        known = self.kept.get(path.name)
+        if known is not None and known[0] == pixels and file_digest(path) == known[1]:
+            self.written[path.name] = known
+            return
+        data = png_bytes(image, dpi)
+        write_bytes(path, data)
+        self.written[path.name] = (pixels, hashlib.sha256(data).hexdigest())
+
+    def save(self) -> None:
+        """Record this export's files for the next export (nothing when it wrote none)."""
+        if self.written:
+            write(self.record, self.written)
+
+
+def png_bytes(image: Image.Image, dpi: float | None = None) -> bytes:
+    """PNG bytes with no timestamp or text chunks, so identical pixels give identical files."""
+    buffer = BytesIO()
+    extra = {"dpi": (dpi, dpi)} if dpi else {}
+    image.save(buffer, format="PNG", optimize=False, compress_level=6, **extra)
+    return buffer.getvalue()

@@ -18,7 +18,8 @@ from punchboard.plumbing.atomicio import write_bytes
 from punchboard.plumbing.pool import ordered_map
 from punchboard.spec.model import Component, Game, Piece
 
-from .images import export_context, piece_sides, png_bytes, render_pages, side_key
+from .images import export_context, piece_sides, render_pages, side_key
+from .kept_images import png_bytes
 
 PREVIEW_DPI = 72
 MAX_THUMB = 640  # px, longest side: boards are shrunk to this

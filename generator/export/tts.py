@@ -38,9 +38,11 @@ from .images import (
     piece_key,
     piece_sides,
     piece_stem,
-    png_bytes,
     render_pages,
 )
+from .kept_images import KeptPngs
+
+RECORD = ".punchboard-images.json"  # what the last export wrote (kept_images.py)
 
 MAX_COLS, MAX_ROWS, MAX_SIDE = 10, 7, 4096
 CARDS_PER_SHEET = MAX_COLS * MAX_ROWS - 1  # the last slot is the hidden face
@@ -156,8 +158,8 @@ def _chunk_images(pages: Sequence[Page], size: tuple[int, int], title: str) -> I
     return render_pages(pages, [size] * len(pages), alpha=False, title=title)
 
 
-def deck_sheets(ctx: BuildContext, component: Component, folder: Path, urls: Urls) -> DeckSheets:
-    """Face sheets (and back sheets when backs differ), one sheet in memory at a time."""
+def deck_sheets(ctx: BuildContext, component: Component, folder: Path, urls: Urls, pngs: KeptPngs) -> DeckSheets:
+    """Face sheets (and back sheets when backs differ), one sheet in memory at a time; ``pngs`` writes them."""
     assert component.size is not None  # decks and banknotes have a size
     width, height = component.size.width, component.size.height
     designs = distinct(piece_sides(ctx, component))
@@ -195,18 +197,18 @@ def deck_sheets(ctx: BuildContext, component: Component, folder: Path, urls: Url
     if not unique_back:
         assert single_back is not None
         back_file = folder / f"{component.id}-back.png"
-        write_bytes(back_file, png_bytes(single_back))
+        pngs.write(back_file, single_back)
         files.append(back_file)
     for number, (chunk, grid) in enumerate(zip(chunks, grids, strict=True), start=1):
         face_sheet = _sheet(grid, _chunk_images([d.sides.front for d in chunk], size, title), hidden)
         face_file = folder / f"{component.id}-faces-{number}.png"
-        write_bytes(face_file, png_bytes(face_sheet))
+        pngs.write(face_file, face_sheet)
         del face_sheet
         files.append(face_file)
         if unique_back:
             back_sheet = _sheet(grid, _chunk_images(back_pages(chunk), size, title), question)
             sheet_back_file = folder / f"{component.id}-backs-{number}.png"
-            write_bytes(sheet_back_file, png_bytes(back_sheet))
+            pngs.write(sheet_back_file, back_sheet)
             del back_sheet
             files.append(sheet_back_file)
         else:
@@ -269,8 +271,10 @@ def _piece_dpi(width: float, height: float) -> float:
     return min(PIECE_DPI, MAX_SIDE * 72 / max(width, height))
 
 
-def piece_objects(ctx: BuildContext, game: Game, component: Component, folder: Path, urls: Urls, x: float) -> tuple[list[dict[str, Any]], list[Path]]:
-    """Boards and sheets as Custom_Tile; tokens and tiles as one object per piece in a Bag."""
+def piece_objects(ctx: BuildContext, game: Game, component: Component, folder: Path, urls: Urls, x: float,
+                  pngs: KeptPngs) -> tuple[list[dict[str, Any]], list[Path]]:
+    """Boards and sheets as Custom_Tile; tokens and tiles as one object per piece in a Bag (``pngs`` writes
+    their images)."""
     designs = distinct(piece_sides(ctx, component))
     shaped = component.kind in ("tokens", "tiles")
     jobs: list[tuple[Page, Path]] = []
@@ -284,7 +288,7 @@ def piece_objects(ctx: BuildContext, game: Game, component: Component, folder: P
         dpi = _piece_dpi(page.width, page.height)
         sizes.append((max(1, round(page.width * dpi / 72)), max(1, round(page.height * dpi / 72))))
     for image, (_, path) in zip(render_pages([p for p, _ in jobs], sizes, shaped, game.title), jobs, strict=True):
-        write_bytes(path, png_bytes(image))
+        pngs.write(path, image)
     files = [path for _, path in jobs]
     url_of = {id(page): urls(path) for page, path in jobs}
 
@@ -339,6 +343,7 @@ def export_tts(game: Game, out_dir: Path, base_url: str | None = None, warn: Cal
 
 
 def _export_tts(ctx: BuildContext, game: Game, folder: Path, urls: Urls) -> list[Path]:
+    pngs = KeptPngs(folder / RECORD)  # an image whose pixels are unchanged is not written again (kept_images.py)
     written: list[Path] = []
     everything: list[dict[str, Any]] = []
     x = 0.0
@@ -346,10 +351,10 @@ def _export_tts(ctx: BuildContext, game: Game, folder: Path, urls: Urls) -> list
         if not component.pieces:
             continue
         if component.kind in DECK_KINDS:
-            sheets = deck_sheets(ctx, component, folder, urls)
+            sheets = deck_sheets(ctx, component, folder, urls, pngs)
             objects, files = deck_objects(game, component, sheets, x), sheets.files
         else:
-            objects, files = piece_objects(ctx, game, component, folder, urls, x)
+            objects, files = piece_objects(ctx, game, component, folder, urls, x, pngs)
         path = folder / f"{component.id}.json"
         write_bytes(path, saved_object(f"{game.title} — {component.name}", objects))
         written += files + [path]
@@ -358,4 +363,5 @@ def _export_tts(ctx: BuildContext, game: Game, folder: Path, urls: Urls) -> list
     path = folder / f"{game.id}.json"
     write_bytes(path, saved_object(game.title, everything))
     written.append(path)
+    pngs.save()
     return written

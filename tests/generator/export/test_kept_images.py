@@ -74,3 +74,24 @@ def test_another_dpi_is_another_image(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     after = _pngs(out)
     assert all(after[path][0] != before[path][0] for path in before)
+
+
+def test_tts_keeps_its_sheets_the_same_way(tmp_path: Path) -> None:
+    game, out = make_game(tmp_path / "tiny"), tmp_path / "out"
+
+    def tts(target: Path) -> dict[str, tuple[bytes, int, int]]:
+        result = run_cli("tts", str(game), "--out", str(target))
+        assert result.returncode == 0, result.stderr
+        return {str(p.relative_to(target)): (p.read_bytes(), p.stat().st_ino, p.stat().st_mtime_ns)
+                for p in sorted(target.rglob("*.png"))}
+
+    first = tts(out)
+    assert tts(out) == first  # no image written again
+    csv = game / "cards.csv"
+    csv.write_text(csv.read_text(encoding="utf-8").replace("Bye", "Farewell"), encoding="utf-8")
+    after = tts(out)
+    rewritten = {path for path in after if after[path][1:] != first[path][1:]}
+    assert rewritten and all(path.startswith("tiny/tts/cards") for path in rewritten)
+    assert "tiny/tts/tokens-001-1-front.png" not in rewritten
+    fresh = tts(tmp_path / "fresh")
+    assert {path: data for path, (data, _, _) in after.items()} == {path: data for path, (data, _, _) in fresh.items()}
