@@ -129,6 +129,35 @@ class _Source:
         return sorted(seen)
 
 
+def page_digests(pdf: bytes) -> list[str] | None:
+    """For each page of ``pdf`` (one punchboard wrote), a SHA-256 over every object it draws with: the page
+    itself and everything reachable from it (contents, resources, forms, images, fonts with their embedded
+    subsets), dictionaries and streams as written; None for a PDF of another shape. Two pages with the same
+    digest are drawn from the same bytes (generator/export/images.py renders a page only when it changed)."""
+    try:
+        source = _Source(BytesIO(pdf))
+    except (_Unknown, ValueError, IndexError):
+        return None
+    digests = []
+    for page in source.pages:
+        sha = hashlib.sha256()
+        seen: set[int] = set()
+        todo = [page]
+        while todo:
+            number = todo.pop()
+            if number in seen or number in source.skip:
+                continue
+            found = source.objects.get(number)
+            if found is None:
+                return None
+            seen.add(number)
+            head, rest, start, end = found
+            sha.update(b"%d\n" % number + head + (rest if rest is not None else pdf[start:end]))
+            todo.extend(int(n) for n in reversed(_REF.findall(head)))
+        digests.append(sha.hexdigest())
+    return digests
+
+
 def _text(value: str) -> bytes:
     """A PDF text string: literal when ASCII, UTF-16BE with a byte-order mark otherwise."""
     if value.isascii():

@@ -20,6 +20,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from PIL import Image
+from punchboard.generator.document.merge import page_digests
 from punchboard.generator.document.pages import Page, render
 from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.draw.reads import fields_read
@@ -161,11 +162,13 @@ def pixel_size(width: float, height: float, dpi: float) -> tuple[int, int]:
     return max(1, round(width * dpi / 72)), max(1, round(height * dpi / 72))
 
 
-def rasterise(pdf: bytes, sizes: Sequence[tuple[int, int]], alpha: bool = False) -> Iterator[Image.Image]:
-    """Each page of ``pdf`` rendered to exactly the given pixel size (RGB on white, or RGBA on clear)."""
+def rasterise(pdf: bytes, sizes: Sequence[tuple[int, int]], alpha: bool = False,
+              pages: Sequence[int] | None = None) -> Iterator[Image.Image]:
+    """Each page of ``pdf`` rendered to exactly the given pixel size (RGB on white, or RGBA on clear);
+    with ``pages``, those pages only (counted from 0), one size each."""
     document = pdfium.PdfDocument(pdf)
     try:
-        for index, (width, height) in enumerate(sizes):
+        for index, (width, height) in zip(pages if pages is not None else range(len(sizes)), sizes, strict=True):
             page = document[index]
             fmt = pdfium_c.FPDFBitmap_BGRA if alpha else pdfium_c.FPDFBitmap_BGR
             bitmap = pdfium.PdfBitmap.new_native(width, height, fmt, rev_byteorder=True)
@@ -288,12 +291,16 @@ def _run_images(state: ImagesState, run: Run) -> tuple[list[tuple[Path, int, str
     pages = [page for page, _, _, _ in work]
     sizes = [pixel_size(page.width, page.height, dpi) for page in pages]
     alpha = component.kind in SHAPED_KINDS
-    made = []
     pngs = KeptPngs(_record(out_dir, game, component))
-    for image, (_, name, piece, key) in zip(render_pages(pages, sizes, alpha, game.title), work, strict=True):
-        path = folder / name
-        pngs.write(path, image, dpi)
-        made.append((path, piece, name.rsplit("-", 1)[1].removesuffix(".png"), counts[key]))
+    pdf = render(pages, game.title, load_style())
+    drawn = page_digests(pdf) or [None] * len(pages)  # what each page draws with: a page drawn as before
+    keys = [kept_images.drawing_key(page, size, alpha, dpi) for page, size in zip(drawn, sizes, strict=True)]
+    paths = [folder / name for _, name, _, _ in work]
+    todo = [n for n, (path, key) in enumerate(zip(paths, keys, strict=True)) if not pngs.current(path, key)]
+    for n, image in zip(todo, rasterise(pdf, [sizes[n] for n in todo], alpha, todo), strict=True):
+        pngs.write(paths[n], image, dpi, keys[n])
+    made = [(path, piece, name.rsplit("-", 1)[1].removesuffix(".png"), counts[key])
+            for path, (_, name, piece, key) in zip(paths, work, strict=True)]
     return made, ctx.warnings[before:], pngs.written
 
 

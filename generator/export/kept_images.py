@@ -1,15 +1,26 @@
-"""PNG files kept across exports: an image drawn the same as last time is not encoded or written again.
+"""PNG files kept across exports: an image drawn the same as last time is not rendered, encoded or written again.
 
-Encoding PNGs was two thirds of ``punchboard images`` (Steam Court: 8.5 of 12.6 s), and
-a one-card tweak changes one image. The images folder holds a record per component,
-``.punchboard-images/<component>.json``, of the images the last export wrote: for each file, a
-digest of the pixels it was encoded from (with their mode, size and the dpi written in
-the file, under the encoder's versions: Pillow's and zlib's) and the SHA-256 of the
-bytes written. An image whose pixels digest the same, whose file still holds exactly
-those bytes, is left as it is: the file is the one a fresh export writes, byte for
-byte. A record that does not read back keeps nothing; the record is rewritten with
-the images of this export only. ``tts`` keeps its sheets and piece images the same
-way (``tts/.punchboard-images.json``).
+Rendering and encoding PNGs were all of ``punchboard images`` but a tenth (Steam Court:
+12.6 s, 8.5 of them encoding), and a one-card tweak changes one image. The images folder
+holds a record per component, ``.punchboard-images/<component>.json``, of the images the
+last export wrote: for each file, the SHA-256 of the bytes written, a digest of the pixels
+they were encoded from (with their mode, size and the dpi written in the file, under the
+encoder's versions: Pillow's and zlib's), and the *drawing key* the pixels were rendered
+from: the bytes of the PDF page and of everything it draws with
+(generator/document/merge.py's ``page_digests``), the pixel size, pypdfium2's version and
+the code that renders and encodes. For each image of an export:
+
+- a file whose drawing key is the same and which still holds the bytes written is left
+  as it is, not rendered;
+- otherwise the page is rendered, and a file whose pixels digest the same and which still
+  holds the bytes written is left as it is, not encoded;
+- otherwise it is encoded and written.
+
+So every file is the one a fresh export writes, byte for byte. A drawing key is pessimistic
+where the page's PDF changed without its look (another card in the same run giving its font
+subset a letter): such a page is rendered, and its pixels decide. A record that does not
+read back keeps nothing; the record is rewritten with the images of this export only. ``tts``
+keeps its sheets and piece images by their pixels the same way (``tts/.punchboard-images.json``).
 """
 
 from __future__ import annotations
@@ -27,8 +38,8 @@ from punchboard.plumbing.atomicio import write_bytes, write_cache
 from punchboard.plumbing.file_digest import file_digest
 
 RECORDS = ".punchboard-images"  # beside the component folders, which hold only images
-FORMAT = 1
-Kept = dict[str, tuple[str, str]]  # file name → (pixels digest, file's SHA-256)
+FORMAT = 2
+Kept = dict[str, tuple[str, str, str]]  # file name → (pixels digest, file's SHA-256, drawing key or "")
 
 
 @cache
@@ -51,41 +62,72 @@ def read(record: Path) -> Kept:
         data = json.loads(record.read_text(encoding="utf-8"))
         if data.get("format") != FORMAT or not isinstance(data.get("files"), dict):
             return {}
-        return {str(name): (str(entry[0]), str(entry[1])) for name, entry in data["files"].items()
-                if isinstance(entry, list) and len(entry) == 2}
+        return {str(name): (str(entry[0]), str(entry[1]), str(entry[2])) for name, entry in data["files"].items()
+                if isinstance(entry, list) and len(entry) == 3}
     except (OSError, ValueError, TypeError, AttributeError, KeyError):
         return {}
 
 
 def write(record: Path, files: Kept) -> None:
-    """Record what an export wrote (file name → pixels digest, file's SHA-256)."""
+    """Record what an export wrote (file name → pixels digest, file's SHA-256, drawing key)."""
     data = {"format": FORMAT, "files": {name: list(files[name]) for name in sorted(files)}}
     write_cache(record, (json.dumps(data, indent=0) + "\n").encode("utf-8"))
 
 
 class KeptPngs:
     """The PNG files of one export folder: :meth:`write` leaves a file that already holds the PNG of the same
-    pixels as it is, and :attr:`written` is the record of this export's files (see the module's docstring)."""
+    pixels as it is, and :attr:`written` is the record of this export's files (see the module's docstring).
+
+    A file may also be known by a *drawing key* (``key``): a digest of everything its pixels are made from —
+    the bytes of the PDF page they are rendered from and all it draws with, the pixel size, the renderer and
+    the encoder. :meth:`current` tells that a file written from the same key still holds what was written,
+    and so need not be rendered at all."""
 
     def __init__(self, record: Path):
         self.record = record
         self.kept = read(record)
         self.written: Kept = {}
 
-    def write(self, path: Path, image: Image.Image, dpi: float | None = None) -> None:
+    def current(self, path: Path, key: str | None) -> bool:
+        """Whether ``path`` holds the PNG an earlier export made from the drawing ``key`` (then kept as it is)."""
+        known = self.kept.get(path.name)
+        if key is None or known is None or known[2] != key or file_digest(path) != known[1]:
+            return False
+        self.written[path.name] = known
+        return True
+
+    def write(self, path: Path, image: Image.Image, dpi: float | None = None, key: str | None = None) -> None:
         pixels = pixels_digest(image, dpi)
         known = self.kept.get(path.name)
         if known is not None and known[0] == pixels and file_digest(path) == known[1]:
-            self.written[path.name] = known
+            self.written[path.name] = (pixels, known[1], key or "")
             return
         data = png_bytes(image, dpi)
         write_bytes(path, data)
-        self.written[path.name] = (pixels, hashlib.sha256(data).hexdigest())
+        self.written[path.name] = (pixels, hashlib.sha256(data).hexdigest(), key or "")
 
     def save(self) -> None:
         """Record this export's files for the next export (nothing when it wrote none)."""
         if self.written:
             write(self.record, self.written)
+
+
+def drawing_key(page: str | None, size: tuple[int, int], alpha: bool, dpi: float | None) -> str | None:
+    """The drawing key of a PNG rendered at ``size`` from a PDF page whose bytes digest to ``page`` (None: no
+    key), with the versions and code that render and encode it (see :class:`KeptPngs`)."""
+    if page is None:
+        return None
+    sha = hashlib.sha256(f"{_renderer()}:{_encoder()}:{size}:{alpha}:{dpi!r}:{page}".encode())
+    return sha.hexdigest()
+
+
+@cache
+def _renderer() -> str:
+    from punchboard.spec.validated import installed_version
+
+    here = Path(__file__).resolve().parent
+    code = ",".join(file_digest(here / name) or "missing" for name in ("images.py", "kept_images.py"))
+    return f"pypdfium2 {installed_version('pypdfium2')}:{code}"
 
 
 def png_bytes(image: Image.Image, dpi: float | None = None) -> bytes:

@@ -7,6 +7,10 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+from punchboard.generator.export import images
+
+from punchboard.spec.loader import load_game
 from tests.build_helpers import make_game
 from tests.conftest import run_cli
 
@@ -95,3 +99,33 @@ def test_tts_keeps_its_sheets_the_same_way(tmp_path: Path) -> None:
     assert "tiny/tts/tokens-001-1-front.png" not in rewritten
     fresh = tts(tmp_path / "fresh")
     assert {path: data for path, (data, _, _) in after.items()} == {path: data for path, (data, _, _) in fresh.items()}
+
+
+def test_a_page_drawn_as_before_is_not_rendered_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An image is rendered only when the PDF page it comes from draws differently (kept_images.drawing_key)."""
+    game_folder, out = make_game(tmp_path / "tiny"), tmp_path / "out"
+    rendered: list[str] = []
+    real = images.rasterise
+
+    def counting(pdf, sizes, alpha=False, pages=None):  # type: ignore[no-untyped-def]
+        rendered.extend(str(n) for n in (pages if pages is not None else range(len(sizes))))
+        return real(pdf, sizes, alpha, pages)
+
+    monkeypatch.setattr(images, "rasterise", counting)
+
+    def export() -> list[str]:
+        rendered.clear()
+        images.export_images(load_game(game_folder), out, dpi=100)
+        return list(rendered)
+
+    assert len(export()) > 6
+    first = _pngs(out)
+    assert export() == []  # nothing drawn differently: nothing rendered, nothing written
+    assert _pngs(out) == first
+    csv = game_folder / "cards.csv"  # the same letters in another order: only card Three draws differently
+    csv.write_text(csv.read_text(encoding="utf-8").replace("Bye", "eyB"), encoding="utf-8")
+    assert len(export()) == 4  # its two copies, front and back
+    after = _pngs(out)
+    assert sorted(path for path in after if after[path][1:] != first[path][1:]) == [
+        f"tiny/images/cards/{n:03d}-three-{side}.png" for n in (5, 6) for side in ("back", "front")]
+    assert {path: data for path, (data, _, _) in after.items()} == _fresh(game_folder, tmp_path, "fresh")
