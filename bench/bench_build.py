@@ -9,7 +9,9 @@ median of pair-by-pair ratios.
   ``floor_reportlab.py`` (the same images, marks and back pages placed with reportlab's canvas);
 * a generated 10,000-card text deck's CPU per card, and peak memory of clean builds at
   1,000, 5,000, 10,000 and 20,000 cards;
-* the ``tts`` export's peak memory at 1,000 and 10,000 cards.
+* the ``tts`` export's peak memory at 1,000 and 10,000 cards;
+* a one-token tweak rebuilt and ``check`` run again, against the same reference, and ``images`` run
+  again after a one-card tweak against the export from nothing.
 
 ``BENCH_REPEATS`` (default 5) sets the runs per pair; ``BENCH_QUICK=1`` uses 1,000
 cards instead of 10,000 for the large deck, and memory at 1,000 and 5,000 only (for iterating,
@@ -113,6 +115,49 @@ def _rebuilds(out: Path) -> list[dict[str, str]]:
             f"{ratio(noop, ref_noop):.2f} {REF}", "≤ 1.2 ×"),
         row("same tweak seen by a running `punchboard watch`: save → combined PDF written", warm.spread(),
             f"{ratio(warm, ref_warm):.2f} {REF}", "≤ 0.5 ×"),
+    ]
+
+
+def _other_doors(out: Path) -> list[dict[str, str]]:
+    """What else a designer runs after a one-card tweak (issue 22, round 8): a token tweak rebuilt from the CLI,
+    ``check`` again, and ``images`` again after a tweak, against the export from nothing."""
+    game, characters, original = _steam_court_copy()
+    tokens = game / "gear_tokens.yaml"
+    token_text = tokens.read_text(encoding="utf-8")
+    execute(punchboard("build", str(game), "--quiet", "--out", str(out)))
+    count = iter(range(1, 1000))
+
+    def token_tweak() -> float:
+        tokens.write_text(token_text.replace("once per game.", "once per game" + "!" * next(count), 1), encoding="utf-8")
+        return execute(punchboard("build", str(game), "--quiet", "--out", str(out))).wall
+
+    token, ref_token = paired(token_tweak, reference_import)
+    execute(punchboard("check", str(game)))
+
+    def check_again() -> float:
+        return execute(punchboard("check", str(game))).wall
+
+    check, ref_check = paired(check_again, reference_import)
+    images = out / "images"
+
+    def images_from_nothing() -> float:
+        shutil.rmtree(images, ignore_errors=True)
+        return execute(punchboard("images", str(game), "--quiet", "--out", str(images))).wall
+
+    def images_after_tweak() -> float:
+        _tweak(characters, original, "!" * next(count))
+        return execute(punchboard("images", str(game), "--quiet", "--out", str(images))).wall
+
+    images_from_nothing()
+    tweaked, whole = paired(images_after_tweak, images_from_nothing, HEAVY_REPEATS)
+    images_from_nothing()  # leaves a whole export for the next pair's tweak
+    return [
+        row("one-token tweak, CLI rebuild (Steam Court gear token's power text)", token.spread(),
+            f"{ratio(token, ref_token):.2f} {REF}", ""),
+        row("`check steam_court` again (its preflight's sides and looks kept)", check.spread(),
+            f"{ratio(check, ref_check):.2f} {REF}", ""),
+        row("`images steam_court` after a one-card tweak (only what draws differently is rendered)", tweaked.spread(),
+            f"{ratio(tweaked, whole):.2f} × the export from nothing ({whole.median:.2f} s)", ""),
     ]
 
 
@@ -254,11 +299,17 @@ def _edit_in_big_deck(out: Path) -> list[dict[str, str]]:
                 f"{ratio(ours, theirs):.2f} × the same edit in Steam Court ({theirs.median:.2f} s)", "≤ 1.5 ×")]
 
 
+def _tts_from_nothing(game: Path, out: Path) -> float:
+    """Peak memory of a whole ``tts`` export (none of the last export's images kept)."""
+    shutil.rmtree(out / game.name / "tts", ignore_errors=True)
+    return execute(punchboard("tts", str(game), "--out", str(out))).peak_mb
+
+
 def _tts(out: Path) -> list[dict[str, str]]:
     rows = []
     for cards in (1000, BIG_DECK) if BIG_DECK != 1000 else (1000,):
         game = text_deck(WORK, cards)
-        peaks = Series([execute(punchboard("tts", str(game), "--out", str(out))).peak_mb for _ in range(HEAVY_REPEATS)])
+        peaks = Series([_tts_from_nothing(game, out) for _ in range(HEAVY_REPEATS)])
         rows.append(row(f"`tts` export, {cards:,} cards: peak memory", peaks.spread("MB", 0),
                         f"{peaks.median / 300:.2f} × the 300 MB budget", "< 300 MB at 10,000 cards"))
     return rows
@@ -268,5 +319,6 @@ def run() -> list[dict[str, str]]:
     WORK.mkdir(parents=True, exist_ok=True)
     out = WORK / "out"
     shutil.rmtree(out, ignore_errors=True)
-    return (_rebuilds(out) + _edit_in_big_deck(out) + _image_deck(out) + _big_deck(out) + _memory(out) + _tts(out))
+    return (_rebuilds(out) + _other_doors(out) + _edit_in_big_deck(out) + _image_deck(out) + _big_deck(out)
+            + _memory(out) + _tts(out))
 
