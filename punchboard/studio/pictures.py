@@ -5,7 +5,9 @@ on both sides, same cells), and each distinct side is rasterised once from the
 same PDF drawing the print files use. A file's name is the hash of its bytes,
 so an unchanged side keeps its URL and a changed one gets a new URL the
 browser cannot have cached. A component whose fingerprint (the build's: its
-files, layouts, images, code) has not changed is not drawn again.
+files, layouts, images, code) has not changed is not drawn again; in a changed
+one, a side whose PDF page draws with the same bytes as a side rendered before
+(generator/export/kept_images.py's drawing key) is not rendered again.
 """
 
 from __future__ import annotations
@@ -16,23 +18,26 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from punchboard.generator.cache import build_digest, component_fingerprint
-from punchboard.generator.document.pages import Page
+from punchboard.generator.document.merge import page_digests
+from punchboard.generator.document.pages import Page, render
 from punchboard.generator.export.images import (
     SHAPED_KINDS,
     export_context,
     piece_key,
     piece_sides,
-    png_bytes,
-    render_pages,
+    rasterise,
     side_key,
 )
+from punchboard.generator.export.kept_images import drawing_key, png_bytes
 from punchboard.generator.impose.context import BuildContext
+from punchboard.generator.impose.style import load_style
 from punchboard.generator.options import BuildOptions
 from punchboard.plumbing.atomicio import write_bytes
 from punchboard.spec.model import Component, Game, Piece
 
 MAX_DPI = 150.0  # sharp enough for the large view of a card; 200 took 1.8x as long per rebuild
 MAX_PIXELS = 900  # longest side: boards are shrunk to this
+RENDERED_LIMIT = 20_000  # pictures remembered by their drawing; beyond, the memory starts afresh
 
 
 @dataclass(frozen=True)
@@ -74,6 +79,9 @@ class Pictures:
         self.game_out = game_out
         self.root = game_out / "studio"
         self._drawn: dict[str, tuple[str, list[DistinctPiece]]] = {}  # component id -> (fingerprint, pieces)
+        # each picture by the drawing it was rendered from (kept_images.drawing_key): a side of a changed
+        # component that draws as before is not rendered again
+        self._rendered: dict[str, Picture] = {}
 
     def draw(self, game: Game) -> dict[str, list[DistinctPiece]]:
         """Distinct pieces of every printed component, drawing only components that changed."""
@@ -114,14 +122,27 @@ class Pictures:
         sizes = [picture_size(pages[key]) for key in keys]
         alpha = component.kind in SHAPED_KINDS
         pictures: dict[tuple[object, ...], Picture] = {}
-        images = render_pages([pages[key] for key in keys], sizes, alpha, ctx.game.title)
-        for key, image in zip(keys, images, strict=True):
+        pdf = render([pages[key] for key in keys], ctx.game.title, load_style()) if keys else b""
+        drawn = (page_digests(pdf) if keys else None) or [None] * len(keys)
+        drawings = [drawing_key(page, size, alpha, None) for page, size in zip(drawn, sizes, strict=True)]
+        todo = []
+        for n, (key, drawing) in enumerate(zip(keys, drawings, strict=True)):
+            known = self._rendered.get(drawing) if drawing is not None else None
+            if known is not None and (self.game_out / known.path).is_file():
+                pictures[key] = known
+            else:
+                todo.append(n)
+        for n, image in zip(todo, rasterise(pdf, [sizes[n] for n in todo], alpha, todo) if todo else (), strict=True):
             data = png_bytes(image)
             name = f"{hashlib.sha256(data).hexdigest()[:16]}.png"
             path = self.root / component.id / name
             if not path.is_file():
                 write_bytes(path, data)
-            pictures[key] = Picture(path.relative_to(self.game_out).as_posix(), image.width, image.height)
+            pictures[keys[n]] = Picture(path.relative_to(self.game_out).as_posix(), image.width, image.height)
+            if drawings[n] is not None:
+                if len(self._rendered) >= RENDERED_LIMIT:
+                    self._rendered.clear()
+                self._rendered[drawings[n]] = pictures[keys[n]]
         distinct = []
         for members in groups.values():
             entry = sides[members[0]]
