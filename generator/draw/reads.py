@@ -1,68 +1,8 @@
-"""Which of a piece's fields a layout reads: the key under which a drawn side is reused.
-
-A side is drawn once per document and placed again wherever it recurs. Two
-pieces draw the same side when every field the layout *reads* has the same
-value — a common back reading no field is drawn once for the whole deck, not
-once per card. A field is read when any element property mentions ``{field}``
-(text, icon, image path, or any other bound property) or an element's ``when``
-condition names it.
-"""
+"""Which of a piece's fields a layout reads, for drawing: the key under which a drawn side is reused
+(punchboard/spec/reads.py, where the look checks use it too)."""
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Mapping
-from typing import Any
+from punchboard.spec.reads import fields_read, reuse_key
 
-from punchboard.plumbing.identity import ByIdentity
-from punchboard.plumbing.units import Dim
-from punchboard.spec import expressions
-from punchboard.spec.binding import FIELD_REF
-from punchboard.spec.model import Layout
-
-_READS: ByIdentity[Layout, frozenset[str] | None] = ByIdentity()
-_ALL = object()
-
-
-def _names(value: Any, into: set[str]) -> bool:
-    """Add the fields ``value`` mentions to ``into``; False when a value cannot be analysed."""
-    if isinstance(value, str):
-        into.update(FIELD_REF.findall(value))
-        return True
-    if value is None or isinstance(value, (bool, int, float, Dim)):
-        return True
-    if isinstance(value, (list, tuple)):
-        return all(_names(item, into) for item in value)
-    if isinstance(value, Mapping):
-        return all(_names(k, into) and _names(v, into) for k, v in value.items())
-    return False
-
-
-def fields_read(layout: Layout) -> frozenset[str] | None:
-    """The field names ``layout`` reads, or None when that cannot be told (then every field counts)."""
-    return _READS.get(layout, _fields_read)
-
-
-def _fields_read(layout: Layout) -> frozenset[str] | None:
-    names: set[str] = set()
-    readable = True
-    for element in layout.elements:
-        for key, value in element.props.items():
-            if key == "when" and isinstance(value, str):
-                try:
-                    names.update(expressions.names(value))
-                except expressions.ExpressionError:
-                    readable = False
-            readable = _names(value, names) and readable
-    return frozenset(names) if readable else None
-
-
-def reuse_key(layout: Layout, fields: Mapping[str, Any]) -> bytes:
-    """The part of a drawn side's identity that comes from the piece's fields: a digest of the values it
-    reads (a deck's table of drawn sides holds one per side, so not the values themselves)."""
-    read = fields_read(layout)
-    if read is None:
-        values: tuple[Any, ...] = tuple(sorted((k, repr(v)) for k, v in fields.items()))
-    else:
-        values = tuple((name, name in fields, repr(fields.get(name))) for name in sorted(read))
-    return hashlib.sha256(repr(values).encode()).digest()
+__all__ = ["fields_read", "reuse_key"]

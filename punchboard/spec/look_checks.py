@@ -22,6 +22,7 @@ from .binding import BOUND_COLOUR_PROPS, BOUND_LENGTH_PROPS, FIELD_REF, FIT_CHOI
 from .icons import BUILTIN_ICONS, ELEMENT_ONLY_ICONS, INLINE_ICON
 from .layout_checks import BUILTIN_FONTS
 from .model import Component, Element, Layout
+from .reads import fields_read
 
 Mark = Callable[[Element, str], str]
 HEX_DIGITS = set("0123456789abcdefABCDEF")
@@ -57,9 +58,11 @@ class LookChecker:
         self.mark = mark
         self.problems: list[Problem] = []
         self.seen: set[tuple[str, str]] = set()
+        self.found = 0  # problems found, each time, including those said before
         self.plans: ByIdentity[Layout, list[tuple[Element, list[tuple[str, Any, bool]]]]] = ByIdentity(limit=None)
 
     def add(self, mark: str, message: str) -> None:
+        self.found += 1
         if (mark, message) not in self.seen:
             self.seen.add((mark, message))
             self.problems.append(_at(mark, message))
@@ -159,7 +162,10 @@ class LookChecker:
 
 
 def check_component(checker: LookChecker, component: Component, layouts: Mapping[str, Layout], game_palette: Mapping[str, str]) -> None:
-    done: set[tuple[str, tuple[tuple[str, str], ...]]] = set()
+    """Every side's look checks. A side that passed them is not checked again for pieces whose fields agree
+    where its layout reads them (reads.py): a common back is checked once per deck. A side that found a
+    problem is checked again for each piece reading the same, so each piece's own cell is named."""
+    passed: set[tuple[str, tuple[Any, ...]]] = set()
     for piece in component.pieces:
         sides = [piece.face, piece.back]
         for side in sides:
@@ -167,13 +173,19 @@ def check_component(checker: LookChecker, component: Component, layouts: Mapping
             if side is None or layout is None:
                 continue
             fields = {**piece.fields, **side.fields}
-            key = (side.layout, tuple(sorted((k, repr(v)) for k, v in fields.items())))
-            if key in done:
+            read = fields_read(layout)
+            if read is None:  # what it reads cannot be told: all of it
+                key = (side.layout, tuple(sorted((k, repr(v)) for k, v in fields.items())))
+            else:
+                key = (side.layout, tuple((name, name in fields, repr(fields.get(name))) for name in sorted(read)))
+            if key in passed:
                 continue
-            done.add(key)
             palette = {**game_palette, **layout.palette}
             fonts = sorted(set(BUILTIN_FONTS) | set(layout.fonts))
+            found = checker.found
             checker.check_side(layout, fields, {**piece.marks, **side.marks}, palette, fonts)
+            if checker.found == found:
+                passed.add(key)
     if component.outside is not None:
         layout = layouts.get(component.outside.layout)
         if layout is not None:
