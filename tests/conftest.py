@@ -42,3 +42,18 @@ def _loads_kept_only_within_a_test():
     yamlsource._parsed, kept._kept, merge._kept = None, None, None
     yield
     yamlsource._parsed, kept._kept, merge._kept = parsed, loaded, copied
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _a_cache_folder_of_the_sessions_own(tmp_path_factory: pytest.TempPathFactory):
+    """What punchboard remembers in the user's cache folder (verdicts, parsed YAML, token geometry, ``check``'s
+    kept sides) goes to a folder of this test session's own, for the commands it runs in-process and in
+    subprocesses alike: the tests leave the developer's cache as it was, and start from an empty one."""
+    folder = tmp_path_factory.mktemp("punchboard-cache")
+    before = os.environ.get("PUNCHBOARD_CACHE_DIR")
+    os.environ["PUNCHBOARD_CACHE_DIR"] = str(folder)
+    yield
+    if before is None:
+        os.environ.pop("PUNCHBOARD_CACHE_DIR", None)
+    else:
+        os.environ["PUNCHBOARD_CACHE_DIR"] = before
