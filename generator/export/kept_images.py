@@ -39,6 +39,7 @@ from punchboard.plumbing.file_digest import file_digest
 
 RECORDS = ".punchboard-images"  # beside the component folders, which hold only images
 FORMAT = 2
+STRIP = 64  # rows of pixels digested at a time
 Kept = dict[str, tuple[str, str, str]]  # file name → (pixels digest, file's SHA-256, drawing key or "")
 
 
@@ -52,7 +53,9 @@ def _encoder() -> str:
 def pixels_digest(image: Image.Image, dpi: float | None) -> str:
     """What a PNG of ``image`` is encoded from: its pixels, mode, size and the dpi written, and the encoder."""
     sha = hashlib.sha256(f"{_encoder()}:{image.mode}:{image.size}:{dpi!r}\n".encode())
-    sha.update(image.tobytes())
+    width, height = image.size
+    for top in range(0, height, STRIP):  # a strip at a time: a tts sheet is hundreds of MB as one copy
+        sha.update(image.crop((0, top, width, min(top + STRIP, height))).tobytes())
     return sha.hexdigest()
 
 

@@ -129,3 +129,19 @@ def test_a_page_drawn_as_before_is_not_rendered_again(tmp_path: Path, monkeypatc
     assert sorted(path for path in after if after[path][1:] != first[path][1:]) == [
         f"tiny/images/cards/{n:03d}-three-{side}.png" for n in (5, 6) for side in ("back", "front")]
     assert {path: data for path, (data, _, _) in after.items()} == _fresh(game_folder, tmp_path, "fresh")
+
+
+def test_pixels_are_digested_a_strip_at_a_time_as_one_whole() -> None:
+    """A sheet is digested in strips (a whole copy of a tts sheet doubled the export's peak memory); the digest
+    is the one of all its bytes at once, for any height."""
+    import hashlib
+
+    from PIL import Image
+    from punchboard.generator.export import kept_images
+
+    for mode, height in (("RGB", 1), ("RGB", kept_images.STRIP), ("RGBA", kept_images.STRIP * 3 + 7)):
+        image = Image.new(mode, (37, height), (10, 20, 30, 40)[: len(mode)])
+        image.putpixel((36, height - 1), (1, 2, 3, 4)[: len(mode)])
+        whole = hashlib.sha256(f"{kept_images._encoder()}:{image.mode}:{image.size}:{150.0!r}\n".encode())
+        whole.update(image.tobytes())
+        assert kept_images.pixels_digest(image, 150.0) == whole.hexdigest()
