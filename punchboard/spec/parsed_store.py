@@ -15,7 +15,9 @@ does not grow with edits. The record is read back only when that digest, and the
 versions it was made under (this module's and the parser's source, PyYAML's version
 and whether libyaml parsed it, Python's and marshal's), match. Text that does not
 parse is always parsed again, so its messages are always current. When the folder
-cannot be written, nothing is remembered.
+cannot be written, nothing is remembered. ``watch`` and ``serve`` keep parsed files in
+memory instead (yamlsource.keep_parsed): a save changes its file, so its record would
+only be read to be found stale and written to be replaced by the next save.
 """
 
 from __future__ import annotations

@@ -271,7 +271,10 @@ def load_yaml(path: Path, *, max_nodes: int = MAX_NODES, max_bytes: int = MAX_FI
     known = _parsed.get(key)
     if known is not None and known[0] == text:
         return Document(path, pickle.loads(known[1]), dict(known[2]), dict(known[3]), digest)
-    doc = _parsed_from_disk(text, path, max_nodes, digest)
+    # a file saved while watch runs: parsed here, not looked for on disk (its record holds the text before
+    # the save) nor written there (the next save replaces it): the save's path stays as short as it was
+    doc = parse_yaml(text, path, max_nodes=max_nodes)
+    doc.text_digest = digest
     if len(_parsed) >= _PARSED_LIMIT:
         _parsed.clear()
     _parsed[key] = (text, pickle.dumps(doc.data, protocol=pickle.HIGHEST_PROTOCOL), dict(doc.value_marks), dict(doc.key_marks))
