@@ -48,10 +48,7 @@ class CheckStores:
         self._looks: dict[str, LookStore] = {}
 
     def sides(self, component: Component) -> Store:
-        try:
-            store = self._sides[component.id] = _Sides(self.folder, component.id, self.salt)
-        except OSError:
-            return Store(self.salt)
+        store = self._sides[component.id] = _Sides(self.folder, component.id, self.salt)  # reads what it can
         return store
 
     def looks(self, component: Component) -> LookStore:

@@ -184,6 +184,25 @@ def rasterise(pdf: bytes, sizes: Sequence[tuple[int, int]], alpha: bool = False,
         document.close()
 
 
+class DrawnPages:
+    """Single-piece pages drawn into one in-memory PDF, each with its drawing key (kept_images.drawing_key: the
+    page's bytes and everything it draws with, its pixel size, the renderer and the encoder), so that only the
+    pages whose key is not already held need rendering (:meth:`rasterised`)."""
+
+    def __init__(self, pages: Sequence[Page], sizes: Sequence[tuple[int, int]], alpha: bool, title: str,
+                 dpi: float | None):
+        self.sizes, self.alpha = sizes, alpha
+        self.pdf = render(pages, title, load_style()) if pages else b""
+        drawn = (page_digests(self.pdf) if pages else None) or [None] * len(pages)
+        self.keys = [kept_images.drawing_key(page, size, alpha, dpi) for page, size in zip(drawn, sizes, strict=True)]
+
+    def rasterised(self, numbers: Sequence[int]) -> Iterator[Image.Image]:
+        """The pages ``numbers`` (counted from 0), rendered at their sizes."""
+        if not numbers:
+            return iter(())
+        return rasterise(self.pdf, [self.sizes[n] for n in numbers], self.alpha, numbers)
+
+
 def render_pages(pages: Sequence[Page], sizes: Sequence[tuple[int, int]], alpha: bool, title: str = "") -> Iterator[Image.Image]:
     """Rasterise single-piece pages through one in-memory PDF."""
     if not pages:
@@ -292,13 +311,11 @@ def _run_images(state: ImagesState, run: Run) -> tuple[list[tuple[Path, int, str
     sizes = [pixel_size(page.width, page.height, dpi) for page in pages]
     alpha = component.kind in SHAPED_KINDS
     pngs = KeptPngs(_record(out_dir, game, component))
-    pdf = render(pages, game.title, load_style())
-    drawn = page_digests(pdf) or [None] * len(pages)  # what each page draws with: a page drawn as before
-    keys = [kept_images.drawing_key(page, size, alpha, dpi) for page, size in zip(drawn, sizes, strict=True)]
+    drawn = DrawnPages(pages, sizes, alpha, game.title, dpi)
     paths = [folder / name for _, name, _, _ in work]
-    todo = [n for n, (path, key) in enumerate(zip(paths, keys, strict=True)) if not pngs.current(path, key)]
-    for n, image in zip(todo, rasterise(pdf, [sizes[n] for n in todo], alpha, todo), strict=True):
-        pngs.write(paths[n], image, dpi, keys[n])
+    todo = [n for n, (path, key) in enumerate(zip(paths, drawn.keys, strict=True)) if not pngs.current(path, key)]
+    for n, image in zip(todo, drawn.rasterised(todo), strict=True):
+        pngs.write(paths[n], image, dpi, drawn.keys[n])
     made = [(path, piece, name.rsplit("-", 1)[1].removesuffix(".png"), counts[key])
             for path, (_, name, piece, key) in zip(paths, work, strict=True)]
     return made, ctx.warnings[before:], pngs.written

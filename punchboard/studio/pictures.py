@@ -18,19 +18,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from punchboard.generator.cache import build_digest, component_fingerprint
-from punchboard.generator.document.merge import page_digests
-from punchboard.generator.document.pages import Page, render
+from punchboard.generator.document.pages import Page
 from punchboard.generator.export.images import (
     SHAPED_KINDS,
+    DrawnPages,
     export_context,
     piece_key,
     piece_sides,
-    rasterise,
     side_key,
 )
-from punchboard.generator.export.kept_images import drawing_key, png_bytes
+from punchboard.generator.export.kept_images import png_bytes
 from punchboard.generator.impose.context import BuildContext
-from punchboard.generator.impose.style import load_style
 from punchboard.generator.options import BuildOptions
 from punchboard.plumbing.atomicio import write_bytes
 from punchboard.spec.model import Component, Game, Piece
@@ -122,9 +120,8 @@ class Pictures:
         sizes = [picture_size(pages[key]) for key in keys]
         alpha = component.kind in SHAPED_KINDS
         pictures: dict[tuple[object, ...], Picture] = {}
-        pdf = render([pages[key] for key in keys], ctx.game.title, load_style()) if keys else b""
-        drawn = (page_digests(pdf) if keys else None) or [None] * len(keys)
-        drawings = [drawing_key(page, size, alpha, None) for page, size in zip(drawn, sizes, strict=True)]
+        drawn = DrawnPages([pages[key] for key in keys], sizes, alpha, ctx.game.title, None)
+        drawings = drawn.keys
         todo = []
         for n, (key, drawing) in enumerate(zip(keys, drawings, strict=True)):
             known = self._rendered.get(drawing) if drawing is not None else None
@@ -132,7 +129,7 @@ class Pictures:
                 pictures[key] = known
             else:
                 todo.append(n)
-        for n, image in zip(todo, rasterise(pdf, [sizes[n] for n in todo], alpha, todo) if todo else (), strict=True):
+        for n, image in zip(todo, drawn.rasterised(todo), strict=True):
             data = png_bytes(image)
             name = f"{hashlib.sha256(data).hexdigest()[:16]}.png"
             path = self.root / component.id / name

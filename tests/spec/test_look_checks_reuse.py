@@ -21,16 +21,16 @@ back: {layout: back}
 fields: [colour, text]
 csv: cards.csv
 """
-FACE = 'elements:\n  - {id: bg, type: rect, box: bleed, x: 0, y: 0, width: 100%, height: 100%, fill: "{colour}"}\n'
-BACK = 'elements:\n  - {id: bg, type: rect, box: bleed, x: 0, y: 0, width: 100%, height: 100%, fill: "{colour}"}\n'
+LAYOUT = 'elements:\n  - {id: bg, type: rect, box: bleed, x: 0, y: 0, width: 100%, height: 100%, fill: "{colour}"}\n'
 
 
-def _game(folder: Path, rows: list[str], back: str = BACK) -> Path:
+def _game(folder: Path, rows: list[str]) -> Path:
+    """Face and back: the same layout under two names (each reads the colour, not the text)."""
     (folder / "layouts").mkdir(parents=True)
     (folder / "game.yaml").write_text(GAME, encoding="utf-8")
     (folder / "deck.yaml").write_text(DECK, encoding="utf-8")
-    (folder / "layouts" / "face.yaml").write_text(FACE.replace("fill", "stroke_width: 1, fill"), encoding="utf-8")
-    (folder / "layouts" / "back.yaml").write_text(back, encoding="utf-8")
+    for name in ("face", "back"):
+        (folder / "layouts" / f"{name}.yaml").write_text(LAYOUT, encoding="utf-8")
     (folder / "cards.csv").write_text("name,colour,text\n" + "".join(f"{row}\n" for row in rows), encoding="utf-8")
     return folder
 

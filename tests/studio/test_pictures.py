@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from punchboard.generator.export import images
 
 from punchboard.spec.loader import load_game
 from punchboard.studio import pictures
@@ -21,13 +22,13 @@ def _bytes(out: Path, drawn: dict[str, list[pictures.DistinctPiece]]) -> list[tu
 def test_an_edit_renders_the_sides_it_changed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = write_game(tmp_path / "tiny")
     rendered: list[int] = []
-    real = pictures.rasterise
+    real = images.rasterise  # what the studio renders through (images.DrawnPages)
 
     def counting(pdf, sizes, alpha=False, pages=None):  # type: ignore[no-untyped-def]
         rendered.extend(pages if pages is not None else range(len(sizes)))
         return real(pdf, sizes, alpha, pages)
 
-    monkeypatch.setattr(pictures, "rasterise", counting)
+    monkeypatch.setattr(images, "rasterise", counting)
     studio = pictures.Pictures(tmp_path / "out")
     studio.draw(load_game(game))
     assert len(rendered) == 6  # three faces and their backs (told apart by all their fields here)
