@@ -40,6 +40,7 @@ from .options import BuildOptions
 
 if TYPE_CHECKING:  # the renderers (and reportlab) load only when something must be drawn
     from punchboard.generator.document.cover import ContentsLine
+    from punchboard.generator.document.kept_pages import KeptPages
     from punchboard.generator.document.pages import Page
     from punchboard.generator.impose.context import BuildContext
 
@@ -56,8 +57,9 @@ class GameReport:
     combined_written: bool
     warnings: tuple[str, ...]
     notes: tuple[str, ...] = ()  # the print recorded, the reprint written (generator/reprint.py)
-    # for each component drawn: its distinct sides drawn, and those kept from the last build (draw/kept.py)
-    sides: tuple[tuple[str, int, int], ...] = ()
+    # for each component drawn: its distinct sides drawn, and those kept from the last build (draw/kept.py), and
+    # its pages copied from the last build's file, of how many (document/kept_pages.py)
+    sides: tuple[tuple[str, int, int, int, int], ...] = ()
 
 
 STRICT_FAILED = "error: --preflight strict: the preflight found problems (the warnings above); the files are written"
@@ -94,8 +96,9 @@ def said_for(report: GameReport, out_dir: Path, options: BuildOptions) -> tuple[
     if options.verbose:
         for verb, ids in (("drew", report.rendered), ("reused", report.reused)):
             lines.extend(("stdout", f"  {verb} {out_dir / report.game / component}.pdf") for component in ids)
-        lines.extend(("stdout", f"  {component}: {drawn} distinct side{'' if drawn == 1 else 's'} drawn, {kept} kept from the last build")
-                     for component, drawn, kept in report.sides if drawn or kept)
+        lines.extend(("stdout", f"  {component}: {drawn} distinct side{'' if drawn == 1 else 's'} drawn, {kept} kept from the last build"
+                      + (f"; {copied} of {pages} page{'' if pages == 1 else 's'} copied from it" if copied else ""))
+                     for component, drawn, kept, copied, pages in report.sides if drawn or kept)
     return lines, options.preflight == "strict" and count(report.warnings) > 0
 
 
@@ -143,7 +146,7 @@ def _kinds() -> frozenset[str]:
     return frozenset(KINDS)
 
 
-Drawn = tuple["CachedComponent | None", dict[tuple[str, int, int], str], tuple[int, int]]
+Drawn = tuple["CachedComponent | None", dict[tuple[str, int, int], str], tuple[int, int, int, int]]
 
 
 def _draw(state: tuple[BuildContext, Game, Path, dict[str, str], str, int], index: int) -> Drawn:
@@ -159,7 +162,7 @@ def _draw(state: tuple[BuildContext, Game, Path, dict[str, str], str, int], inde
 
 
 def _render_component(ctx: BuildContext, game: Game, component: Component, folder: Path,
-                      fingerprint: str, salt: str, ahead: int = 1) -> tuple[CachedComponent | None, tuple[int, int]]:
+                      fingerprint: str, salt: str, ahead: int = 1) -> tuple[CachedComponent | None, tuple[int, int, int, int]]:
     """The component's PDF and cache entry (None when it prints nothing), and its distinct sides drawn and kept;
     ``salt`` is what its kept sides and looks are keyed under besides their own inputs (cache.side_salt).
     With ``ahead`` > 1, that many workers draw its sides ahead when that pays (warm_sides.py)."""
@@ -190,7 +193,7 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
     finally:
         del ctx.kept_sides[component.id]
     store.save(digests)
-    sides = (store.drawn, store.replayed)
+    sides = (store.drawn, store.replayed, *ctx.pages_copied.pop(component.id, (0, 0)))
     if not pages:
         return None, sides
     cutter = ctx.options.cut
@@ -230,8 +233,25 @@ def _render_pages(ctx: BuildContext, game: Game, component: Component, folder: P
         write_bytes(folder / file, pdf)
         write_cut_files(folder, component.id, pages, pdf, cutter)
     else:  # streamed to disk as it is written: a large deck is never held whole in memory
-        render_to(folder / file, pages, game.title, style, component.name, _duplex(ctx.options, pages))
+        kept = _kept_pages(ctx, component, folder)
+        render_to(folder / file, pages, game.title, style, component.name, _duplex(ctx.options, pages), kept)
+        if kept is not None:
+            ctx.pages_copied[component.id] = (kept.pages_copied, len(pages))
     return pages
+
+
+def _kept_pages(ctx: BuildContext, component: Component, folder: Path) -> KeptPages | None:
+    """The component's pages kept from the last build (document/kept_pages.py)."""
+    from punchboard.generator.document.kept_pages import KeptPages
+
+    from .side_store import SideStore
+
+    store = ctx.kept_sides.get(component.id)
+    if not isinstance(store, SideStore):
+        return None
+
+    return KeptPages(folder / SIDES_FOLDER / f"{component.id}.pages", folder / f"{component.id}.pdf",
+                     f"{store.salt}:{component.id}", ctx, store, read=not ctx.options.force)
 
 
 def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
@@ -282,7 +302,7 @@ def _build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     drawn = ordered_map(_draw, (context() if to_draw else None, game, folder, fingerprints, side_salt(shared), ahead),
                         to_draw, jobs)
     side_prints: dict[tuple[str, int, int], str] = {}
-    side_counts: list[tuple[str, int, int]] = []
+    side_counts: list[tuple[str, int, int, int, int]] = []
     with _progress(len(printable), f"{game.id}", options.quiet) as tick:
         for component in printable:
             entry = fresh.get(component.id)

@@ -20,6 +20,7 @@ import os
 import sys
 import tempfile
 import zlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
@@ -89,6 +90,7 @@ class SideStore(Store):
         self._index: dict[str, tuple[int, int]] = {}  # key → (offset, length) of its line in the old file
         self._new: IO[bytes] | None = None
         self._new_index: dict[str, tuple[int, int]] = {}
+        self._order: list[str] = []  # the keys of the new file, in order
         self._last: tuple[str, bytes, KeptSide] | None = None  # the side last found and its record, copied as it is
         # sides drawn ahead by worker processes (generator/warm_sides.py): their files and indexes
         self._warm: list[tuple[Path, IO[bytes], dict[str, tuple[int, int]]]] = []
@@ -174,16 +176,41 @@ class SideStore(Store):
     def put(self, key: str, kept: KeptSide) -> None:
         if key in self._new_index:
             return
+        last = self._last
+        self._write(key, last[1] if last is not None and last[0] == key and last[2] is kept else encode(key, kept))
+
+    def _write(self, key: str, record: bytes) -> None:
         if self._new is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, name = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".part", dir=self.path.parent)
             self._new = os.fdopen(fd, "w+b")
             self._new_name = name
             self._new.write(HEADER)
-        last = self._last
-        record = last[1] if last is not None and last[0] == key and last[2] is kept else encode(key, kept)
         self._new_index[key] = (self._new.tell(), len(record))
+        self._order.append(key)
         self._new.write(record)
+
+    def new_keys(self) -> int:
+        """How many sides the new file holds so far (see :meth:`keys_from`)."""
+        return len(self._order)
+
+    def keys_from(self, start: int) -> list[str]:
+        """The keys of the sides put since the new file held ``start``."""
+        return self._order[start:]
+
+    def carry(self, keys: Sequence[str]) -> None:
+        """Copy the sides under ``keys`` from the old file to the new one as they are (the sides of a page copied
+        from the last build: generator/document/kept_pages.py); one the old file does not hold is left out."""
+        old = self._old
+        if old is None:
+            return
+        size = os.fstat(old.fileno()).st_size
+        for key in keys:
+            place = self._index.get(key)
+            if place is None or key in self._new_index or place[0] + place[1] > size:  # a torn last record stays out
+                continue
+            old.seek(place[0])
+            self._write(key, old.read(place[1]))
 
     def save(self, layouts: dict[str, str] | None = None) -> None:
         """Replace the file with the sides this build used (left alone when they are the ones it held); with

@@ -22,6 +22,7 @@ from punchboard.plumbing.atomicio import writing
 from punchboard.plumbing.units import to_mm
 
 from . import pdf_encoding
+from .page_content import PageContent, PageKeeper, SpliceFailed
 
 Draw = Callable[[Canvas], None]
 
@@ -59,6 +60,7 @@ class Page:
     role: str = "front"  # front | back | cover | calibration | other
     meta: dict[str, object] = field(default_factory=dict)
     overlay: Draw | None = None  # drawn over the page for a print shop only: a CutContour die line
+    content: Callable[[], PageContent | None] | None = None  # what it shows, for a kept page (None: drawn each time)
 
 
 DUPLEX_PREFERENCE = {"duplex-long": "DuplexFlipLongEdge", "duplex-short": "DuplexFlipShortEdge"}
@@ -78,9 +80,20 @@ def render(pages: Sequence[Page], title: str, style: SheetStyle, subject: str = 
 
 
 def render_to(path: Path, pages: Sequence[Page], title: str, style: SheetStyle, subject: str = "",
-              duplex: str | None = None) -> None:
+              duplex: str | None = None, kept: PageKeeper | None = None) -> None:
     """The same bytes as :func:`render`, streamed to ``path`` (atomically) object by object as they
-    are formatted, so a large document is never held whole in memory."""
+    are formatted, so a large document is never held whole in memory. With ``kept``, the pages an earlier
+    build wrote to ``path`` that would be written the same are copied from it, not drawn (:mod:`.kept_pages`)."""
+    if kept is not None:
+        try:
+            with writing(path) as handle, pdf_encoding.streaming_to(handle):
+                _write(BytesIO(), pages, title, style, subject, duplex, kept)
+        except SpliceFailed:
+            kept.start_over()  # this document turned out unlike the last one after all: every page is drawn
+            with writing(path) as handle, pdf_encoding.streaming_to(handle):
+                _write(BytesIO(), pages, title, style, subject, duplex, kept)
+        kept.written()
+        return
     with writing(path) as handle, pdf_encoding.streaming_to(handle):
         _write(BytesIO(), pages, title, style, subject, duplex)
 
@@ -103,7 +116,8 @@ def draw_apart(pages: Sequence[Page], first: int, stop: int, title: str, style: 
         packed_forms.close(canvas)
 
 
-def _write(buffer: BytesIO, pages: Sequence[Page], title: str, style: SheetStyle, subject: str, duplex: str | None) -> None:
+def _write(buffer: BytesIO, pages: Sequence[Page], title: str, style: SheetStyle, subject: str, duplex: str | None,
+           kept: PageKeeper | None = None) -> None:
     canvas = _canvas(buffer, pages)
     canvas.setTitle(title)
     canvas.setAuthor("punchboard")
@@ -113,10 +127,22 @@ def _write(buffer: BytesIO, pages: Sequence[Page], title: str, style: SheetStyle
     canvas.setViewerPreference("PrintScaling", "None")
     if duplex:
         canvas.setViewerPreference("Duplex", duplex)
-    for number, page in enumerate(pages, start=1):
-        _draw_page(canvas, page, number, len(pages), title, style)
-    canvas.save()
-    packed_forms.close(canvas)
+    try:
+        if kept is not None:
+            kept.begin(canvas, (title, subject, duplex, repr(style), len(pages)))
+        for number, page in enumerate(pages, start=1):
+            if kept is not None and kept.copied(canvas, page, number):
+                continue
+            _draw_page(canvas, page, number, len(pages), title, style)
+            if kept is not None:
+                kept.drawn(canvas, number)
+        if kept is not None:
+            kept.before_save(canvas)
+        canvas.save()
+    finally:
+        packed_forms.close(canvas)
+        if kept is not None:
+            kept.close()  # the old file is let go before the new one takes its place
 
 
 def _draw_page(canvas: Canvas, page: Page, number: int, total: int, title: str, style: SheetStyle) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -144,6 +145,43 @@ def _visible(element: Element, fields: Mapping[str, Any], ctx: SideContext) -> b
         return False
 
 
+def _outer(frame: SideFrame, clip: Rect) -> Rect:
+    """What a side's form holds: the side up to its full bleed; a narrower clip (cards touching on shared
+    cut lines) is applied where the form is placed, so every position reuses one form."""
+    return frame.bleed_rect if frame.bleed_rect.contains(clip) else clip
+
+
+FormKey = tuple[Any, ...]
+
+
+def form_key(layout: Layout, fields: Mapping[str, Any], frame: SideFrame, proof: bool, stamp: str) -> FormKey | None:
+    """Which of a document's side forms :func:`draw_side` places for this side (the same key, the same form):
+    the layout object, the fields it reads and the form's geometry; None for a side not drawn as a form
+    (clipped to a shape)."""
+    if not isinstance(frame.clip, Rect):
+        return None
+    return (layout.name, id(layout), reuse_key(layout, fields), *_form_geometry(frame), proof, stamp)
+
+
+@lru_cache(maxsize=1024)
+def _form_geometry(frame: SideFrame) -> tuple[Any, ...]:
+    """The part of a form's key that comes from its frame (a deck's pages repeat a sheet's few frames)."""
+    trim, clip = frame.trim, frame.clip
+    assert isinstance(clip, Rect)
+    outer = _outer(frame, clip)
+    return (
+        round(trim.width, 4), round(trim.height, 4), round(frame.bleed_x, 4), round(frame.bleed_y, 4),
+        tuple(round(v, 4) for v in (outer.x - trim.x, outer.y - trim.y, outer.width, outer.height)),
+        frame.rotation, frame.mirror_x, frame.mirror_y,
+    )
+
+
+def form_name(canvas: Canvas, key: FormKey) -> str | None:
+    """The name of the form placed for ``key`` on ``canvas``'s document so far (None: not drawn yet)."""
+    forms: dict[FormKey, str] = canvas.__dict__.get("_punchboard_forms", {})
+    return forms.get(key)
+
+
 def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: SideFrame, ctx: SideContext) -> None:
     """Paint ``layout`` with ``fields`` into ``frame`` on ``canvas`` (state is saved and restored).
 
@@ -155,20 +193,14 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
     field is drawn once per deck. Warnings a side gave when drawn are given
     again, naming each piece that shows it.
     """
-    if not isinstance(frame.clip, Rect):
+    key = form_key(layout, fields, frame, ctx.proof, ctx.stamp)
+    if key is None:
         _draw_side_now(canvas, layout, fields, frame, ctx)
         return
     trim, clip = frame.trim, frame.clip
-    # The form holds the side up to its full bleed; a narrower clip (cards touching on shared
-    # cut lines) is applied where the form is placed, so every position reuses one form.
-    outer = frame.bleed_rect if frame.bleed_rect.contains(clip) else clip
+    assert isinstance(clip, Rect)  # form_key gives a key only for a rectangular clip
+    outer = _outer(frame, clip)
     local_clip = Rect(outer.x - trim.x, outer.y - trim.y, outer.width, outer.height)
-    key = (
-        layout.name, id(layout), reuse_key(layout, fields),
-        round(trim.width, 4), round(trim.height, 4), round(frame.bleed_x, 4), round(frame.bleed_y, 4),
-        tuple(round(v, 4) for v in (local_clip.x, local_clip.y, local_clip.width, local_clip.height)),
-        frame.rotation, frame.mirror_x, frame.mirror_y, ctx.proof, ctx.stamp,
-    )
     forms: dict[tuple[Any, ...], str] = canvas.__dict__.setdefault("_punchboard_forms", {})
     said: dict[str, tuple[str, list[str]]] = canvas.__dict__.setdefault("_punchboard_form_warnings", {})
     name = forms.get(key)
@@ -190,7 +222,7 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
         # (a turned slot's bleed rectangle is the upright one turned a quarter: bleeds swap with the sides).
         bounds = local.bleed_rect
         store = ctx.kept_sides
-        pictures = _pictures(layout, fields, ctx.folders) if store is not None else None
+        pictures = side_pictures(layout, fields, ctx.folders) if store is not None else None
         if pictures is None:
             store = None
         # the preflight's findings are kept with the side: a side drawn without it is another side
@@ -228,7 +260,7 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
 RASTER = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".tif", ".tiff", ".bmp")
 
 
-def _pictures(layout: Layout, fields: Mapping[str, Any], folders: tuple[Path, ...]) -> tuple[str, ...] | None:
+def side_pictures(layout: Layout, fields: Mapping[str, Any], folders: tuple[Path, ...]) -> tuple[str, ...] | None:
     """The content digests of the SVG pictures a side shows, for its kept-side key; None when it shows a
     raster image (drawn as an image object of the document, which a kept side cannot carry)."""
     found: list[str] = []

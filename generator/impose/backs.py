@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from punchboard.generator.document.page_content import PageContent, SlotIdentity
 from punchboard.generator.document.pages import Page
 from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.draw.side import SideFrame
@@ -31,6 +32,39 @@ from .style import SheetStyle
 
 Painter = Callable[[Canvas, SideFrame], None]
 SheetDecoration = Callable[[Canvas, Sheet, Sequence[int]], None]  # cut lines etc., given used slot indexes
+
+
+class _Blank:
+    """The painter of a piece without a face: nothing on its slot."""
+
+    def __call__(self, canvas: Canvas, frame: SideFrame) -> None:
+        pass
+
+    def identity(self, frame: SideFrame) -> SlotIdentity:
+        return SlotIdentity("blank", None)
+
+
+BLANK = _Blank()
+
+
+def _content(slots: Sequence[tuple[Painter, SideFrame]], *page: object) -> Callable[[], PageContent | None]:
+    """What a sheet page shows, for a kept page (generator/document/kept_pages.py): ``page`` (its sheet, legend
+    and the like) and what each painter paints into its frame, in drawing order; None when a painter cannot say
+    (one that is not a side of a piece)."""
+
+    def content() -> PageContent | None:
+        parts = [repr(page)]
+        forms = []
+        for painter, frame in slots:
+            identity = getattr(painter, "identity", None)
+            found = identity(frame) if identity is not None else None
+            if found is None:
+                return None
+            parts.append(found.parts)
+            forms.append(found.form)
+        return PageContent(tuple(parts), tuple(forms))
+
+    return content
 
 
 @dataclass(frozen=True)
@@ -125,8 +159,12 @@ def _front_page(
         if decorate:
             decorate(canvas, sheet, range(len(chunk)))
 
+    slots: list[tuple[Painter, SideFrame]] = [(item.front, frame) for item, frame in zip(chunk, frames, strict=True)]
+    if same_page_backs and sheet.back_slots:
+        slots += [(item.back, frame) for item, frame in zip(chunk, sheet.back_slots, strict=False) if item.back is not None]
+    content = _content(slots, "front", marked, same_page_backs) if decorate is None else None
     return Page(sheet.width, sheet.height, draw, component, legend, sheet.footer, role="front",
-                meta={"slots": [f.trim for f in frames]})
+                meta={"slots": [f.trim for f in frames]}, content=content)
 
 
 def _back_page(
@@ -141,8 +179,9 @@ def _back_page(
                 item.back(canvas, frame)
 
     footer = sheet.footer.mirrored(sheet.width, sheet.height, flip_x, flip_y)
+    slots = [(item.back, frame) for item, frame in zip(chunk, frames, strict=True) if item.back is not None]
     return Page(sheet.width, sheet.height, draw, component, legend, footer, role="back",
-                meta={"slots": [f.trim for f in frames]})
+                meta={"slots": [f.trim for f in frames]}, content=_content(slots, "back"))
 
 
 def print_shop_pages(

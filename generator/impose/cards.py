@@ -10,7 +10,7 @@ from punchboard.plumbing.units import to_mm
 from punchboard.spec.fit import size_location
 from punchboard.spec.model import PIECE_NOUNS, Component, Game
 
-from .backs import Item, paginate, print_shop_pages
+from .backs import BLANK, Item, paginate, print_shop_pages
 from .context import BuildContext
 from .grid import Sheet, grid_sheet, gutterfold_sheet, plan_grid, policy_name, printable_margin
 from .kept_bleed import rect_bleed
@@ -98,7 +98,7 @@ def render_cards(ctx: BuildContext, game: Game, component: Component, options: B
     assert component.size is not None  # the loader requires a size for decks and banknotes
     width, height = component.size.width, component.size.height
     items = [
-        Item(ctx.painter(component, p, p.face, noun) or (lambda c, f: None), ctx.painter(component, p, p.back, noun), p.name)
+        Item(ctx.painter(component, p, p.face, noun) or BLANK, ctx.painter(component, p, p.back, noun), p.name)
         for p in component.pieces
     ]
     bleed = ctx.bleed_for(component)

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
+from punchboard.generator.document.page_content import SlotIdentity
 from punchboard.generator.draw.fingerprint import Request
-from punchboard.generator.draw.kept import Store
+from punchboard.generator.draw.geometry import Rect
+from punchboard.generator.draw.kept import Store, layout_digest
 from punchboard.generator.draw.observe import SideObserver
-from punchboard.generator.draw.side import Observe, SideContext, SideFrame, draw_side
+from punchboard.generator.draw.reads import reuse_key
+from punchboard.generator.draw.side import Observe, SideContext, SideFrame, draw_side, form_key, side_pictures
 from punchboard.generator.options import BuildOptions
 from reportlab.pdfgen.canvas import Canvas
 
@@ -39,8 +44,15 @@ class BuildContext:
     declared_bleeds: dict[str, float] = field(default_factory=dict, repr=False)  # bleed_for, by component id
     # The sides kept from earlier builds, by component id, while the component is drawn (draw/kept.py)
     kept_sides: dict[str, Store] = field(default_factory=dict, repr=False)
+    # Pages copied from the last build's file, and pages in all, by component id (document/kept_pages.py)
+    pages_copied: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
+
+    # While a page is drawn to be kept (generator/document/kept_pages.py): every warning given, repeats too
+    heard: list[str] | None = field(default=None, repr=False)
 
     def warn(self, message: str) -> None:
+        if self.heard is not None:
+            self.heard.append(message)
         if message not in self.warnings:
             self.warnings.append(message)
 
@@ -109,6 +121,32 @@ class _SidePainter:
             key = (self.component.id, piece.index, 0 if side is piece.face else 1)
             side_ctx.fingerprint = Request(self.bleed, lambda digest: found.__setitem__(key, digest))
         draw_side(canvas, ctx.game.layouts[side.layout], {**piece.fields, **side.fields}, frame, side_ctx)
+
+    def identity(self, frame: SideFrame) -> SlotIdentity | None:
+        """What this side drawn into ``frame`` is, for a kept page (generator/document/kept_pages.py): everything
+        :meth:`__call__` draws it from besides the build's shared inputs, and the key of the form it places;
+        None when its drawing cannot be kept (a raster picture, or a print fingerprint to take)."""
+        if not isinstance(frame.clip, (Rect, type(None))):
+            return None  # a shaped clip is a function, not a value the page's key could hold
+        ctx, piece, side = self.ctx, self.piece, self.side
+        layout = ctx.game.layouts[side.layout]
+        fields = {**piece.fields, **side.fields}
+        options, style = ctx.options, ctx.style
+        form = form_key(layout, fields, frame, options.proof, options.stamp_label)
+        pictures = side_pictures(layout, fields, (ctx.game.folder,))
+        if pictures is None:
+            return None
+        how = _how((frame, ctx.preflight, options.proof, options.stamp_label,
+                    (style.proof_trim, style.proof_safe, style.proof_stroke), self.found is not None, self.bleed))
+        parts = (layout_digest(layout), form[2] if form is not None else reuse_key(layout, fields), pictures, how,
+                 ctx.where(self.component, piece, self.noun), piece.index, side is piece.face)
+        return SlotIdentity(parts, form)
+
+
+@lru_cache(maxsize=1024)
+def _how(settings: tuple[Any, ...]) -> str:
+    """How a side is drawn besides its layout and fields, as text (a deck's sides share a few frames)."""
+    return repr(settings)
 
 
 def _preflight(layout: Layout, frame: SideFrame) -> SideObserver:

@@ -34,7 +34,7 @@ from punchboard.spec.model import Component, TokenShape
 from punchboard.spec.yamlsource import load_yaml
 
 from . import tiles
-from .backs import Item, paginate
+from .backs import BLANK, Item, paginate
 from .context import BuildContext
 from .grid import TURN, Sheet
 from .packing import Placement
@@ -159,7 +159,7 @@ def _items(ctx: BuildContext, component: Component, bleed: float, backs: bool) -
         back = ctx.painter(component, piece, piece.back, noun) if backs else None
         if component.kind == "tokens":
             front, back = clipped(front, shape, bleed), clipped(back, shape, bleed)
-        items.append(Item(front or (lambda c, f: None), back, piece.name))
+        items.append(Item(front or BLANK, back, piece.name))
     return items
 
 

@@ -25,7 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.spec.model import PIECE_NOUNS, Component, TokenShape
 
-from .backs import Item, paginate
+from .backs import BLANK, Item, paginate
 from .cards import card_sheet, too_big
 from .context import BuildContext
 from .grid import Sheet, printable_margin
@@ -47,7 +47,7 @@ def render_group(ctx: BuildContext, name: str, members: tuple[Component, ...]) -
     pieces = tuple(piece for member in members for piece in member.pieces)
     merged = replace(first, id=name, name=group_title(name), pieces=pieces)
     items = [
-        Item(ctx.painter(member, p, p.face, noun) or (lambda c, f: None), ctx.painter(member, p, p.back, noun), p.name)
+        Item(ctx.painter(member, p, p.face, noun) or BLANK, ctx.painter(member, p, p.back, noun), p.name)
         for member in members
         for p in member.pieces
     ]
@@ -89,7 +89,7 @@ def _token_pages(ctx: BuildContext, name: str, members: tuple[Component, ...]) -
         for (member, piece), shape in zip(chosen, shapes, strict=True):
             front = clipped(ctx.painter(member, piece, piece.face, "token"), shape, bleed)
             back = clipped(ctx.painter(member, piece, piece.back, "token"), shape, bleed)
-            items.append(Item(front or (lambda c, f: None), back, piece.name))
+            items.append(Item(front or BLANK, back, piece.name))
 
         def cut_lines(canvas: Canvas, sheet: Sheet, used: Sequence[int], shapes: list[TokenShape] = shapes) -> None:
             canvas.saveState()

@@ -27,7 +27,7 @@ from reportlab.pdfgen.canvas import Canvas
 from punchboard.spec.model import Component, Game, TokenShape
 
 from . import kept_bleed
-from .backs import Item, Painter, paginate, print_shop_pages
+from .backs import BLANK, Item, Painter, paginate, print_shop_pages
 from .cards import _mm, too_big
 from .context import BuildContext
 from .die import draw_die_line
@@ -223,7 +223,7 @@ def render_tokens(ctx: BuildContext, game: Game, component: Component, options: 
     for piece in component.pieces:
         front = clipped(ctx.painter(component, piece, piece.face, "token"), shape, bleed)
         back = clipped(ctx.painter(component, piece, piece.back, "token"), shape, bleed)
-        items.append(Item(front or (lambda c, f: None), back, piece.name))
+        items.append(Item(front or BLANK, back, piece.name))
     if options.print_shop:
         def die(canvas: Canvas, frame: SideFrame) -> None:
             if shape.name != "square":

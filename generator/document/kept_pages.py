@@ -1,0 +1,404 @@
+"""Kept pages: a one-card edit writes the sheet that card is on, and copies the deck's other sheets.
+
+A component's PDF is written by reportlab object by object, each object numbered
+in the order the document met it: a page's side forms and the page itself while
+it is drawn, its content stream when the page is written out. The same page,
+drawn from the same sides in a document in the same state, gives the same
+objects with the same numbers, byte for byte. So after a build the objects each
+page added are remembered (where they lie in the PDF, what they refer to, what
+drawing the page did besides: the forms it named, the warnings it gave, the kept
+sides it used), in ``<component>.pages`` beside the component's kept sides.
+
+The next build, before drawing a page, asks what the page shows
+(:class:`~.pages.PageContent`: its sides, sheet, footer) and the state of its
+own document: how many objects, pages and side forms it holds, and every
+TrueType font's subsets so far. When both agree with the page the last build
+wrote at that place, and each side form the page places is the one it placed
+then (or, for a form it added, still unknown), the page is not drawn: its
+objects enter the document as copies of the old file's bytes, and what drawing
+it did besides is done again. Pages drawn for real are remembered for the next
+build in their turn.
+
+The copies are checked once more as they are written: each object keeps its
+number, and every object it refers to still has the number it had. A document
+that turns out otherwise (an edit that changed how many objects the last pages
+make) raises :class:`SpliceFailed`, and the component is written again with
+every page drawn: the bytes are always those of a build that drew every page.
+
+A page is kept only when drawing it changed nothing of the document but its own
+side forms and itself: a page whose text gave a font new characters, or that
+drew an image, is drawn each time (and so is any page after it whose document
+then differs).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import re
+import sys
+from collections.abc import Sequence
+from itertools import islice
+from pathlib import Path
+from typing import IO, Any, Protocol
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfdoc import PDFObject
+from reportlab.pdfgen.canvas import Canvas
+
+from punchboard.plumbing.atomicio import write_cache
+from punchboard.plumbing.file_digest import stamp
+
+from .page_content import PageContent, SpliceFailed
+from .pages import Page
+
+FORMAT = 1
+HEADER = f"punchboard kept pages {FORMAT} marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"
+_REF = re.compile(rb"(\d+) 0 R\b")
+_AUTO = re.compile(r"R\d+")  # reportlab's name for an object registered without one (a content stream, the page tree)
+_HEAD_READ = 4096  # enough of an object to hold its dictionary
+
+# A page as remembered: key, state before, first object number, object names, their (offset, length), contents
+# (number, offset, length), page tree number, references out (name, number), form name per slot, new forms
+# (name, where, warnings), warnings given, kept sides used, print fingerprints taken ((component, piece, back),
+# digest), and its new forms' fingerprints ((form, bleed), digest).
+Record = tuple[Any, ...]
+EMPTY: Record = ("",) * 14  # a page not to copy
+
+
+class Voice(Protocol):
+    """Where a build's warnings go (the build context): ``heard`` collects every warning given while it is a list."""
+
+    warnings: list[str]
+    heard: list[str] | None
+    side_prints: dict[tuple[str, int, int], str] | None  # each side's print fingerprint, when taken while drawing
+
+    def warn(self, message: str) -> None: ...
+
+
+class Sides(Protocol):
+    """The component's kept sides (generator/side_store.py)."""
+
+    drawn: int
+    replayed: int
+
+    def new_keys(self) -> int: ...
+    def keys_from(self, start: int) -> list[str]: ...
+    def carry(self, keys: Sequence[str]) -> None: ...
+
+
+def font_state(doc: Any) -> str:
+    """A digest of what the document's fonts hold: their names in it, and each TrueType font's subsets (the
+    codes its text was given so far)."""
+    parts: list[Any] = [sorted(doc.fontMapping.items())]
+    for name in sorted(pdfmetrics._fonts):
+        states = getattr(pdfmetrics._fonts[name], "state", None)
+        state = states.get(doc) if states is not None else None
+        if state is not None:
+            parts.append((name, state.internalName, state.nextCode, state.frozen, state.subsets))
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+class _Old:
+    """The PDF the last build wrote, read for the objects copied from it."""
+
+    def __init__(self, handle: IO[bytes]):
+        self.handle = handle
+
+    def body(self, number: int, offset: int, length: int) -> bytes:
+        """What follows ``N 0 obj`` up to ``endobj`` (as reportlab returns it for the object to be wrapped)."""
+        self.handle.seek(offset)
+        data = self.handle.read(length)
+        head = b"%d 0 obj\n" % number
+        if not data.startswith(head) or not data.endswith(b"endobj\n"):
+            raise SpliceFailed(f"object {number} is not where it was")
+        return data[len(head):-7]
+
+
+class _Copy(PDFObject):  # type: ignore[misc]
+    """An object written as the last build wrote it."""
+
+    def __init__(self, old: _Old, number: int, offset: int, length: int):
+        self.old, self.number, self.offset, self.length = old, number, offset, length
+
+    def format(self, document: Any) -> bytes:
+        if document.idToObjectNumberAndVersion[self.__InternalName__][0] != self.number:
+            raise SpliceFailed(f"object {self.number} moved")
+        return self.old.body(self.number, self.offset, self.length)
+
+
+class _CopiedPage(_Copy):
+    """A page written as the last build wrote it: formatting it numbers its content stream, as a drawn page's
+    does, and checks that everything it refers to kept its number."""
+
+    def __init__(self, old: _Old, number: int, offset: int, length: int, contents: _Copy, parent: int,
+                 refs: tuple[tuple[str, int], ...]):
+        super().__init__(old, number, offset, length)
+        self.contents, self.parent, self.refs = contents, parent, refs
+
+    def format(self, document: Any) -> bytes:
+        numbers = document.idToObjectNumberAndVersion
+        document.Reference(self.contents)
+        if numbers[document.Reference(document.Pages).name][0] != self.parent:
+            raise SpliceFailed("the page tree moved")
+        for name, number in self.refs:
+            if numbers.get(name, (None,))[0] != number:
+                raise SpliceFailed(f"{name} moved")
+        return super().format(document)
+
+
+class _Drawn:
+    """A page drawn in this build, to be remembered once the file is written."""
+
+    __slots__ = ("key", "before", "first", "names", "slots", "new_forms", "warnings", "sides", "taken", "form_prints",
+                 "page_name")
+
+    def __init__(self, key: str, before: tuple[Any, ...], first: int, names: list[str], slots: tuple[str | None, ...],
+                 new_forms: tuple[tuple[str, str, tuple[str, ...]], ...], warnings: tuple[str, ...], sides: tuple[str, ...],
+                 taken: tuple[Any, ...], form_prints: tuple[Any, ...]):
+        self.key, self.before, self.first, self.names = key, before, first, names
+        self.slots, self.new_forms, self.warnings, self.sides = slots, new_forms, warnings, sides
+        self.taken, self.form_prints = taken, form_prints
+        self.page_name = names[-1]
+
+
+def _last(found: dict[Any, Any], since: int) -> tuple[tuple[Any, Any], ...]:
+    """The entries put in ``found`` since it held ``since`` (entries are put, never put again with another value)."""
+    return tuple(islice(reversed(found.items()), len(found) - since))[::-1]
+
+
+class KeptPages:
+    """One component's kept pages: read from ``path`` when the build begins, written there when its PDF is."""
+
+    def __init__(self, path: Path, pdf: Path, salt: str, voice: Voice, sides: Sides, read: bool = True):
+        self.path, self.pdf, self.salt, self.voice, self.sides = path, pdf, salt, voice, sides
+        self.read = read
+        self._old: _Old | None = None
+        self._records: list[Record] = []
+        self._counts: list[int] = []  # how many objects each page of the last build added
+        self._last_count = 0
+        self.pages_copied = 0  # in the document as written
+
+    # ---------------------------------------------------------------- a document
+
+    def begin(self, canvas: Canvas, document: tuple[Any, ...]) -> None:
+        """A document is begun on ``canvas``: ``document`` is what all its pages share (title, style, page count…)."""
+        taking = self.voice.side_prints is not None
+        self._doc_key = hashlib.sha256(repr((FORMAT, self.salt, taking, document)).encode()).hexdigest()
+        self._fonts = font_state(canvas._doc)
+        self._copied_any = False
+        self.pages_copied = 0
+        # per page: as drawn, as copied (its record and page), or None (not to keep); and how many objects it added
+        self._written: list[_Drawn | tuple[Record, _CopiedPage] | None] = []
+        self._added: list[int] = []
+        self._live: tuple[str | None, PageContent | None, tuple[Any, ...], int, int] | None = None
+        self._undo = (len(self.voice.warnings), self.sides.drawn, self.sides.replayed)
+        if self.read and self._old is None:
+            self._load()
+
+    def _load(self) -> None:
+        try:
+            with self.path.open("rb") as handle:
+                head, pdf_stamp, doc_key, count, counts, records = marshal.load(handle)
+        except (OSError, EOFError, ValueError, TypeError):
+            return
+        if head != HEADER or doc_key != self._doc_key or tuple(pdf_stamp) != stamp(self.pdf):
+            return
+        try:
+            self._old = _Old(self.pdf.open("rb"))
+        except OSError:
+            return
+        self._records, self._counts, self._last_count = records, counts, count
+
+    def _state(self, canvas: Canvas) -> tuple[Any, ...]:
+        doc = canvas._doc
+        return (doc.objectcounter, doc.pageCounter, len(canvas.__dict__.get("_punchboard_forms", ())), self._fonts)
+
+    def copied(self, canvas: Canvas, page: Page, number: int) -> bool:
+        """Page ``number`` (from 1) is copied from the last build's file when it can be: True when it was."""
+        content = page.content() if page.content is not None and page.overlay is None else None
+        key = None
+        if content is not None:
+            key = hashlib.sha256(repr((
+                self._doc_key, number, page.width, page.height, page.trim_box, page.bleed_box, page.footer, page.legend,
+                page.component, page.role, content.parts)).encode()).hexdigest()
+        before = self._state(canvas)
+        record = self._records[number - 1] if number <= len(self._records) else None
+        if key is not None and record is not None and self._old is not None and record[0] == key \
+                and tuple(record[1]) == before and self._forms_agree(canvas, content, record):  # type: ignore[arg-type]
+            self._copy(canvas, content, record)  # type: ignore[arg-type]
+            return True
+        taken = self.voice.side_prints
+        self._live = (key, content, before, canvas._doc.objectcounter, self.sides.new_keys(),
+                      len(taken) if taken is not None else 0, len(canvas.__dict__.get("_punchboard_form_prints", ())))
+        self.voice.heard = []
+        return False
+
+    @staticmethod
+    def _forms_agree(canvas: Canvas, content: PageContent, record: Record) -> bool:
+        """Each form the page places is the one it placed when written, or one it added then and unknown now."""
+        slots, new = record[8], {name for name, _, _ in record[9]}
+        if len(slots) != len(content.forms):
+            return False
+        forms: dict[Any, str] = canvas.__dict__.get("_punchboard_forms", {})
+        for form, name in zip(content.forms, slots, strict=True):
+            if form is None:
+                if name is not None:
+                    return False
+                continue
+            now = forms.get(form)
+            if now != (None if name in new else name):
+                return False
+        return True
+
+    def _copy(self, canvas: Canvas, content: PageContent, record: Record) -> None:
+        (_, _, first, names, places, contents, parent, refs, slots, new_forms, warnings, sides, taken, form_prints) = record
+        old = self._old
+        assert old is not None
+        doc = canvas._doc
+        for index, name in enumerate(names[:-1]):
+            doc.Reference(_Copy(old, first + index, *places[index]), name)
+        page = _CopiedPage(old, first + len(names) - 1, *places[-1], _Copy(old, *contents), parent,
+                           tuple(tuple(ref) for ref in refs))
+        doc.addPage(page)
+        canvas._pageNumber += 1
+        forms: dict[Any, str] = canvas.__dict__.setdefault("_punchboard_forms", {})
+        said: dict[str, tuple[str, list[str]]] = canvas.__dict__.setdefault("_punchboard_form_warnings", {})
+        for name, where, heard in new_forms:
+            said[name] = (where, list(heard))
+        for form, name in zip(content.forms, slots, strict=True):
+            if form is not None:
+                forms.setdefault(form, name)
+        prints: dict[Any, str] = canvas.__dict__.setdefault("_punchboard_form_prints", {})
+        for (name, bleed), digest in form_prints:
+            prints[(name, bleed)] = digest
+        for message in warnings:
+            self.voice.warn(message)
+        if self.voice.side_prints is not None:
+            for piece, digest in taken:
+                self.voice.side_prints[tuple(piece)] = digest  # type: ignore[index]
+        self.sides.carry(sides)
+        self.sides.replayed += len(sides)
+        self._copied_any = True
+        self.pages_copied += 1
+        self._written.append((record, page))
+        self._added.append(len(names))
+
+    def drawn(self, canvas: Canvas, number: int) -> None:
+        """Page ``number`` was drawn: remember what drawing it did, if it can be copied next time."""
+        assert self._live is not None
+        key, content, before, first, sides_from, taken_from, prints_from = self._live
+        self._live = None
+        heard, self.voice.heard = self.voice.heard or [], None
+        doc = canvas._doc
+        names = [doc.numberToId[n] for n in range(first + 1, doc.objectcounter + 1)]
+        fonts = font_state(doc)
+        changed_fonts, self._fonts = fonts != self._fonts, fonts
+        self._added.append(len(names))
+        if self._copied_any and (number > len(self._counts) or self._counts[number - 1] != len(names)):
+            raise SpliceFailed("a page drawn again made other objects than before")  # what follows would not fit
+        keep = (key is not None and content is not None and not changed_fonts and bool(names)
+                and names[-1] == f"Page{doc.pageCounter - 1}"
+                and all(name.startswith("FormXob.") for name in names[:-1]))
+        if not keep:
+            self._written.append(None)
+            return
+        assert key is not None and content is not None
+        forms: dict[Any, str] = canvas.__dict__.get("_punchboard_forms", {})
+        slots = tuple(forms.get(form) if form is not None else None for form in content.forms)
+        if any(name is None for name, form in zip(slots, content.forms, strict=True) if form is not None):
+            self._written.append(None)
+            return
+        said: dict[str, tuple[str, list[str]]] = canvas.__dict__.get("_punchboard_form_warnings", {})
+        new_forms = []
+        for name in names[:-1]:
+            form = name[len("FormXob."):]
+            where, messages = said.get(form, ("", []))
+            new_forms.append((form, where, tuple(messages)))
+        taken = self.voice.side_prints
+        self._written.append(_Drawn(key, before, first + 1, names, slots, tuple(new_forms), tuple(heard),
+                                    tuple(self.sides.keys_from(sides_from)),
+                                    _last(taken, taken_from) if taken is not None else (),
+                                    _last(canvas.__dict__.get("_punchboard_form_prints", {}), prints_from)))
+
+    def before_save(self, canvas: Canvas) -> None:
+        """Every page is in: with pages copied, the document must end as the last one did."""
+        if self._copied_any and canvas._doc.objectcounter != self._last_count:
+            raise SpliceFailed("the document holds other objects than before")
+        self._count = canvas._doc.objectcounter
+        self._canvas = canvas
+
+    def _close_old(self) -> None:
+        if self._old is not None:
+            self._old.handle.close()
+            self._old = None
+
+    def start_over(self) -> None:
+        """The document is written again from the start, every page drawn (see :class:`SpliceFailed`)."""
+        self._close_old()
+        self._records = []
+        warnings, drawn, replayed = self._undo
+        del self.voice.warnings[warnings:]
+        self.voice.heard = None
+        self.sides.drawn, self.sides.replayed = drawn, replayed
+        self.read = False
+
+    def close(self) -> None:
+        """The document is written, or failed: let go of the old file (before the new one is renamed over it)."""
+        self._close_old()
+
+    # ---------------------------------------------------------------- after the file is in place
+
+    def written(self) -> None:
+        """The PDF is in place: remember its pages for the next build."""
+        pdf = self.pdf
+        doc = self._canvas._doc
+        numbers, to_name, offsets = doc.idToObjectNumberAndVersion, doc.numberToId, doc.idToOffset
+        ends = sorted(offsets.values())
+        try:
+            with pdf.open("rb") as handle:
+                size = handle.seek(0, 2)
+                handle.seek(max(0, size - 1024))
+                tail = handle.read()
+                ends.append(int(tail[tail.rindex(b"startxref") + 9:].split()[0]))
+                following = {offset: ends[n + 1] for n, offset in enumerate(ends[:-1])}
+
+                def place(name: str) -> tuple[int, int]:
+                    at = offsets[name]
+                    return at, following[at] - at
+
+                parent = numbers[doc.Pages.__InternalName__][0]
+                records: list[Record | None] = []
+                for page in self._written:
+                    if page is None or not isinstance(page, _Drawn):
+                        records.append(self._moved(*page, place, numbers) if page is not None else None)
+                        continue
+                    contents = doc.idToObject[page.page_name].Contents.__InternalName__
+                    own = {page.first + n for n in range(len(page.names))} | {numbers[contents][0], parent}
+                    refs = set()
+                    for name in page.names:
+                        at, length = place(name)
+                        handle.seek(at)
+                        head = handle.read(min(length, _HEAD_READ))
+                        head = head[: head.find(b"stream\n")] if b"stream\n" in head else head
+                        refs.update(int(n) for n in _REF.findall(head) if int(n) not in own)
+                    named = tuple(sorted((to_name[n], n) for n in refs))
+                    if any(_AUTO.fullmatch(name) for name, _ in named):
+                        records.append(None)  # it refers to an object known only by its number
+                        continue
+                    records.append((page.key, page.before, page.first, page.names, tuple(place(n) for n in page.names),
+                                    (numbers[contents][0], *place(contents)), parent, named, page.slots, page.new_forms,
+                                    page.warnings, page.sides, page.taken, page.form_prints))
+        except (OSError, ValueError, KeyError):
+            return
+        now = stamp(pdf)
+        if now is None:
+            return
+        write_cache(self.path, marshal.dumps((HEADER, now, self._doc_key, self._count, self._added,
+                                              [r if r is not None else EMPTY for r in records])))
+
+    @staticmethod
+    def _moved(record: Record, page: _CopiedPage, place: Any, numbers: dict[str, tuple[int, int]]) -> Record:
+        """A copied page's record, with where its objects lie in the new file."""
+        contents = page.contents.__InternalName__
+        return (*record[:4], tuple(place(n) for n in record[3]), (numbers[contents][0], *place(contents)), *record[6:])
