@@ -91,6 +91,8 @@ class SideStore(Store):
         self._new: IO[bytes] | None = None
         self._new_index: dict[str, tuple[int, int]] = {}
         self._order: list[str] = []  # the keys of the new file, in order
+        self._size = 0  # the new file's length, with the run of old records still to copy (see carry)
+        self._run: list[int] | None = None  # [start, end) of old records to copy to the new file's end
         self._last: tuple[str, bytes, KeptSide] | None = None  # the side last found and its record, copied as it is
         # sides drawn ahead by worker processes (generator/warm_sides.py): their files and indexes
         self._warm: list[tuple[Path, IO[bytes], dict[str, tuple[int, int]]]] = []
@@ -161,6 +163,7 @@ class SideStore(Store):
             if place is None or handle is None:
                 continue
             if handle is self._new:
+                self._copy_run()
                 handle.flush()
             at = handle.tell()
             handle.seek(place[0])
@@ -179,16 +182,37 @@ class SideStore(Store):
         last = self._last
         self._write(key, last[1] if last is not None and last[0] == key and last[2] is kept else encode(key, kept))
 
-    def _write(self, key: str, record: bytes) -> None:
+    def _open_new(self) -> IO[bytes]:
         if self._new is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, name = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".part", dir=self.path.parent)
             self._new = os.fdopen(fd, "w+b")
             self._new_name = name
             self._new.write(HEADER)
-        self._new_index[key] = (self._new.tell(), len(record))
+            self._size = len(HEADER)
+        return self._new
+
+    def _write(self, key: str, record: bytes) -> None:
+        new = self._open_new()
+        self._copy_run()
+        self._new_index[key] = (self._size, len(record))
         self._order.append(key)
-        self._new.write(record)
+        new.write(record)
+        self._size += len(record)
+
+    def _copy_run(self) -> None:
+        """Copy the old records carried since the last write, in one piece."""
+        run, self._run = self._run, None
+        if run is None or self._old is None or self._new is None:
+            return
+        self._old.seek(run[0])
+        left = run[1] - run[0]
+        while left:
+            chunk = self._old.read(min(left, 1 << 20))
+            if not chunk:
+                raise OSError(f"{self.path} changed while its sides were copied")
+            self._new.write(chunk)
+            left -= len(chunk)
 
     def new_keys(self) -> int:
         """How many sides the new file holds so far (see :meth:`keys_from`)."""
@@ -209,8 +233,16 @@ class SideStore(Store):
             place = self._index.get(key)
             if place is None or key in self._new_index or place[0] + place[1] > size:  # a torn last record stays out
                 continue
-            old.seek(place[0])
-            self._write(key, old.read(place[1]))
+            self._open_new()
+            run = self._run
+            if run is not None and run[1] == place[0]:
+                run[1] += place[1]  # the next record in the old file: a deck's pages carry long runs of them
+            else:
+                self._copy_run()
+                self._run = [place[0], place[0] + place[1]]
+            self._new_index[key] = (self._size, place[1])
+            self._order.append(key)
+            self._size += place[1]
 
     def save(self, layouts: dict[str, str] | None = None) -> None:
         """Replace the file with the sides this build used (left alone when they are the ones it held); with
@@ -220,6 +252,8 @@ class SideStore(Store):
         if layouts is not None and self.drawn_with != (self.salt, layouts):
             write_cache(self.path.with_suffix(".layouts"),
                         json.dumps({"salt": self.salt, "layouts": layouts}, sort_keys=True).encode())
+        if self._new is not None:
+            self._copy_run()
         if self._old is not None:
             self._old.close()
         if self._new is None:

@@ -198,8 +198,7 @@ class KeptPages:
 
     def _load(self) -> None:
         try:
-            with self.path.open("rb") as handle:
-                head, pdf_stamp, doc_key, count, counts, records = marshal.load(handle)
+            head, pdf_stamp, doc_key, count, counts, records = marshal.loads(self.path.read_bytes())
         except (OSError, EOFError, ValueError, TypeError):
             return
         if head != HEADER or doc_key != self._doc_key or tuple(pdf_stamp) != stamp(self.pdf):

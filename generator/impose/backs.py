@@ -47,13 +47,26 @@ class _Blank:
 BLANK = _Blank()
 
 
-def _content(slots: Sequence[tuple[Painter, SideFrame]], *page: object) -> Callable[[], PageContent | None]:
-    """What a sheet page shows, for a kept page (generator/document/kept_pages.py): ``page`` (its sheet, legend
-    and the like) and what each painter paints into its frame, in drawing order; None when a painter cannot say
-    (one that is not a side of a piece)."""
+_TEXTS: dict[int, tuple[object, str]] = {}  # a sheet's text by its identity (a deck's full sheets are one object)
+
+
+def _text(thing: object) -> str:
+    found = _TEXTS.get(id(thing))
+    if found is None or found[0] is not thing:
+        if len(_TEXTS) > 64:
+            _TEXTS.clear()
+        found = _TEXTS[id(thing)] = (thing, repr(thing))
+    return found[1]
+
+
+def _content(slots: Sequence[tuple[Painter, SideFrame]], kind: str, sheet: object = None,
+             same_page_backs: bool = False) -> Callable[[], PageContent | None]:
+    """What a sheet page shows, for a kept page (generator/document/kept_pages.py): its kind, its sheet (cut
+    lines and marks), and what each painter paints into its frame, in drawing order; None when a painter cannot
+    say (one that is not a side of a piece)."""
 
     def content() -> PageContent | None:
-        parts = [repr(page)]
+        parts: list[object] = [kind, _text(sheet), same_page_backs]
         forms = []
         for painter, frame in slots:
             identity = getattr(painter, "identity", None)
@@ -123,10 +136,14 @@ def paginate(
     flip = FLIP_NAMES.get(mode, "long-edge flip")
     shift = f"; backs shifted {offset[0]:+g},{offset[1]:+g} mm" if offset != (0.0, 0.0) else ""
     backs = []
+    frames: dict[int, list[SideFrame]] = {}  # the back frames of a sheet holding so many pieces (one set a deck)
     for number, chunk in enumerate(chunks, start=1):
         what = f"backs of page {number} of this component" if mode == "separate" else "backs"
         legend = f"{what}: print on the reverse, {flip}{shift}"
-        backs.append(_back_page(chunk, sheet, style, component, legend, mode, offset))
+        used = len(chunk)
+        if used not in frames:
+            frames[used] = [back_frame(frame, sheet, mode, offset) for frame in sheet.frames(used)]
+        backs.append(_back_page(chunk, sheet, style, component, legend, mode, frames[used]))
     if mode == "separate":
         return fronts + backs
     pages = []
@@ -168,10 +185,9 @@ def _front_page(
 
 
 def _back_page(
-    chunk: list[Item], sheet: Sheet, style: SheetStyle, component: str, legend: str, mode: str, offset: tuple[float, float]
+    chunk: list[Item], sheet: Sheet, style: SheetStyle, component: str, legend: str, mode: str, frames: list[SideFrame]
 ) -> Page:
     flip_x, flip_y = (True, False) if mode in ("duplex-long", "separate") else (False, True)
-    frames = [back_frame(frame, sheet, mode, offset) for frame in sheet.frames(len(chunk))]
 
     def draw(canvas: Canvas) -> None:
         for item, frame in zip(chunk, frames, strict=True):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from punchboard.generator.document.page_content import SlotIdentity
@@ -125,7 +124,7 @@ class _SidePainter:
     def identity(self, frame: SideFrame) -> SlotIdentity | None:
         """What this side drawn into ``frame`` is, for a kept page (generator/document/kept_pages.py): everything
         :meth:`__call__` draws it from besides the build's shared inputs, and the key of the form it places;
-        None when its drawing cannot be kept (a raster picture, or a print fingerprint to take)."""
+        None when its drawing cannot be kept (a raster picture, a frame clipped to a shape)."""
         if not isinstance(frame.clip, (Rect, type(None))):
             return None  # a shaped clip is a function, not a value the page's key could hold
         ctx, piece, side = self.ctx, self.piece, self.side
@@ -136,17 +135,25 @@ class _SidePainter:
         pictures = side_pictures(layout, fields, (ctx.game.folder,))
         if pictures is None:
             return None
-        how = _how((frame, ctx.preflight, options.proof, options.stamp_label,
-                    (style.proof_trim, style.proof_safe, style.proof_stroke), self.found is not None, self.bleed))
+        how = _how(frame, (ctx.preflight, options.proof, options.stamp_label,
+                           (style.proof_trim, style.proof_safe, style.proof_stroke), self.found is not None, self.bleed))
         parts = (layout_digest(layout), form[2] if form is not None else reuse_key(layout, fields), pictures, how,
                  ctx.where(self.component, piece, self.noun), piece.index, side is piece.face)
         return SlotIdentity(parts, form)
 
 
-@lru_cache(maxsize=1024)
-def _how(settings: tuple[Any, ...]) -> str:
-    """How a side is drawn besides its layout and fields, as text (a deck's sides share a few frames)."""
-    return repr(settings)
+_HOW: dict[int, tuple[SideFrame, tuple[Any, ...], str]] = {}
+
+
+def _how(frame: SideFrame, settings: tuple[Any, ...]) -> str:
+    """How a side is drawn besides its layout and fields, as text, by the frame's identity (a deck's sides share
+    a few frames)."""
+    found = _HOW.get(id(frame))
+    if found is None or found[0] is not frame or found[1] != settings:
+        if len(_HOW) > 1024:
+            _HOW.clear()
+        found = _HOW[id(frame)] = (frame, settings, repr((frame, settings)))
+    return found[2]
 
 
 def _preflight(layout: Layout, frame: SideFrame) -> SideObserver:

@@ -51,11 +51,15 @@ class Table:
     padded: bool = False  # a sheet row may stop before the last column: the rest is empty
 
 
+_INTEGER = re.compile(r"-?\d+")
+_DECIMAL = re.compile(r"-?\d+\.\d+")
+
+
 def _coerce_csv(value: str) -> Any:
     text = value.strip()
-    if re.fullmatch(r"-?\d+", text) and len(text) <= 100:  # longer is no count (and int() refuses > 4300 digits)
+    if _INTEGER.fullmatch(text) and len(text) <= 100:  # longer is no count (and int() refuses > 4300 digits)
         return int(text)
-    if re.fullmatch(r"-?\d+\.\d+", text):
+    if _DECIMAL.fullmatch(text):
         return float(text)
     if text.lower() in ("true", "false"):
         return text.lower() == "true"
@@ -272,7 +276,7 @@ def table_entries(table: Table, fields: list[str], out: Collector) -> list[tuple
         if len(row) != len(header):
             out.add(Problem(name, line_no, 1, f"row has {len(row)} cells, expected {len(header)} like the header"))
             continue
-        entry = {column: _coerce_csv(cell) for column, cell in zip(header, row, strict=False) if _coerce_csv(cell) is not None}
+        entry = {column: value for column, value in zip(header, map(_coerce_csv, row), strict=False) if value is not None}
         row_doc = Document(table.path, entry)
         row_doc.__dict__["name"] = name  # problems name the sheet or link, not only the file read
         row_doc.value_marks[()] = (line_no, 1)
