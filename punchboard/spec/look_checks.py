@@ -21,6 +21,7 @@ from . import expressions, schema_check
 from .binding import BOUND_COLOUR_PROPS, BOUND_LENGTH_PROPS, FIELD_REF, FIT_CHOICES, bind, is_bound
 from .icons import BUILTIN_ICONS, ELEMENT_ONLY_ICONS, INLINE_ICON
 from .layout_checks import BUILTIN_FONTS
+from .look_passes import LookPasses
 from .model import Component, Element, Layout
 from .reads import fields_read
 
@@ -161,11 +162,14 @@ class LookChecker:
                                                      "or an icon declared under icons: in game.yaml")
 
 
-def check_component(checker: LookChecker, component: Component, layouts: Mapping[str, Layout], game_palette: Mapping[str, str]) -> None:
+def check_component(checker: LookChecker, component: Component, layouts: Mapping[str, Layout], game_palette: Mapping[str, str],
+                    passes: LookPasses | None = None) -> None:
     """Every side's look checks. A side that passed them is not checked again for pieces whose fields agree
     where its layout reads them (reads.py): a common back is checked once per deck. A side that found a
-    problem is checked again for each piece reading the same, so each piece's own cell is named."""
+    problem is checked again for each piece reading the same, so each piece's own cell is named. With
+    ``passes``, a side that passed in an earlier load is not checked again either (look_passes.py)."""
     passed: set[tuple[str, tuple[Any, ...]]] = set()
+    settings: dict[str, bytes] = {}
     for piece in component.pieces:
         sides = [piece.face, piece.back]
         for side in sides:
@@ -182,10 +186,22 @@ def check_component(checker: LookChecker, component: Component, layouts: Mapping
                 continue
             palette = {**game_palette, **layout.palette}
             fonts = sorted(set(BUILTIN_FONTS) | set(layout.fonts))
+            remembered = b""
+            if passes is not None:
+                setting = settings.get(side.layout)
+                if setting is None:
+                    setting = settings[side.layout] = passes.setting(layout, sorted(palette.items()), fonts,
+                                                                      sorted(checker.icons))
+                remembered = passes.key(setting, key[1])
+                if passes.passed(remembered):
+                    passed.add(key)
+                    continue
             found = checker.found
             checker.check_side(layout, fields, {**piece.marks, **side.marks}, palette, fonts)
             if checker.found == found:
                 passed.add(key)
+                if passes is not None:
+                    passes.add(remembered)
     if component.outside is not None:
         layout = layouts.get(component.outside.layout)
         if layout is not None:

@@ -60,3 +60,33 @@ def test_a_bad_value_is_reported_at_every_cell_that_holds_it(tmp_path: Path, che
         load_game(_game(tmp_path / "game", rows))
     lines = sorted({f"{p.line}:{p.col}" for p in failed.value.problems if "'bras' is not a colour" in p.message})
     assert lines == ["2:5", "3:5", "5:6"]  # each row's own cell, not only the first row's
+
+
+def test_a_pass_is_remembered_by_the_next_load_and_an_edited_card_is_checked(tmp_path: Path, checked: list[str]) -> None:
+    """look_passes.py: a later load (a new process: nothing in memory) checks only sides it has not seen pass."""
+    game = _game(tmp_path / "game", [f"Card {n},{'brass' if n % 2 else '#102030'},Text {n}" for n in range(10)])
+    load_game(game)
+    assert len(checked) == 4
+    checked.clear()
+    load_game(game)
+    assert checked == []  # every side passed before, with the same values, layouts and palette
+    rows = (game / "cards.csv").read_text(encoding="utf-8").splitlines()
+    rows[4] = "Card 3,#a0b0c0,Text 3"
+    (game / "cards.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    load_game(game)
+    assert sorted(checked) == ["back", "face"]  # the new colour, on both sides
+    rows[6] = "Card 5,bras,Text 5"
+    (game / "cards.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    with pytest.raises(SpecError) as failed:
+        load_game(game)
+    assert {(p.line, p.col) for p in failed.value.problems if "'bras' is not a colour" in p.message} == {(7, 8)}
+
+
+def test_a_remembered_pass_does_not_survive_a_palette_without_its_colour(tmp_path: Path, checked: list[str]) -> None:
+    game = _game(tmp_path / "game", ["One,brass,a", "Two,#102030,b"])
+    load_game(game)
+    (game / "game.yaml").write_text(GAME.replace("palette: {brass: '#b8893a'}", "palette: {copper: '#a4532b'}"),
+                                    encoding="utf-8")
+    with pytest.raises(SpecError) as failed:
+        load_game(game)
+    assert {(p.line, p.col) for p in failed.value.problems if "'brass' is not a colour" in p.message} == {(2, 5)}

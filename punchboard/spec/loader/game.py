@@ -11,6 +11,7 @@ from punchboard.plumbing.limits import DEFAULT_LIMITS, Limits
 from punchboard.plumbing.paths import GAME_FILE, LAYOUTS, is_inside, resolved, resolving_once
 from punchboard.spec import expressions, layout_checks, look_checks, schema_check
 from punchboard.spec.binding import FIELD_REF, is_bound
+from punchboard.spec.look_passes import LookPasses
 from punchboard.spec.model import (
     BoxLine,
     Component,
@@ -117,11 +118,13 @@ def _layouts_of(component: Component, used: dict[str, Layout]) -> tuple[tuple[st
     return tuple((name, used.get(name)) for name in sorted(component.layouts()))
 
 
-def _check_looks(look: look_checks.LookChecker, component: Component, used: dict[str, Layout], palette: dict[str, str]) -> None:
-    """The component's look checks (look_checks.py), passed over when they passed for this very component last time."""
+def _check_looks(look: look_checks.LookChecker, component: Component, used: dict[str, Layout], palette: dict[str, str],
+                 passes: LookPasses | None) -> None:
+    """The component's look checks (look_checks.py), passed over when they passed for this very component last time
+    (in watch and serve), or side by side when they passed in an earlier load (look_passes.py)."""
     memo = kept()
     if memo is None:
-        look_checks.check_component(look, component, used, palette)
+        look_checks.check_component(look, component, used, palette, passes)
         return
     layouts, others = _layouts_of(component, used), (dict(palette), frozenset(look.icons))
     if memo.passed(memo.looks, component, layouts, others):
@@ -244,8 +247,11 @@ def _load_game(folder: Path, limits: Limits, out_dir: Path | None) -> Game:
     look = look_checks.LookChecker(palette, data.get("icons", {}), layouts.mark)  # declared names, even if a file is bad
     for layout in used.values():
         look.literal_icons(layout)
+    passes = LookPasses(folder) if kept() is None else None  # watch and serve keep whole components' passes instead
     for component in components:
-        _check_looks(look, component, used, palette)
+        _check_looks(look, component, used, palette, passes)
+    if passes is not None:
+        passes.save()
     out.extend(look.problems)
     out.raise_if_any()
     return Game(

@@ -1,0 +1,82 @@
+"""Look checks that passed, remembered on disk: a deck with one card edited checks that card's sides, not the deck's.
+
+:mod:`.look_checks` checks each side of each piece against the values its fields
+give (colours, fonts, lengths, icon names). Whether a side passes depends on its
+layout, the palette, the fonts and icons it may name, and the values of the fields
+the layout reads; not on where those values were written (only a problem names
+that). So a pass is remembered by a digest of exactly those, one small file per
+game folder in the user's cache folder (beside the parsed YAML), holding the
+passes of the sides the game has now: the file does not grow with edits. A side
+that found a problem is checked every time, so its message names its own cell. The
+digest includes this module's and the checks' source, so new checks check again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from punchboard.plumbing.atomicio import write_cache
+from punchboard.plumbing.paths import resolved
+
+from . import validated
+
+SUBFOLDER = "looks"
+FORMAT = 1
+
+
+@cache
+def _versions() -> bytes:
+    sha = hashlib.sha256(f"{FORMAT}:python {sys.version_info[0]}.{sys.version_info[1]}:marshal {marshal.version}".encode())
+    here = Path(__file__).resolve().parent
+    for source in ("look_passes.py", "look_checks.py", "binding.py", "icons.py", "reads.py"):
+        sha.update((here / source).read_bytes())
+    return sha.digest()
+
+
+class LookPasses:
+    """The passes remembered for one game folder; :meth:`save` keeps those asked about in this load."""
+
+    def __init__(self, game_folder: Path):
+        name = hashlib.sha256(str(resolved(game_folder)).encode()).hexdigest()
+        self.path = validated.folder().parent / SUBFOLDER / name[:2] / name
+        self.known: set[bytes] = set()
+        self.now: set[bytes] = set()  # the passes of this load's sides
+        try:
+            versions, known = marshal.loads(self.path.read_bytes())
+            if versions == _versions() and isinstance(known, (set, frozenset)):
+                self.known = set(known)
+        except (OSError, EOFError, ValueError, TypeError):
+            pass
+
+    @staticmethod
+    def setting(*parts: Any) -> bytes:
+        """A digest of what every side of one layout is checked under (the layout, palette, fonts, icons)."""
+        return hashlib.sha256(repr(parts).encode()).digest()
+
+    @staticmethod
+    def key(setting: bytes, values: tuple[Any, ...]) -> bytes:
+        """A side's pass: its layout's setting and the values of the fields the layout reads."""
+        return hashlib.sha256(setting + repr(values).encode()).digest()
+
+    def passed(self, key: bytes) -> bool:
+        if key in self.known:
+            self.now.add(key)
+            return True
+        return False
+
+    def add(self, key: bytes) -> None:
+        self.now.add(key)
+
+    def save(self) -> None:
+        """Keep this load's passes, unless they are the ones already kept (or the folder cannot be written)."""
+        if self.now == self.known:
+            return
+        try:
+            write_cache(self.path, marshal.dumps((_versions(), frozenset(self.now))))
+        except OSError:
+            pass
