@@ -89,14 +89,24 @@ class PrintRecord:
     version: int = FINGERPRINTS  # of the fingerprints; records written before versions were kept are 1
 
     def to_json(self) -> str:
-        data = {
-            "number": self.number,
-            "version": self.version,
-            "date": self.date,
-            "options": self.options,
-            "pieces": _grouped(self.pieces),
-        }
-        return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+        """The record as ``json.dumps(..., indent=1, ensure_ascii=False)`` writes it, the piece rows put together
+        by :data:`_ROW` (json's indenting encoder is pure Python: a 2,000-card print took 20 ms)."""
+        data = {"number": self.number, "version": self.version, "date": self.date, "options": self.options, "pieces": []}
+        text = json.dumps(data, indent=1, ensure_ascii=False)
+        rows = _grouped(self.pieces)
+        if not rows:
+            return text + "\n"
+        assert text.endswith(_NO_PIECES)
+        quote = _quote
+        body = ",\n".join(_ROW.format(quote(r["component"]), quote(r["name"]), r["entry"], r["index"], r["copy"],
+                                       r["count"], quote(r["face"]), quote(r["back"])) for r in rows)
+        return text[: -len(_NO_PIECES)] + '"pieces": [\n' + body + "\n ]\n}\n"
+
+
+_NO_PIECES = '"pieces": []\n}'
+_ROW = ('  {{\n   "component": {},\n   "name": {},\n   "entry": {},\n   "index": {},\n   "copy": {},\n'
+        '   "count": {},\n   "face": {},\n   "back": {}\n  }}')
+_quote = json.encoder.encode_basestring  # what ensure_ascii=False writes a string as
 
 
 def _grouped(pieces: Sequence[PiecePrint]) -> list[dict[str, object]]:
