@@ -2,28 +2,29 @@
 
 A component's PDF is written by reportlab object by object, each object numbered
 in the order the document met it: a page's side forms and the page itself while
-it is drawn, its content stream when the page is written out. The same page,
-drawn from the same sides in a document in the same state, gives the same
-objects with the same numbers, byte for byte. So after a build the objects each
-page added are remembered (where they lie in the PDF, what they refer to, what
-drawing the page did besides: the forms it named, the warnings it gave, the kept
-sides it used), in ``<component>.pages`` beside the component's kept sides.
+it is drawn, its content stream when the page is written out. What a page's
+objects say apart from those numbers (a form's and a content stream's operators,
+which name the forms and fonts they use) depends only on what the page shows and
+on the state of its document before it: the side forms named so far (reportlab
+names them in order, ``PBSide12``) and every TrueType font's subsets (a
+character's code is given at its first use). So after a build the objects each
+page added are remembered (where they lie in the PDF, which objects they refer
+to, what drawing the page did besides: the forms it named, the warnings it gave,
+the kept sides it used, the print fingerprints it took), in ``<component>.pages``
+beside the component's kept sides.
 
 The next build, before drawing a page, asks what the page shows
-(:class:`~.pages.PageContent`: its sides, sheet, footer) and the state of its
-own document: how many objects, pages and side forms it holds, and every
-TrueType font's subsets so far. When both agree with the page the last build
-wrote at that place, and each side form the page places is the one it placed
-then (or, for a form it added, still unknown), the page is not drawn: its
-objects enter the document as copies of the old file's bytes, and what drawing
-it did besides is done again. Pages drawn for real are remembered for the next
-build in their turn.
-
-The copies are checked once more as they are written: each object keeps its
-number, and every object it refers to still has the number it had. A document
-that turns out otherwise (an edit that changed how many objects the last pages
-make) raises :class:`SpliceFailed`, and the component is written again with
-every page drawn: the bytes are always those of a build that drew every page.
+(:class:`~.page_content.PageContent`: its sides, sheet, footer) and the state of
+its own document: its pages, side forms and fonts. When both agree with the page
+the last build wrote at that place, and each side form the page places is the one
+it placed then (or, for a form it added, still unknown), the page is not drawn:
+its objects enter the document as copies of the old file's bytes, every reference
+in their dictionaries renumbered to the number the same object has in this
+document (a card added on the last sheet moves every later number), and what
+drawing it did besides is done again. Pages drawn for real are remembered for
+the next build in their turn. The bytes are those drawing every page gives: a
+reference to an object this document does not hold raises :class:`SpliceFailed`,
+and the component is written again with every page drawn.
 
 A page is kept only when drawing it changed nothing of the document but its own
 side forms and itself: a page whose text gave a font new characters, or that
@@ -52,7 +53,7 @@ from punchboard.plumbing.file_digest import stamp
 from .page_content import PageContent, SpliceFailed
 from .pages import Page
 
-FORMAT = 1
+FORMAT = 2
 HEADER = f"punchboard kept pages {FORMAT} marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"
 _REF = re.compile(rb"(\d+) 0 R\b")
 _AUTO = re.compile(r"R\d+")  # reportlab's name for an object registered without one (a content stream, the page tree)
@@ -116,35 +117,64 @@ class _Old:
 
 
 class _Copy(PDFObject):  # type: ignore[misc]
-    """An object written as the last build wrote it."""
+    """An object written as the last build wrote it, what it refers to renumbered to this document's numbers (by
+    its page, :class:`_CopiedPage`); a page's content stream refers to nothing."""
 
-    def __init__(self, old: _Old, number: int, offset: int, length: int):
-        self.old, self.number, self.offset, self.length = old, number, offset, length
+    def __init__(self, old: _Old, number: int, offset: int, length: int, page: _CopiedPage | None = None):
+        self.old, self.number, self.offset, self.length, self.page = old, number, offset, length, page
 
     def format(self, document: Any) -> bytes:
-        if document.idToObjectNumberAndVersion[self.__InternalName__][0] != self.number:
-            raise SpliceFailed(f"object {self.number} moved")
-        return self.old.body(self.number, self.offset, self.length)
+        body = self.old.body(self.number, self.offset, self.length)
+        return body if self.page is None else self.page.renumbered(body, self.page.mapping(document))
 
 
 class _CopiedPage(_Copy):
-    """A page written as the last build wrote it: formatting it numbers its content stream, as a drawn page's
-    does, and checks that everything it refers to kept its number."""
+    """A page written as the last build wrote it. Formatting it refers to the page tree and numbers its content
+    stream, as formatting a drawn page does; the numbers its objects (its forms and itself) refer to are the
+    ones the same objects have in this document."""
 
-    def __init__(self, old: _Old, number: int, offset: int, length: int, contents: _Copy, parent: int,
-                 refs: tuple[tuple[str, int], ...]):
-        super().__init__(old, number, offset, length)
-        self.contents, self.parent, self.refs = contents, parent, refs
+    def __init__(self, old: _Old, record: Record, contents: _Copy):
+        _, _, first, names, places, _, parent, refs = record[:8]
+        super().__init__(old, first + len(names) - 1, *places[-1])
+        self.page, self.first, self.names, self.contents = self, first, names, contents
+        self.parent, self.refs = parent, tuple(tuple(ref) for ref in refs)
+        self._mapping: dict[int, int] | None = None
+
+    def mapping(self, document: Any) -> dict[int, int]:
+        """Each number its forms refer to in the last build's file → that object's number in this document."""
+        if self._mapping is None:
+            numbers = document.idToObjectNumberAndVersion
+            found = {self.first + n: numbers[name][0] for n, name in enumerate(self.names)}
+            for name, number in self.refs:
+                now = numbers.get(name)
+                if now is None:
+                    raise SpliceFailed(f"{name} is not in this document")
+                found[number] = now[0]
+            self._mapping = found
+        return self._mapping
 
     def format(self, document: Any) -> bytes:
         numbers = document.idToObjectNumberAndVersion
-        document.Reference(self.contents)
-        if numbers[document.Reference(document.Pages).name][0] != self.parent:
-            raise SpliceFailed("the page tree moved")
-        for name, number in self.refs:
-            if numbers.get(name, (None,))[0] != number:
-                raise SpliceFailed(f"{name} moved")
-        return super().format(document)
+        mapping = dict(self.mapping(document))
+        mapping[self.parent] = numbers[document.Reference(document.Pages).name][0]
+        mapping[self.contents.number] = numbers[document.Reference(self.contents).name][0]
+        return self.renumbered(self.old.body(self.number, self.offset, self.length), mapping)
+
+    @staticmethod
+    def renumbered(body: bytes, mapping: dict[int, int]) -> bytes:
+        """``body`` with every reference in its dictionary renumbered (a stream's data is left alone)."""
+        if all(old == new for old, new in mapping.items()):
+            return body
+        cut = body.find(b"stream\n")
+        head, rest = (body[:cut], body[cut:]) if cut >= 0 else (body, b"")
+
+        def renumber(match: re.Match[bytes]) -> bytes:
+            now = mapping.get(int(match.group(1)))
+            if now is None:
+                raise SpliceFailed(f"object {match.group(1).decode()} is not known")
+            return b"%d 0 R" % now
+
+        return _REF.sub(renumber, head) + rest
 
 
 class _Drawn:
@@ -175,8 +205,6 @@ class KeptPages:
         self.read = read
         self._old: _Old | None = None
         self._records: list[Record] = []
-        self._counts: list[int] = []  # how many objects each page of the last build added
-        self._last_count = 0
         self.pages_copied = 0  # in the document as written
 
     # ---------------------------------------------------------------- a document
@@ -186,11 +214,9 @@ class KeptPages:
         taking = self.voice.side_prints is not None
         self._doc_key = hashlib.sha256(repr((FORMAT, self.salt, taking, document)).encode()).hexdigest()
         self._fonts = font_state(canvas._doc)
-        self._copied_any = False
         self.pages_copied = 0
-        # per page: as drawn, as copied (its record and page), or None (not to keep); and how many objects it added
+        # per page: as drawn, as copied (its record and page), or None (not to keep)
         self._written: list[_Drawn | tuple[Record, _CopiedPage] | None] = []
-        self._added: list[int] = []
         self._live: tuple[str | None, PageContent | None, tuple[Any, ...], int, int] | None = None
         self._undo = (len(self.voice.warnings), self.sides.drawn, self.sides.replayed)
         if self.read and self._old is None:
@@ -198,7 +224,7 @@ class KeptPages:
 
     def _load(self) -> None:
         try:
-            head, pdf_stamp, doc_key, count, counts, records = marshal.loads(self.path.read_bytes())
+            head, pdf_stamp, doc_key, records = marshal.loads(self.path.read_bytes())
         except (OSError, EOFError, ValueError, TypeError):
             return
         if head != HEADER or doc_key != self._doc_key or tuple(pdf_stamp) != stamp(self.pdf):
@@ -207,11 +233,11 @@ class KeptPages:
             self._old = _Old(self.pdf.open("rb"))
         except OSError:
             return
-        self._records, self._counts, self._last_count = records, counts, count
+        self._records = records
 
     def _state(self, canvas: Canvas) -> tuple[Any, ...]:
         doc = canvas._doc
-        return (doc.objectcounter, doc.pageCounter, len(canvas.__dict__.get("_punchboard_forms", ())), self._fonts)
+        return (doc.pageCounter, len(canvas.__dict__.get("_punchboard_forms", ())), self._fonts)
 
     def copied(self, canvas: Canvas, page: Page, number: int) -> bool:
         """Page ``number`` (from 1) is copied from the last build's file when it can be: True when it was."""
@@ -251,14 +277,13 @@ class KeptPages:
         return True
 
     def _copy(self, canvas: Canvas, content: PageContent, record: Record) -> None:
-        (_, _, first, names, places, contents, parent, refs, slots, new_forms, warnings, sides, taken, form_prints) = record
+        (_, _, first, names, places, contents, _, _, slots, new_forms, warnings, sides, taken, form_prints) = record
         old = self._old
         assert old is not None
         doc = canvas._doc
+        page = _CopiedPage(old, record, _Copy(old, *contents))
         for index, name in enumerate(names[:-1]):
-            doc.Reference(_Copy(old, first + index, *places[index]), name)
-        page = _CopiedPage(old, first + len(names) - 1, *places[-1], _Copy(old, *contents), parent,
-                           tuple(tuple(ref) for ref in refs))
+            doc.Reference(_Copy(old, first + index, *places[index], page), name)
         doc.addPage(page)
         canvas._pageNumber += 1
         forms: dict[Any, str] = canvas.__dict__.setdefault("_punchboard_forms", {})
@@ -278,10 +303,8 @@ class KeptPages:
                 self.voice.side_prints[tuple(piece)] = digest  # type: ignore[index]
         self.sides.carry(sides)
         self.sides.replayed += len(sides)
-        self._copied_any = True
         self.pages_copied += 1
         self._written.append((record, page))
-        self._added.append(len(names))
 
     def drawn(self, canvas: Canvas, number: int) -> None:
         """Page ``number`` was drawn: remember what drawing it did, if it can be copied next time."""
@@ -293,9 +316,6 @@ class KeptPages:
         names = [doc.numberToId[n] for n in range(first + 1, doc.objectcounter + 1)]
         fonts = font_state(doc)
         changed_fonts, self._fonts = fonts != self._fonts, fonts
-        self._added.append(len(names))
-        if self._copied_any and (number > len(self._counts) or self._counts[number - 1] != len(names)):
-            raise SpliceFailed("a page drawn again made other objects than before")  # what follows would not fit
         keep = (key is not None and content is not None and not changed_fonts and bool(names)
                 and names[-1] == f"Page{doc.pageCounter - 1}"
                 and all(name.startswith("FormXob.") for name in names[:-1]))
@@ -321,10 +341,7 @@ class KeptPages:
                                     _last(canvas.__dict__.get("_punchboard_form_prints", {}), prints_from)))
 
     def before_save(self, canvas: Canvas) -> None:
-        """Every page is in: with pages copied, the document must end as the last one did."""
-        if self._copied_any and canvas._doc.objectcounter != self._last_count:
-            raise SpliceFailed("the document holds other objects than before")
-        self._count = canvas._doc.objectcounter
+        """Every page is in: the document is about to be written."""
         self._canvas = canvas
 
     def _close_old(self) -> None:
@@ -370,7 +387,7 @@ class KeptPages:
                 records: list[Record | None] = []
                 for page in self._written:
                     if page is None or not isinstance(page, _Drawn):
-                        records.append(self._moved(*page, place, numbers) if page is not None else None)
+                        records.append(self._moved(*page, place, numbers, parent) if page is not None else None)
                         continue
                     contents = doc.idToObject[page.page_name].Contents.__InternalName__
                     own = {page.first + n for n in range(len(page.names))} | {numbers[contents][0], parent}
@@ -393,11 +410,12 @@ class KeptPages:
         now = stamp(pdf)
         if now is None:
             return
-        write_cache(self.path, marshal.dumps((HEADER, now, self._doc_key, self._count, self._added,
-                                              [r if r is not None else EMPTY for r in records])))
+        write_cache(self.path, marshal.dumps((HEADER, now, self._doc_key, [r if r is not None else EMPTY for r in records])))
 
     @staticmethod
-    def _moved(record: Record, page: _CopiedPage, place: Any, numbers: dict[str, tuple[int, int]]) -> Record:
-        """A copied page's record, with where its objects lie in the new file."""
-        contents = page.contents.__InternalName__
-        return (*record[:4], tuple(place(n) for n in record[3]), (numbers[contents][0], *place(contents)), *record[6:])
+    def _moved(record: Record, page: _CopiedPage, place: Any, numbers: dict[str, tuple[int, int]], parent: int) -> Record:
+        """A copied page's record, with the numbers its objects have in the new file and where they lie."""
+        names, contents = record[3], page.contents.__InternalName__
+        refs = tuple((name, numbers[name][0]) for name, _ in record[7])
+        return (*record[:2], numbers[names[0]][0], names, tuple(place(n) for n in names),
+                (numbers[contents][0], *place(contents)), parent, refs, *record[8:])

@@ -140,6 +140,32 @@ def test_generated_edit_sequences_match_a_clean_build_after_every_step(tmp_path:
     _same_as_clean(game, out, tmp_path / "clean_last", stderr)
 
 
+def test_a_card_added_to_the_last_sheet_copies_the_sheets_before_it(tmp_path: Path):
+    """The new card's form moves the number of every object written after it (content streams, fonts, the page
+    tree): the copied pages refer to them by their new numbers."""
+    game = _deck(tmp_path, CARDS)
+    out = tmp_path / "out"
+    _build(game, out)
+    _edit(game / "cards.csv", lambda rows: [*rows, "Card 41,number,5,,Five."])
+    stdout, stderr = _build(game, out)
+    assert _copied(stdout) == (7, 10)  # drawn: the first page, and the last sheet with its backs
+    _same_as_clean(game, out, tmp_path / "clean", stderr)
+
+
+def test_a_card_made_the_same_as_a_later_one_copies_the_sheets_before_it(tmp_path: Path):
+    """Card 12 becomes card 30: its face is drawn on the second sheet, a new form in place of card 12's, so the third
+    sheet's document is as before and it is copied; on the fourth, card 30 places that form again instead of
+    adding one, and from there on the side forms are named one apart from before: those sheets are drawn."""
+    game = _deck(tmp_path, CARDS)
+    out = tmp_path / "out"
+    _build(game, out)
+    rows = (game / "cards.csv").read_text(encoding="utf-8").splitlines()
+    _edit(game / "cards.csv", lambda rows_: [rows[30] if row.startswith("Card 12,") else row for row in rows_])
+    stdout, stderr = _build(game, out)
+    assert _copied(stdout) == (3, 10)  # the first sheet's backs, and the third sheet with its backs
+    _same_as_clean(game, out, tmp_path / "clean", stderr)
+
+
 def test_a_copied_page_gives_its_warnings_again(tmp_path: Path):
     game = _deck(tmp_path, CARDS)
     long = " ".join(["boiler"] * 120) + "."
