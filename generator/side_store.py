@@ -265,6 +265,13 @@ class SideStore(Store):
             return
         os.replace(self._new_name, self.path)
 
+    def restart(self) -> None:
+        """Forget the sides put so far in this build (its component is written again from the start)."""
+        if self._new is not None:
+            self._new.close()
+            os.unlink(self._new_name)
+        self._new, self._new_index, self._order, self._size, self._run, self._last = None, {}, [], 0, None, None
+
     def discard(self) -> None:
         """The build of the component failed: keep the old file as it was."""
         self._drop_warm()

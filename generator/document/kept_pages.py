@@ -86,6 +86,7 @@ class Sides(Protocol):
     def new_keys(self) -> int: ...
     def keys_from(self, start: int) -> list[str]: ...
     def carry(self, keys: Sequence[str]) -> None: ...
+    def restart(self) -> None: ...
 
 
 def font_state(doc: Any) -> str:
@@ -356,6 +357,7 @@ class KeptPages:
         warnings, drawn, replayed = self._undo
         del self.voice.warnings[warnings:]
         self.voice.heard = None
+        self.sides.restart()  # the sides are put again as the pages are drawn, and counted as a build drawing them would
         self.sides.drawn, self.sides.replayed = drawn, replayed
         self.read = False
 

@@ -12,6 +12,7 @@ a copied page must give again, and a PDF that is not the one the last build wrot
 from __future__ import annotations
 
 import json
+import marshal
 import random
 import shutil
 from pathlib import Path
@@ -210,3 +211,23 @@ def test_damaged_page_records_are_pages_to_draw_never_a_wrong_file(tmp_path: Pat
     stdout, stderr = _build(game, out)
     assert _copied(stdout)[0] > 0  # the records were written whole again
     _same_as_clean(game, out, tmp_path / "clean2", stderr)
+
+
+def test_a_record_that_points_at_the_wrong_bytes_writes_the_deck_again_drawing_every_page(tmp_path: Path):
+    """A copy that is not where its record says (a record of another file that happens to carry this one's stamp)
+    is found as it is written: the component is written again, every page drawn, and nothing of the failed attempt
+    (its warnings, its counts) is left."""
+    game = _deck(tmp_path, CARDS)
+    out = tmp_path / "out"
+    _build(game, out)
+    records = out / "kept" / ".punchboard-sides" / "deck.pages"
+    head, pdf_stamp, doc_key, pages = marshal.loads(records.read_bytes())
+    page = list(pages[6])
+    page[4] = tuple((at + 1, length) for at, length in page[4])  # every object of the fourth sheet, one byte on
+    pages[6] = tuple(page)
+    records.write_bytes(marshal.dumps((head, pdf_stamp, doc_key, pages)))
+    _edit(game / "cards.csv", lambda rows: [row.replace("Card 40,", "Card 40b,") for row in rows])
+    stdout, stderr = _build(game, out)
+    assert _copied(stdout) == (0, 0)
+    assert "deck: 1 distinct side drawn, 40 kept from the last build" in stdout  # the edited face, counted once
+    _same_as_clean(game, out, tmp_path / "clean", stderr)
