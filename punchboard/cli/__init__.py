@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import signal
 import sys
@@ -48,7 +49,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# A command allocates a great many small objects (a 2,000-card deck's model, its pages' objects) and frees few of
+# them until it ends: with the collector's default first threshold (700) it ran about 4 % of a one-card edit of
+# that deck (paired runs: 0.95 x with these; peak memory the same).
+GC_THRESHOLDS = (50_000, 20, 20)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    gc.set_threshold(*GC_THRESHOLDS)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
