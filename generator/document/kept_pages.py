@@ -218,7 +218,9 @@ class KeptPages:
         self.pages_copied = 0
         # per page: as drawn, as copied (its record and page), or None (not to keep)
         self._written: list[_Drawn | tuple[Record, _CopiedPage] | None] = []
-        self._live: tuple[str | None, PageContent | None, tuple[Any, ...], int, int] | None = None
+        # the page being drawn: its key and content, the state before it, and how many objects, kept sides, print
+        # fingerprints and form fingerprints there were before it
+        self._live: tuple[str | None, PageContent | None, tuple[Any, ...], int, int, int, int] | None = None
         self._undo = (len(self.voice.warnings), self.sides.drawn, self.sides.replayed)
         if self.read and self._old is None:
             self._load()
