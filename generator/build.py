@@ -249,7 +249,6 @@ def _kept_pages(ctx: BuildContext, component: Component, folder: Path) -> KeptPa
     store = ctx.kept_sides.get(component.id)
     if not isinstance(store, SideStore):
         return None
-
     return KeptPages(folder / SIDES_FOLDER / f"{component.id}.pages", folder / f"{component.id}.pdf",
                      f"{store.salt}:{component.id}", ctx, store, read=not ctx.options.force)
 

@@ -101,6 +101,12 @@ def font_state(doc: Any) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
+def _dictionary(body: bytes) -> tuple[bytes, bytes]:
+    """An object's body split where its stream begins: the dictionary (where its references are), and the rest."""
+    cut = body.find(b"stream\n")
+    return (body[:cut], body[cut:]) if cut >= 0 else (body, b"")
+
+
 class _Old:
     """The PDF the last build wrote, read for the objects copied from it."""
 
@@ -166,8 +172,7 @@ class _CopiedPage(_Copy):
         """``body`` with every reference in its dictionary renumbered (a stream's data is left alone)."""
         if all(old == new for old, new in mapping.items()):
             return body
-        cut = body.find(b"stream\n")
-        head, rest = (body[:cut], body[cut:]) if cut >= 0 else (body, b"")
+        head, rest = _dictionary(body)
 
         def renumber(match: re.Match[bytes]) -> bytes:
             now = mapping.get(int(match.group(1)))
@@ -214,6 +219,7 @@ class KeptPages:
         """A document is begun on ``canvas``: ``document`` is what all its pages share (title, style, page count…)."""
         taking = self.voice.side_prints is not None
         self._doc_key = hashlib.sha256(repr((FORMAT, self.salt, taking, document)).encode()).hexdigest()
+        self._canvas = canvas
         self._fonts = font_state(canvas._doc)
         self.pages_copied = 0
         # per page: as drawn, as copied (its record and page), or None (not to keep)
@@ -343,10 +349,6 @@ class KeptPages:
                                     _last(taken, taken_from) if taken is not None else (),
                                     _last(canvas.__dict__.get("_punchboard_form_prints", {}), prints_from)))
 
-    def before_save(self, canvas: Canvas) -> None:
-        """Every page is in: the document is about to be written."""
-        self._canvas = canvas
-
     def _close_old(self) -> None:
         if self._old is not None:
             self._old.handle.close()
@@ -399,8 +401,7 @@ class KeptPages:
                     for name in page.names:
                         at, length = place(name)
                         handle.seek(at)
-                        head = handle.read(min(length, _HEAD_READ))
-                        head = head[: head.find(b"stream\n")] if b"stream\n" in head else head
+                        head = _dictionary(handle.read(min(length, _HEAD_READ)))[0]
                         refs.update(int(n) for n in _REF.findall(head) if int(n) not in own)
                     named = tuple(sorted((to_name[n], n) for n in refs))
                     if any(_AUTO.fullmatch(name) for name, _ in named):

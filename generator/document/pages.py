@@ -84,18 +84,18 @@ def render_to(path: Path, pages: Sequence[Page], title: str, style: SheetStyle, 
     """The same bytes as :func:`render`, streamed to ``path`` (atomically) object by object as they
     are formatted, so a large document is never held whole in memory. With ``kept``, the pages an earlier
     build wrote to ``path`` that would be written the same are copied from it, not drawn (:mod:`.kept_pages`)."""
+    def write() -> None:
+        with writing(path) as handle, pdf_encoding.streaming_to(handle):
+            _write(BytesIO(), pages, title, style, subject, duplex, kept)
+
+    try:
+        write()
+    except SpliceFailed:  # raised only with ``kept``
+        assert kept is not None
+        kept.start_over()  # this document turned out unlike the last one after all: every page is drawn
+        write()
     if kept is not None:
-        try:
-            with writing(path) as handle, pdf_encoding.streaming_to(handle):
-                _write(BytesIO(), pages, title, style, subject, duplex, kept)
-        except SpliceFailed:
-            kept.start_over()  # this document turned out unlike the last one after all: every page is drawn
-            with writing(path) as handle, pdf_encoding.streaming_to(handle):
-                _write(BytesIO(), pages, title, style, subject, duplex, kept)
         kept.written()
-        return
-    with writing(path) as handle, pdf_encoding.streaming_to(handle):
-        _write(BytesIO(), pages, title, style, subject, duplex)
 
 
 def _canvas(buffer: BytesIO, pages: Sequence[Page]) -> Canvas:
@@ -136,8 +136,6 @@ def _write(buffer: BytesIO, pages: Sequence[Page], title: str, style: SheetStyle
             _draw_page(canvas, page, number, len(pages), title, style)
             if kept is not None:
                 kept.drawn(canvas, number)
-        if kept is not None:
-            kept.before_save(canvas)
         canvas.save()
     finally:
         packed_forms.close(canvas)

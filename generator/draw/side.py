@@ -176,12 +176,6 @@ def _form_geometry(frame: SideFrame) -> tuple[Any, ...]:
     )
 
 
-def form_name(canvas: Canvas, key: FormKey) -> str | None:
-    """The name of the form placed for ``key`` on ``canvas``'s document so far (None: not drawn yet)."""
-    forms: dict[FormKey, str] = canvas.__dict__.get("_punchboard_forms", {})
-    return forms.get(key)
-
-
 def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: SideFrame, ctx: SideContext) -> None:
     """Paint ``layout`` with ``fields`` into ``frame`` on ``canvas`` (state is saved and restored).
 

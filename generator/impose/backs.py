@@ -24,6 +24,7 @@ from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.draw.side import SideFrame
 from reportlab.pdfgen.canvas import Canvas
 
+from punchboard.plumbing.identity import ByIdentity
 from punchboard.plumbing.units import mm
 
 from .grid import Sheet
@@ -47,16 +48,7 @@ class _Blank:
 BLANK = _Blank()
 
 
-_TEXTS: dict[int, tuple[object, str]] = {}  # a sheet's text by its identity (a deck's full sheets are one object)
-
-
-def _text(thing: object) -> str:
-    found = _TEXTS.get(id(thing))
-    if found is None or found[0] is not thing:
-        if len(_TEXTS) > 64:
-            _TEXTS.clear()
-        found = _TEXTS[id(thing)] = (thing, repr(thing))
-    return found[1]
+_SHEET_TEXTS: ByIdentity[object, str] = ByIdentity(limit=64)  # a deck's full sheets are one object
 
 
 def _content(slots: Sequence[tuple[Painter, SideFrame]], kind: str, sheet: object = None,
@@ -66,7 +58,7 @@ def _content(slots: Sequence[tuple[Painter, SideFrame]], kind: str, sheet: objec
     say (one that is not a side of a piece)."""
 
     def content() -> PageContent | None:
-        parts: list[object] = [kind, _text(sheet), same_page_backs]
+        parts: list[object] = [kind, _SHEET_TEXTS.get(sheet, repr), same_page_backs]
         forms = []
         for painter, frame in slots:
             identity = getattr(painter, "identity", None)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from punchboard.generator.document.page_content import SlotIdentity
 from punchboard.generator.draw.fingerprint import Request
@@ -15,6 +14,7 @@ from punchboard.generator.draw.side import Observe, SideContext, SideFrame, draw
 from punchboard.generator.options import BuildOptions
 from reportlab.pdfgen.canvas import Canvas
 
+from punchboard.plumbing.identity import ByIdentity
 from punchboard.plumbing.units import mm
 from punchboard.spec.model import Component, Game, Layout, Paper, Piece, Side
 
@@ -135,25 +135,14 @@ class _SidePainter:
         pictures = side_pictures(layout, fields, (ctx.game.folder,))
         if pictures is None:
             return None
-        how = _how(frame, (ctx.preflight, options.proof, options.stamp_label,
-                           (style.proof_trim, style.proof_safe, style.proof_stroke), self.found is not None, self.bleed))
+        how = (_FRAME_TEXTS.get(frame, repr), ctx.preflight, options.proof, options.stamp_label,
+               (style.proof_trim, style.proof_safe, style.proof_stroke), self.found is not None, self.bleed)
         parts = (layout_digest(layout), form[2] if form is not None else reuse_key(layout, fields), pictures, how,
                  ctx.where(self.component, piece, self.noun), piece.index, side is piece.face)
         return SlotIdentity(parts, form)
 
 
-_HOW: dict[int, tuple[SideFrame, tuple[Any, ...], str]] = {}
-
-
-def _how(frame: SideFrame, settings: tuple[Any, ...]) -> str:
-    """How a side is drawn besides its layout and fields, as text, by the frame's identity (a deck's sides share
-    a few frames)."""
-    found = _HOW.get(id(frame))
-    if found is None or found[0] is not frame or found[1] != settings:
-        if len(_HOW) > 1024:
-            _HOW.clear()
-        found = _HOW[id(frame)] = (frame, settings, repr((frame, settings)))
-    return found[2]
+_FRAME_TEXTS: ByIdentity[SideFrame, str] = ByIdentity(limit=1024)  # a deck's sides share a sheet's few frames
 
 
 def _preflight(layout: Layout, frame: SideFrame) -> SideObserver:

@@ -169,7 +169,7 @@ def check_component(checker: LookChecker, component: Component, layouts: Mapping
     problem is checked again for each piece reading the same, so each piece's own cell is named. With
     ``passes``, a side that passed in an earlier load is not checked again either (look_passes.py)."""
     passed: set[tuple[str, tuple[Any, ...]]] = set()
-    settings: dict[str, bytes] = {}
+    settings: dict[str, tuple[dict[str, str], list[str], bytes]] = {}  # by layout: its palette, fonts, passes' setting
     for piece in component.pieces:
         sides = [piece.face, piece.back]
         for side in sides:
@@ -184,14 +184,15 @@ def check_component(checker: LookChecker, component: Component, layouts: Mapping
                 key = (side.layout, tuple((name, name in fields, repr(fields.get(name))) for name in sorted(read)))
             if key in passed:
                 continue
-            palette = {**game_palette, **layout.palette}
-            fonts = sorted(set(BUILTIN_FONTS) | set(layout.fonts))
+            found_setting = settings.get(side.layout)
+            if found_setting is None:
+                palette = {**game_palette, **layout.palette}
+                fonts = sorted(set(BUILTIN_FONTS) | set(layout.fonts))
+                setting = b"" if passes is None else passes.setting(layout, sorted(palette.items()), fonts, sorted(checker.icons))
+                found_setting = settings[side.layout] = (palette, fonts, setting)
+            palette, fonts, setting = found_setting
             remembered = b""
             if passes is not None:
-                setting = settings.get(side.layout)
-                if setting is None:
-                    setting = settings[side.layout] = passes.setting(layout, sorted(palette.items()), fonts,
-                                                                      sorted(checker.icons))
                 remembered = passes.key(setting, key[1])
                 if passes.passed(remembered):
                     passed.add(key)
