@@ -76,6 +76,8 @@ def component_inputs(game: Game, component: Component) -> list[Path]:
         files.extend(layout.chain)
         files.extend(sorted(layout.fonts.values()))
         sources = {str(e.props["src"]) for e in layout.elements if e.type == "image" and "src" in e.props}
+        if not sources:
+            continue
         for piece in component.pieces:
             for side in (piece.face, piece.back):
                 if side is None or side.layout != name:

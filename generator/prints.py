@@ -288,11 +288,13 @@ def display_names(component: Component) -> dict[int, str]:
         entries.setdefault(piece.name, set()).add(piece.entry)
     labels = {}
     for piece in component.pieces:
+        if piece.name and len(entries[piece.name]) == 1:  # a name no other entry has: the label (no values needed)
+            labels[piece.index] = piece.name
+            continue
         values = [str(piece.fields[f]) for f in component.fields if piece.fields.get(f) not in (None, "")]
         if piece.name:
             others = [v for v in values if v != piece.name]
-            shared = len(entries[piece.name]) > 1 and others
-            labels[piece.index] = f"{piece.name} · {others[0]}" if shared else piece.name
+            labels[piece.index] = f"{piece.name} · {others[0]}" if others else piece.name
         else:
             labels[piece.index] = " ".join(values[:2]) if values else f"#{piece.entry + 1}"
     return labels

@@ -50,6 +50,7 @@ from reportlab.pdfgen.canvas import Canvas
 from punchboard.plumbing.atomicio import write_cache
 from punchboard.plumbing.file_digest import stamp
 
+from .file_window import FileWindow
 from .page_content import PageContent, SpliceFailed
 from .pages import Page
 
@@ -112,15 +113,18 @@ class _Old:
 
     def __init__(self, handle: IO[bytes]):
         self.handle = handle
+        self.window = FileWindow(handle)  # the objects copied are read in the order they lie in it
 
     def body(self, number: int, offset: int, length: int) -> bytes:
         """What follows ``N 0 obj`` up to ``endobj`` (as reportlab returns it for the object to be wrapped)."""
-        self.handle.seek(offset)
-        data = self.handle.read(length)
+        try:
+            data, at = self.window.at(offset, length)
+        except ValueError as exc:
+            raise SpliceFailed(f"object {number} is not where it was") from exc
         head = b"%d 0 obj\n" % number
-        if not data.startswith(head) or not data.endswith(b"endobj\n"):
+        if not data.startswith(head, at) or not data.endswith(b"endobj\n", at, at + length):
             raise SpliceFailed(f"object {number} is not where it was")
-        return data[len(head):-7]
+        return data[at + len(head):at + length - 7]
 
 
 class _Copy(PDFObject):  # type: ignore[misc]

@@ -30,6 +30,8 @@ from typing import BinaryIO
 
 from punchboard.plumbing.file_digest import stamp
 
+from .file_window import BLOCK, FileWindow
+
 _ENTRY = re.compile(rb"(\d{10}) (\d{5}) ([nf])")
 _HEADER = re.compile(rb"(\d+) 0 obj\r?\n")
 _REF = re.compile(rb"(\d+) 0 R\b")
@@ -42,7 +44,7 @@ _PAGES = re.compile(rb"/Pages (\d+) 0 R")
 _KIDS = re.compile(rb"/Kids\s*\[([^\]]*)\]")
 _PARENT = re.compile(rb"/Parent (\d+) 0 R")
 _HEAD_READ = 1 << 16  # bytes read to find an object's dictionary; streams are copied, not read whole
-_CHUNK = 1 << 20
+_CHUNK = BLOCK
 
 
 class _Unknown(Exception):
@@ -78,26 +80,29 @@ class _Source:
             raise _Unknown
         ends = sorted(offsets.values()) + [xref]
         following = {offset: ends[i + 1] for i, offset in enumerate(ends[:-1])}
+        self.window = window = FileWindow(handle, _CHUNK)
         # number → (dictionary part, rest in memory or None, rest's start, rest's end in the file)
         self.objects: dict[int, tuple[bytes, bytes | None, int, int]] = {}
-        for number, offset in offsets.items():
+        for number, offset in sorted(offsets.items(), key=lambda entry: entry[1]):  # read in file order
             end = following[offset]
-            handle.seek(offset)
-            chunk = handle.read(min(end - offset, _HEAD_READ))
-            header = _HEADER.match(chunk)
+            size = min(end - offset, _HEAD_READ)
+            data, at = window.at(offset, size)
+            header = _HEADER.match(data, at, at + size)
             if header is None or int(header.group(1)) != number:
                 raise _Unknown
-            stream = _STREAM.search(chunk, header.end())
-            if stream is None and len(chunk) < end - offset:  # a dictionary longer than the first read
-                handle.seek(offset)
-                chunk = handle.read(end - offset)
-                stream = _STREAM.search(chunk, header.end())
+            stream = _STREAM.search(data, header.end(), at + size)
+            if stream is None and size < end - offset:  # a dictionary longer than the first read
+                size = end - offset
+                data, at = window.at(offset, size)
+                header = _HEADER.match(data, at, at + size)
+                assert header is not None
+                stream = _STREAM.search(data, header.end(), at + size)
             if stream is not None:
                 cut = stream.start() + 2
-                self.objects[number] = (chunk[header.end():cut], None, offset + cut, end)
+                self.objects[number] = (data[header.end():cut], None, offset + cut - at, end)
             else:
-                cut = chunk.rindex(b"endobj")
-                self.objects[number] = (chunk[header.end():cut], chunk[cut:], 0, 0)
+                cut = data.rindex(b"endobj", header.end(), at + size)
+                self.objects[number] = (data[header.end():cut], data[cut:at + size], 0, 0)
         catalog = self.objects.get(int(root.group(1)))
         pages = _PAGES.search(catalog[0]) if catalog else None
         if pages is None:
@@ -118,14 +123,17 @@ class _Source:
         """Objects the pages use (their resources, contents, forms, images, fonts), in number order."""
         seen: set[int] = set()
         todo = list(self.pages)
+        objects, skip = self.objects, self.skip
         while todo:
             number = todo.pop()
-            if number in seen or number in self.skip:
+            if number in seen or number in skip:
                 continue
-            if number not in self.objects:
+            found = objects.get(number)
+            if found is None:
                 raise _Unknown
             seen.add(number)
-            todo.extend(int(n) for n in _REF.findall(self.objects[number][0]))
+            if b" 0 R" in found[0]:  # a content stream's dictionary refers to nothing
+                todo.extend(map(int, _REF.findall(found[0])))
         return sorted(seen)
 
 
@@ -298,12 +306,15 @@ def _plan(sources: Sequence[tuple[_Identity | None, Callable[[], _Source], bool]
             if old == source.pages_root:
                 continue
             head, rest, start, end = source.objects[old]
-            head = _SUBSET.sub(retag, _REF.sub(shift, head))
+            if b" 0 R" in head:  # a plain search first: most dictionaries hold no reference, and no font name
+                head = _REF.sub(shift, head)
+            if b"+" in head:
+                head = _SUBSET.sub(retag, head)
             if rest is not None:
                 objects.append(head + rest)
             elif keep:
-                source.handle.seek(start)
-                objects.append(head + source.handle.read(end - start))
+                data, at = source.window.at(start, end - start)
+                objects.append(head + data[at:at + end - start])
             else:
                 objects.append((head, source, start, end))
         pages = [numbers[page] for page in source.pages]
@@ -337,29 +348,44 @@ def _plan(sources: Sequence[tuple[_Identity | None, Callable[[], _Source], bool]
 
 
 def _write(out: BinaryIO, objects: Sequence[_Out]) -> None:
-    header = b"%PDF-1.4\n%\x93\x8c\x8b\x9e punchboard\n"
-    out.write(header)
-    size = len(header)
+    """The objects written in order, gathered into large writes; a stream up to a block long is taken from its
+    part's window (the parts are read front to back), a longer one copied block by block."""
+    pending = bytearray(b"%PDF-1.4\n%\x93\x8c\x8b\x9e punchboard\n")
+    size = 0
     offsets = []
     for number, body in enumerate(objects, start=1):
-        offsets.append(size)
-        label = b"%d 0 obj\n" % number
+        offsets.append(size + len(pending))
+        pending += b"%d 0 obj\n" % number
         if isinstance(body, bytes):
-            out.write(label + body)
-            size += len(label) + len(body)
-            continue
-        head, source, start, end = body
-        out.write(label + head)
-        size += len(label) + len(head)
-        source.handle.seek(start)
-        left = end - start
-        while left:
-            chunk = source.handle.read(min(left, _CHUNK))
-            if not chunk:
-                raise OSError("a part PDF changed while the combined PDF was written")
-            out.write(chunk)
-            left -= len(chunk)
-        size += end - start
-    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
-    out.write(b"".join(b"%010d 00000 n \n" % offset for offset in offsets))
-    out.write(b"trailer\n<< /Size %d /Root 1 0 R /Info 3 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, size))
+            pending += body
+        else:
+            head, source, start, end = body
+            pending += head
+            left = end - start
+            if left <= _CHUNK:
+                try:
+                    data, at = source.window.at(start, left)
+                except ValueError as exc:
+                    raise OSError("a part PDF changed while the combined PDF was written") from exc
+                pending += memoryview(data)[at:at + left]
+            else:
+                out.write(pending)
+                size += len(pending)
+                pending = bytearray()
+                source.handle.seek(start)
+                while left:
+                    chunk = source.handle.read(min(left, _CHUNK))
+                    if not chunk:
+                        raise OSError("a part PDF changed while the combined PDF was written")
+                    out.write(chunk)
+                    left -= len(chunk)
+                    size += len(chunk)
+        if len(pending) >= _CHUNK:
+            out.write(pending)
+            size += len(pending)
+            pending = bytearray()
+    xref = size + len(pending)
+    pending += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    pending += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    pending += b"trailer\n<< /Size %d /Root 1 0 R /Info 3 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    out.write(pending)

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
 from reportlab.pdfgen.canvas import Canvas
 
+from punchboard.plumbing.identity import ByIdentity
 from punchboard.plumbing.units import Dim
 from punchboard.spec import expressions
 from punchboard.spec.binding import bind, bound_props
@@ -160,10 +160,12 @@ def form_key(layout: Layout, fields: Mapping[str, Any], frame: SideFrame, proof:
     (clipped to a shape)."""
     if not isinstance(frame.clip, Rect):
         return None
-    return (layout.name, id(layout), reuse_key(layout, fields), *_form_geometry(frame), proof, stamp)
+    return (layout.name, id(layout), reuse_key(layout, fields), *_GEOMETRY.get(frame, _form_geometry), proof, stamp)
 
 
-@lru_cache(maxsize=1024)
+_GEOMETRY: ByIdentity[SideFrame, tuple[Any, ...]] = ByIdentity(limit=1024)  # a deck's pages repeat a sheet's few frames
+
+
 def _form_geometry(frame: SideFrame) -> tuple[Any, ...]:
     """The part of a form's key that comes from its frame (a deck's pages repeat a sheet's few frames)."""
     trim, clip = frame.trim, frame.clip

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 from punchboard.generator.document.page_content import SlotIdentity
@@ -14,7 +15,6 @@ from punchboard.generator.draw.side import Observe, SideContext, SideFrame, draw
 from punchboard.generator.options import BuildOptions
 from reportlab.pdfgen.canvas import Canvas
 
-from punchboard.plumbing.identity import ByIdentity
 from punchboard.plumbing.units import mm
 from punchboard.spec.model import Component, Game, Layout, Paper, Piece, Side
 
@@ -130,19 +130,35 @@ class _SidePainter:
         ctx, piece, side = self.ctx, self.piece, self.side
         layout = ctx.game.layouts[side.layout]
         fields = {**piece.fields, **side.fields}
-        options, style = ctx.options, ctx.style
+        options = ctx.options
         form = form_key(layout, fields, frame, options.proof, options.stamp_label)
         pictures = side_pictures(layout, fields, (ctx.game.folder,))
         if pictures is None:
             return None
-        how = (_FRAME_TEXTS.get(frame, repr), ctx.preflight, options.proof, options.stamp_label,
-               (style.proof_trim, style.proof_safe, style.proof_stroke), self.found is not None, self.bleed)
-        parts = (layout_digest(layout), form[2] if form is not None else reuse_key(layout, fields), pictures, how,
+        parts = (self._setting(layout, frame), form[2] if form is not None else reuse_key(layout, fields), pictures,
                  ctx.where(self.component, piece, self.noun), piece.index, side is piece.face)
         return SlotIdentity(parts, form)
 
+    def _setting(self, layout: Layout, frame: SideFrame) -> str:
+        """A digest of what every side drawn with ``layout`` into ``frame`` by this painter's build shares: the
+        layout, the frame, the proof and preflight settings, and how its fingerprint is taken (a deck's sides
+        share a few; a page's key holds this digest, not the long text it is made from)."""
+        key = (id(layout), id(frame), id(self.ctx), self.found is not None, self.bleed)
+        known = _SETTINGS.get(key)
+        if known is not None and known[0] is layout and known[1] is frame and known[2] is self.ctx:
+            return known[3]
+        ctx, options, style = self.ctx, self.ctx.options, self.ctx.style
+        how = (layout_digest(layout), repr(frame), ctx.preflight, options.proof, options.stamp_label,
+               (style.proof_trim, style.proof_safe, style.proof_stroke), self.found is not None, self.bleed)
+        digest = hashlib.sha256(repr(how).encode()).hexdigest()
+        if len(_SETTINGS) >= 4096:  # a long-running watch makes new layouts and frames on every save
+            _SETTINGS.clear()
+        _SETTINGS[key] = (layout, frame, ctx, digest)
+        return digest
 
-_FRAME_TEXTS: ByIdentity[SideFrame, str] = ByIdentity(limit=1024)  # a deck's sides share a sheet's few frames
+
+# (layout, frame, build, fingerprinted, bleed) by identity → the objects, held so no id is reused, and their digest
+_SETTINGS: dict[tuple[int, int, int, bool, float | None], tuple[Layout, SideFrame, BuildContext, str]] = {}
 
 
 def _preflight(layout: Layout, frame: SideFrame) -> SideObserver:

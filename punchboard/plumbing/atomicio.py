@@ -54,6 +54,9 @@ def write_bytes(path: Path, data: bytes) -> None:
         raise
 
 
+_STREAM_BUFFER = 1 << 20  # a streamed PDF comes in an object at a time: written out a megabyte at a time
+
+
 @contextmanager
 def writing(path: Path) -> Iterator[BinaryIO]:
     """A handle on a temporary file beside ``path``, for output written piece by piece (a large PDF
@@ -65,7 +68,7 @@ def writing(path: Path) -> Iterator[BinaryIO]:
         raise OSError(err.errno, err.strerror, str(path)) from err
     try:
         os.fchmod(fd, _FILE_MODE)
-        with os.fdopen(fd, "wb") as handle:
+        with os.fdopen(fd, "wb", buffering=_STREAM_BUFFER) as handle:
             yield handle
             _maybe_die(handle, b"")
             handle.flush()

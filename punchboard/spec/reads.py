@@ -62,9 +62,17 @@ def _fields_read(layout: Layout) -> frozenset[str] | None:
 def reuse_key(layout: Layout, fields: Mapping[str, Any]) -> bytes:
     """The part of a drawn side's identity that comes from the piece's fields: a digest of the values it
     reads (a deck's table of drawn sides holds one per side, so not the values themselves)."""
-    read = fields_read(layout)
+    read = _SORTED_READS.get(layout, _sorted_reads)
     if read is None:
         values: tuple[Any, ...] = tuple(sorted((k, repr(v)) for k, v in fields.items()))
     else:
-        values = tuple((name, name in fields, repr(fields.get(name))) for name in sorted(read))
+        values = tuple([(name, name in fields, repr(fields.get(name))) for name in read])
     return hashlib.sha256(repr(values).encode()).digest()
+
+
+_SORTED_READS: ByIdentity[Layout, tuple[str, ...] | None] = ByIdentity()
+
+
+def _sorted_reads(layout: Layout) -> tuple[str, ...] | None:
+    read = fields_read(layout)
+    return None if read is None else tuple(sorted(read))
