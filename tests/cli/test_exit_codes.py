@@ -132,3 +132,23 @@ def test_a_reader_that_stops_early_is_not_a_crash(verb, tmp_path):
     assert process.wait(timeout=300) == 141
     assert "internal error" not in errors and "Traceback" not in errors and "Exception ignored" not in errors
     assert not list(tmp_path.glob("punchboard-crash-*"))
+
+
+@pytest.mark.parametrize("argv", [["bom", "steam_court"], ["verify", "steam_court", "--trials", "0"], ["check", "nowhere"]])
+def test_the_command_leaves_without_tearing_down_yet_flushes_and_runs_exit_handlers(argv, tmp_path):
+    """``punchboard`` (cli.run) ends the process without freeing every object: what it printed, its exit code
+    and the work of its exit handlers (the remembered colour figures are saved by one) are those of an exit
+    that tears the interpreter down."""
+    mark = tmp_path / "exit-handler-ran"
+    env = dict(os.environ, PYTHONHASHSEED="0", COLUMNS="120")
+    out = ["--out", str(tmp_path / "out")] if argv[0] == "verify" else []
+    setup = f"import atexit, sys\natexit.register(lambda: open({str(mark)!r}, 'w').write('ran'))\nsys.argv[1:] = {argv + out!r}\n"
+    fast = subprocess.run([sys.executable, "-c", setup + "from punchboard.cli import run\nrun()"],
+                          capture_output=True, text=True, cwd=ROOT / "components", env=env, timeout=300)
+    assert mark.read_text() == "ran"
+    mark.unlink()
+    slow = subprocess.run([sys.executable, "-c", setup + "from punchboard.cli import main\nsys.exit(main())"],
+                          capture_output=True, text=True, cwd=ROOT / "components", env=env, timeout=300)
+    assert mark.read_text() == "ran"
+    assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr)
+    assert fast.stdout or fast.stderr
