@@ -37,7 +37,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from io import BytesIO
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.draw.reads import fields_read
@@ -67,9 +67,9 @@ class PrintError(Exception):
     """A print asked for that does not exist (the CLI reports it and exits 2)."""
 
 
-@dataclass(frozen=True)
-class PiecePrint:
-    """One physical piece as printed: where it sits in the game and the digests of its two sides."""
+class PiecePrint(NamedTuple):
+    """One physical piece as printed: where it sits in the game and the digests of its two sides (a named
+    tuple: a large deck's records make thousands, three times on every build)."""
 
     component: str
     name: str

@@ -1,16 +1,15 @@
 """What a page shows, told without drawing it, and what writes a document copying pages an earlier build
-wrote (:mod:`.kept_pages`): the terms :mod:`.pages` and the kinds' renderers share."""
+wrote (:mod:`.kept_pages`): the terms :mod:`.pages` and the kinds' renderers share. A deck's pages are asked
+for theirs on every build, so the values are named tuples (a frozen dataclass takes three times as long to make)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from reportlab.pdfgen.canvas import Canvas
 
 
-@dataclass(frozen=True)
-class SlotIdentity:
+class SlotIdentity(NamedTuple):
     """One side on a sheet page: ``parts``, everything it is drawn from besides the build's shared inputs;
     ``form``, the key of the side form it places (draw/side.py's form_key), None when it places none."""
 
@@ -18,8 +17,7 @@ class SlotIdentity:
     form: tuple[Any, ...] | None
 
 
-@dataclass(frozen=True)
-class PageContent:
+class PageContent(NamedTuple):
     """What a page shows, told without drawing it: what it is drawn from, and the forms it places in order."""
 
     parts: tuple[Any, ...]
