@@ -6,7 +6,8 @@ element of both sides to the piece's fields, which for a 2,000-card deck took
 longer than drawing the one card an edit changed. A piece's look depends only
 on its layouts, the palette and its fields, so it is kept by a key over those
 and found again by the next build. The file holds the looks of the pieces of
-the last build (``marshal``: plain tuples, strings and floats); its header
+the last build (``marshal``: plain tuples, strings and bytes, a look's colours packed in one bytes; a look digest
+or a tuple of places many pieces share is written once); its header
 names the Python that wrote it and the salt (code, options, palette) the looks
 were worked out under, and a file with another header is started afresh.
 """
@@ -22,7 +23,7 @@ from punchboard.plumbing.atomicio import write_cache
 
 from .cache import SIDES_FOLDER
 
-FORMAT = 1
+FORMAT = 2
 
 
 class LookStore:

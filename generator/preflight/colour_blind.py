@@ -16,6 +16,7 @@ icons' own drawings are not compared.
 from __future__ import annotations
 
 import hashlib
+from array import array
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -24,7 +25,7 @@ from punchboard.generator.draw.kept import layout_digest
 
 from punchboard.spec import expressions
 from punchboard.spec.binding import BOUND_COLOUR_PROPS, bind, bound_props, is_bound
-from punchboard.spec.model import PIECE_NOUNS, Component, Element, Game, Layout, Piece
+from punchboard.spec.model import PIECE_NOUNS, Component, Element, Game, Layout, Piece, Side
 
 from .colours import RGB, VISIONS, WHITE, delta_e, hex_of, over, paint
 from .findings import ignored, message
@@ -63,6 +64,20 @@ class _Memo:
         self.palettes: dict[str, Mapping[str, str]] = {}
         self.colours: dict[tuple[int, str, str], tuple[RGB, float] | None] = {}
         self.plans: dict[str, list[Planned]] = {}  # by layout name (_plan)
+        self.shared: dict[Any, Any] = {}  # one object for each look digest and places met (kept once on disk)
+        self.sides: dict[int, tuple[Side | None, bytes]] = {}  # by identity: each side's part of a piece's key
+
+    def side_text(self, side: Side | None) -> bytes:
+        """A side's part of a piece's key (see :func:`_key`), worked out once per side object (a deck's pieces
+        share their component's face and back)."""
+        found = self.sides.get(id(side))
+        if found is not None and found[0] is side:
+            return found[1]
+        layout = self.game.layouts.get(side.layout) if side is not None else None
+        text = b"|-" if side is None or layout is None else \
+            f"|{layout_digest(layout)}|{sorted(side.fields.items())!r}".encode()
+        self.sides[id(side)] = (side, text)
+        return text
 
     def palette(self, name: str) -> Mapping[str, str]:
         found = self.palettes.get(name)
@@ -88,7 +103,11 @@ class _Memo:
 
 
 TintRef = tuple[int, int, str, RGB]  # a colour a piece shows: side (0 face, 1 back), element index, property, colour
-Look = tuple[bytes, tuple[TintRef, ...]]  # a digest of what a piece shows apart from colour, and its colours
+Place = tuple[int, int, str]  # where a piece shows a colour: side (0 face, 1 back), element index, property
+# A piece's look: a digest of what it shows apart from colour; where it shows colours (the same for every piece
+# of that digest); the colours, packed (three doubles each, exactly as worked out: a 2,000-card deck's kept looks
+# read back as a few thousand objects, not as tens of thousands of tuples and floats).
+Look = tuple[bytes, tuple[Place, ...], bytes]
 Planned = tuple[int, Element, bool, "tuple[Any, ...] | None", "tuple[tuple[int, str, RGB], ...]"]
 
 
@@ -153,26 +172,25 @@ def _look(piece: Piece, memo: _Memo) -> Look:
                 if found is not None:
                     tints.append((side_no, index, prop, over(found[0], found[1], WHITE)))
             shape.append(tuple(look))
-    return hashlib.sha256(repr(shape).encode()).digest(), tuple(tints)
+    digest = hashlib.sha256(repr(shape).encode()).digest()
+    places = tuple((side_no, index, prop) for side_no, index, prop, _ in tints)
+    colours = array("d", [value for *_, rgb in tints for value in rgb]).tobytes()
+    return memo.shared.setdefault(digest, digest), memo.shared.setdefault(places, places), colours
 
 
-def _key(piece: Piece, game: Game) -> bytes:
+def _key(piece: Piece, memo: _Memo) -> bytes:
     """What a piece's look is worked out from besides the code and the game's palette (the kept looks' salt):
     its layouts, whole, and its fields."""
     sha = hashlib.sha256(repr(sorted(piece.fields.items())).encode())
     for side in (piece.face, piece.back):
-        layout = game.layouts.get(side.layout) if side is not None else None
-        if side is None or layout is None:
-            sha.update(b"|-")
-            continue
-        sha.update(f"|{layout_digest(layout)}|{sorted(side.fields.items())!r}".encode())
+        sha.update(memo.side_text(side))
     return sha.digest()
 
 
 def _kept_look(piece: Piece, memo: _Memo, kept: Kept | None) -> Look:
     if kept is None:
         return _look(piece, memo)
-    key = _key(piece, memo.game)
+    key = _key(piece, memo)
     look = kept.get(key)
     if look is None:
         look = _look(piece, memo)
@@ -180,10 +198,29 @@ def _kept_look(piece: Piece, memo: _Memo, kept: Kept | None) -> Look:
     return look
 
 
-def _tints(piece: Piece, refs: tuple[TintRef, ...], game: Game) -> tuple[Tint, ...]:
+_NEGATIVE_ZERO = array("d", [-0.0]).tobytes()
+
+
+def _colouring(colours: bytes) -> bytes:
+    """Packed colours made comparable: pieces of one look digest show colours at the same places, and colour
+    alike when their colours are equal as numbers, which their bytes tell but for a zero's sign (-0.0 made 0.0)."""
+    if _NEGATIVE_ZERO not in colours:
+        return colours
+    values = array("d")
+    values.frombytes(colours)
+    return array("d", [value + 0.0 for value in values]).tobytes()
+
+
+def _rgbs(colours: bytes) -> tuple[RGB, ...]:
+    values = array("d")
+    values.frombytes(colours)
+    return tuple((values[n], values[n + 1], values[n + 2]) for n in range(0, len(values), 3))
+
+
+def _tints(piece: Piece, look: Look, game: Game) -> tuple[Tint, ...]:
     sides = (piece.face, piece.back)
     out = []
-    for side_no, index, prop, rgb in refs:
+    for (side_no, index, prop), rgb in zip(look[1], _rgbs(look[2]), strict=True):
         side = sides[side_no]
         assert side is not None  # a look names only sides that are there
         out.append(Tint(game.layouts[side.layout].elements[index], prop, rgb))
@@ -197,15 +234,15 @@ def _label(piece: Piece) -> str:
 def _pairs(component: Component, game: Game,
            kept: Kept | None = None) -> Iterator[tuple[Piece, Piece, list[tuple[Tint, Tint]]]]:
     """Pairs of pieces alike but for colour, with the colours that differ (one pair per two colourings)."""
-    groups: dict[bytes, dict[tuple[RGB, ...], tuple[Piece, tuple[TintRef, ...]]]] = {}
+    groups: dict[bytes, dict[bytes, tuple[Piece, Look]]] = {}
     memo = _Memo(game)
     for piece in component.pieces:
-        shape, refs = _kept_look(piece, memo, kept)
-        groups.setdefault(shape, {}).setdefault(tuple(ref[3] for ref in refs), (piece, refs))
+        look = _kept_look(piece, memo, kept)
+        groups.setdefault(look[0], {}).setdefault(_colouring(look[2]), (piece, look))
     for colourings in groups.values():
         if len(colourings) < 2:
             continue
-        found = [(piece, _tints(piece, refs, game)) for piece, refs in colourings.values()]
+        found = [(piece, _tints(piece, look, game)) for piece, look in colourings.values()]
         for i, (first, tints_a) in enumerate(found):
             for second, tints_b in found[i + 1:]:
                 differ = [(a, b) for a, b in zip(tints_a, tints_b, strict=True) if delta_e(a.rgb, b.rgb) > 0.5]

@@ -87,9 +87,11 @@ def check_bindings(
     problems: list[Problem] = []
     reported: set[tuple[str, str, str]] = set()
     sides: dict[tuple[str, tuple[str, ...]], Side] = {}
+    met: set[int] = set()  # the sides met so far, by identity: a deck's pieces share their component's few
     for piece in component.pieces:
         for side in (piece.face, piece.back):
-            if side is not None:
+            if side is not None and id(side) not in met:
+                met.add(id(side))
                 sides.setdefault((side.layout, tuple(sorted(side.fields))), side)
     if component.outside is not None:
         sides.setdefault((component.outside.layout, tuple(sorted(component.outside.fields))), component.outside)
@@ -115,15 +117,21 @@ def check_bindings(
                             + ", ".join(allowed),
                         )
                     )
+    templated: dict[str, tuple[Layout | None, list[tuple[Element, str]]]] = {}  # by layout: its images' bound sources
+    for name in {side.layout for side in sides.values()}:
+        layout = layouts.get(name)
+        found = [] if layout is None else [(e, e.props["src"]) for e in layout.elements if e.type == "image"
+                                           and isinstance(e.props.get("src"), str) and FIELD_REF.search(e.props["src"])]
+        templated[name] = (layout, found)
     for piece in component.pieces:
         for side in (piece.face, piece.back):
-            layout = layouts.get(side.layout) if side is not None else None
-            if side is None or layout is None:
+            if side is None:
+                continue
+            layout, bound = templated[side.layout]
+            if layout is None or not bound:
                 continue
             fields = {**piece.fields, **side.fields}
-            for element in layout.elements:
-                src = element.props.get("src")
-                if element.type == "image" and isinstance(src, str) and FIELD_REF.search(src):
-                    note = f" (from '{src}' for {component.id} '{piece.name}')"
-                    problems += images.check(layout, element, bind(src, fields).strip(), note)
+            for element, src in bound:
+                note = f" (from '{src}' for {component.id} '{piece.name}')"
+                problems += images.check(layout, element, bind(src, fields).strip(), note)
     return problems

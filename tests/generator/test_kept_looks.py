@@ -10,10 +10,14 @@ reads no kept look; ``check``, which keeps none, must agree too.
 from __future__ import annotations
 
 import random
+from array import array
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from punchboard.generator import look_store
 from punchboard.generator.cache import SIDES_FOLDER
 from punchboard.generator.look_store import LookStore
 from punchboard.generator.preflight import colour_blind
@@ -71,7 +75,9 @@ def test_a_damaged_looks_file_is_worked_out_again(tmp_path: Path):
     looks.write_bytes(data[: len(data) // 2])  # a torn write
     (game / "cards.yaml").write_text((game / "cards.yaml").read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert _build(game, out) == first
-    looks.write_bytes(data.split(b"\n", 1)[0].replace(b"looks 1", b"looks 0") + b"\n" + data.split(b"\n", 1)[1])
+    head, body = data.split(b"\n", 1)
+    assert f"looks {look_store.FORMAT} ".encode() in head
+    looks.write_bytes(head.replace(f"looks {look_store.FORMAT} ".encode(), b"looks 0 ") + b"\n" + body)
     (game / "cards.yaml").write_text((game / "cards.yaml").read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert _build(game, out) == first
 
@@ -97,3 +103,18 @@ def test_a_kept_look_is_not_worked_out_again(tmp_path: Path, monkeypatch: pytest
     assert looked == [], "both looks were kept"
     assert colour_blind.check_component(game, component, LookStore(tmp_path, "cards", "other")) == first
     assert looked == ["Red Five", "Green Five"], "kept under another salt (code, options, palette): worked out again"
+
+
+COLOUR = st.floats(allow_nan=False, width=64) | st.sampled_from([0.0, -0.0, 1.0, 0.5])
+
+
+@given(st.lists(st.tuples(COLOUR, COLOUR, COLOUR), max_size=4), st.lists(st.tuples(COLOUR, COLOUR, COLOUR), max_size=4))
+def test_packed_colours_compare_as_the_numbers_do(first: list[tuple[float, float, float]],
+                                                  second: list[tuple[float, float, float]]):
+    """A look keeps its colours packed; two pieces colour alike exactly when their colours are equal numbers
+    (0.0 and -0.0 too), as comparing the tuples of floats told."""
+    if len(first) == len(second) and first:
+        second = [second[0], *first[1:]] if len(first) > 1 else second  # often alike but for one colour
+    packed = [array("d", [v for rgb in colours for v in rgb]).tobytes() for colours in (first, second)]
+    assert [colour_blind._rgbs(p) for p in packed] == [tuple(first), tuple(second)]
+    assert (colour_blind._colouring(packed[0]) == colour_blind._colouring(packed[1])) == (first == second)
