@@ -62,6 +62,12 @@ LONG_RUNNING = frozenset({"watch", "serve"})
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    return _main(argv, leaving=False)
+
+
+def _main(argv: Sequence[str] | None, leaving: bool) -> int:
+    """``leaving``: the process ends when this returns (:func:`run`), so the collector is not turned on again (its
+    first pass would go over every object the verb made)."""
     gc.set_threshold(*GC_THRESHOLDS)
     parser = build_parser()
     try:
@@ -98,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(report_crash(exc, getattr(args, "out", None), argv), file=sys.stderr)
         return EXIT_INTERNAL
     finally:
-        if collecting:  # tests call main again in the same process
+        if collecting and not leaving:  # tests call main again in the same process
             gc.enable()
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
@@ -109,7 +115,7 @@ def run() -> None:
     tearing the interpreter down. Freeing every object one by one at exit took a one-card edit of a 2,000-card
     deck 20 ms (its model, its pages' records); the exit handlers still run and the standard streams are still
     flushed, and while any other thread runs (none should, once a verb returns) the exit is the usual one."""
-    code = main()
+    code = _main(None, leaving=True)
     if threading.active_count() > 1:
         sys.exit(code)
     atexit._run_exitfuncs()
