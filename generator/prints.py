@@ -21,7 +21,7 @@ shows — changes nothing. Fingerprints are versioned (:data:`FINGERPRINTS`, the
 
 Records live beside the outputs as ``OUT/<game>/prints/0001.json`` …, each with
 its number, a UTC date, the render options and every piece's face and back
-fingerprint. Fingerprints are memoised in ``prints/.drawn.json``: per component
+fingerprint. Fingerprints are memoised in ``prints/.drawn``: per component
 under the build cache's component fingerprint, and per side drawn alone under a
 digest of everything it is drawn from, so an unchanged rebuild neither draws nor
 loads the renderers.
@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import re
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -42,7 +44,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.draw.reads import fields_read
 
-from punchboard.plumbing.atomicio import write_text
+from punchboard.plumbing.atomicio import write_bytes, write_text
 from punchboard.spec.binding import bind
 from punchboard.spec.images import side_image
 from punchboard.spec.model import PRINTED_KINDS, Component, Game, Paper, Piece, Side
@@ -56,8 +58,9 @@ if TYPE_CHECKING:  # the renderers load only when a side has to be drawn
     from punchboard.generator.impose.style import SheetStyle
 
 PRINTS_DIR = "prints"
-MEMO_FILE = ".drawn.json"
-MEMO_VERSION = 3
+MEMO_FILE = ".drawn"
+OLD_MEMO_FILE = ".drawn.json"  # the memo as JSON, before memo version 4: removed when the memo is written
+MEMO_VERSION = 4
 FINGERPRINTS = 2  # the version of the fingerprints a build records (see the module's docstring)
 _RECORD = re.compile(r"^(\d{4,})\.json$")
 _CARD_KINDS = ("deck", "banknotes", "tokens")
@@ -355,18 +358,24 @@ class _Memo:
     components: dict[str, tuple[str, tuple[PiecePrint, ...], dict[str, str]]] | None = None  # id → (key, prints, sides)
 
 
+def _memo_header() -> bytes:
+    return (f"punchboard print memo {MEMO_VERSION} marshal {marshal.version} "
+            f"python {sys.version_info[0]}.{sys.version_info[1]}\n").encode()
+
+
 def _load_memo(path: Path) -> _Memo:
+    """The memo the last build kept (``marshal``: plain tuples and strings, a large deck's quick to read); an
+    empty one when it is missing, damaged, or written by another punchboard or Python."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("version") == MEMO_VERSION:
-            components = {
-                str(cid): (str(entry["key"]), _expanded(entry["pieces"]), {str(k): str(v) for k, v in entry["sides"].items()})
-                for cid, entry in data["components"].items()
-            }
-            return _Memo(str(data.get("game", "")), components)
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
-        pass
-    return _Memo()
+        head, _, body = path.read_bytes().partition(b"\n")
+        if head + b"\n" != _memo_header():
+            return _Memo()
+        game, entries = marshal.loads(body)
+        components = {str(cid): (str(key), tuple(map(PiecePrint._make, pieces)), dict(sides))
+                      for cid, (key, pieces, sides) in entries.items()}
+        return _Memo(str(game), components)
+    except (OSError, ValueError, EOFError, TypeError, AttributeError):
+        return _Memo()
 
 
 @dataclass
@@ -384,10 +393,9 @@ class Fingerprints:
         if self.changed and self.version == FINGERPRINTS:
             path = prints_folder(folder) / MEMO_FILE
             path.parent.mkdir(parents=True, exist_ok=True)
-            components = {cid: {"key": key, "pieces": _grouped(pieces), "sides": sides}
-                          for cid, (key, pieces, sides) in self.components.items()}
-            data = {"version": MEMO_VERSION, "game": self.game, "components": components}
-            write_text(path, json.dumps(data, sort_keys=True) + "\n")
+            entries = {cid: (key, tuple(map(tuple, pieces)), sides) for cid, (key, pieces, sides) in self.components.items()}
+            write_bytes(path, _memo_header() + marshal.dumps((self.game, entries)))
+            (path.parent / OLD_MEMO_FILE).unlink(missing_ok=True)
 
 
 Drawn = dict[tuple[str, int, int], str]  # the build's own fingerprints: (component, piece index, 0 face / 1 back) → digest
