@@ -3,6 +3,6 @@
 
 from __future__ import annotations
 
-from punchboard.spec.reads import fields_read, reuse_key
+from punchboard.spec.reads import fields_read, reuse_key, side_reads
 
-__all__ = ["fields_read", "reuse_key"]
+__all__ = ["fields_read", "reuse_key", "side_reads"]

@@ -154,13 +154,16 @@ def _outer(frame: SideFrame, clip: Rect) -> Rect:
 FormKey = tuple[Any, ...]
 
 
-def form_key(layout: Layout, fields: Mapping[str, Any], frame: SideFrame, proof: bool, stamp: str) -> FormKey | None:
+def form_key(layout: Layout, fields: Mapping[str, Any], frame: SideFrame, proof: bool, stamp: str,
+             reads: bytes | None = None) -> FormKey | None:
     """Which of a document's side forms :func:`draw_side` places for this side (the same key, the same form):
-    the layout object, the fields it reads and the form's geometry; None for a side not drawn as a form
-    (clipped to a shape)."""
+    the layout object, the fields it reads (``reads``: their reuse_key, when known) and the form's geometry;
+    None for a side not drawn as a form (clipped to a shape)."""
     if not isinstance(frame.clip, Rect):
         return None
-    return (layout.name, id(layout), reuse_key(layout, fields), *_GEOMETRY.get(frame, _form_geometry), proof, stamp)
+    if reads is None:
+        reads = reuse_key(layout, fields)
+    return (layout.name, id(layout), reads, *_GEOMETRY.get(frame, _form_geometry), proof, stamp)
 
 
 _GEOMETRY: ByIdentity[SideFrame, tuple[Any, ...]] = ByIdentity(limit=1024)  # a deck's pages repeat a sheet's few frames

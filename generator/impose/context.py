@@ -10,7 +10,7 @@ from punchboard.generator.draw.fingerprint import Request
 from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.draw.kept import Store, layout_digest
 from punchboard.generator.draw.observe import SideObserver
-from punchboard.generator.draw.reads import reuse_key
+from punchboard.generator.draw.reads import side_reads
 from punchboard.generator.draw.side import Observe, SideContext, SideFrame, draw_side, form_key, side_pictures
 from punchboard.generator.options import BuildOptions
 from reportlab.pdfgen.canvas import Canvas
@@ -131,11 +131,12 @@ class _SidePainter:
         layout = ctx.game.layouts[side.layout]
         fields = {**piece.fields, **side.fields}
         options = ctx.options
-        form = form_key(layout, fields, frame, options.proof, options.stamp_label)
+        reads = side_reads(layout, piece, side)
+        form = form_key(layout, fields, frame, options.proof, options.stamp_label, reads)
         pictures = side_pictures(layout, fields, (ctx.game.folder,))
         if pictures is None:
             return None
-        parts = (self._setting(layout, frame), form[2] if form is not None else reuse_key(layout, fields), pictures,
+        parts = (self._setting(layout, frame), reads, pictures,
                  ctx.where(self.component, piece, self.noun), piece.index, side is piece.face)
         return SlotIdentity(parts, form)
 

@@ -23,7 +23,7 @@ from .icons import BUILTIN_ICONS, ELEMENT_ONLY_ICONS, INLINE_ICON
 from .layout_checks import BUILTIN_FONTS
 from .look_passes import LookPasses
 from .model import Component, Element, Layout
-from .reads import fields_read
+from .reads import side_reads
 
 Mark = Callable[[Element, str], str]
 HEX_DIGITS = set("0123456789abcdefABCDEF")
@@ -168,7 +168,7 @@ def check_component(checker: LookChecker, component: Component, layouts: Mapping
     where its layout reads them (reads.py): a common back is checked once per deck. A side that found a
     problem is checked again for each piece reading the same, so each piece's own cell is named. With
     ``passes``, a side that passed in an earlier load is not checked again either (look_passes.py)."""
-    passed: set[tuple[str, tuple[Any, ...]]] = set()
+    passed: set[tuple[str, bytes]] = set()
     settings: dict[str, tuple[dict[str, str], list[str], bytes]] = {}  # by layout: its palette, fonts, passes' setting
     for piece in component.pieces:
         sides = [piece.face, piece.back]
@@ -176,12 +176,7 @@ def check_component(checker: LookChecker, component: Component, layouts: Mapping
             layout = layouts.get(side.layout) if side is not None else None
             if side is None or layout is None:
                 continue
-            fields = {**piece.fields, **side.fields}
-            read = fields_read(layout)
-            if read is None:  # what it reads cannot be told: all of it
-                key = (side.layout, tuple(sorted((k, repr(v)) for k, v in fields.items())))
-            else:
-                key = (side.layout, tuple((name, name in fields, repr(fields.get(name))) for name in sorted(read)))
+            key = (side.layout, side_reads(layout, piece, side))  # the values of the fields it reads (all, if untold)
             if key in passed:
                 continue
             found_setting = settings.get(side.layout)
@@ -198,7 +193,7 @@ def check_component(checker: LookChecker, component: Component, layouts: Mapping
                     passed.add(key)
                     continue
             found = checker.found
-            checker.check_side(layout, fields, {**piece.marks, **side.marks}, palette, fonts)
+            checker.check_side(layout, {**piece.fields, **side.fields}, {**piece.marks, **side.marks}, palette, fonts)
             if checker.found == found:
                 passed.add(key)
                 if passes is not None:

@@ -26,7 +26,7 @@ from punchboard.plumbing.paths import resolved
 from . import validated
 
 SUBFOLDER = "looks"
-FORMAT = 1
+FORMAT = 2
 
 
 @cache
@@ -59,9 +59,10 @@ class LookPasses:
         return hashlib.sha256(repr(parts).encode()).digest()
 
     @staticmethod
-    def key(setting: bytes, values: tuple[Any, ...]) -> bytes:
-        """A side's pass: its layout's setting and the values of the fields the layout reads."""
-        return hashlib.sha256(setting + repr(values).encode()).digest()
+    def key(setting: bytes, reads: bytes) -> bytes:
+        """A side's pass: its layout's setting and the values of the fields the layout reads (their digest,
+        reads.reuse_key)."""
+        return hashlib.sha256(setting + reads).digest()
 
     def passed(self, key: bytes) -> bool:
         if key in self.known:

@@ -20,7 +20,7 @@ from punchboard.plumbing.units import Dim
 
 from . import expressions
 from .binding import FIELD_REF
-from .model import Layout
+from .model import Layout, Piece, Side
 
 _READS: ByIdentity[Layout, frozenset[str] | None] = ByIdentity()
 _ALL = object()
@@ -76,3 +76,25 @@ _SORTED_READS: ByIdentity[Layout, tuple[str, ...] | None] = ByIdentity()
 def _sorted_reads(layout: Layout) -> tuple[str, ...] | None:
     read = fields_read(layout)
     return None if read is None else tuple(sorted(read))
+
+
+# reuse_key of each side of the model loaded last, by (piece, side, layout) identity: the look checks work it out
+# while the game loads, and a build's kept pages ask for it again (each entry holds its objects, so no id is reused)
+_SIDE_READS: dict[tuple[int, int, int], tuple[Piece, Side, Layout, bytes]] = {}
+
+
+def side_reads(layout: Layout, piece: Piece, side: Side) -> bytes:
+    """:func:`reuse_key` of ``piece``'s ``side`` drawn with ``layout``, worked out once while its model is the
+    one loaded last (see :func:`forget_side_reads`)."""
+    key = (id(piece), id(side), id(layout))
+    found = _SIDE_READS.get(key)
+    if found is not None and found[0] is piece and found[1] is side and found[2] is layout:
+        return found[3]
+    digest = reuse_key(layout, {**piece.fields, **side.fields} if side.fields else piece.fields)
+    _SIDE_READS[key] = (piece, side, layout, digest)
+    return digest
+
+
+def forget_side_reads() -> None:
+    """A new model is being loaded: let the last one's entries go (a long-running watch loads one per save)."""
+    _SIDE_READS.clear()

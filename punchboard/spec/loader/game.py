@@ -19,6 +19,7 @@ from punchboard.spec.model import (
     Layout,
     frozen_map,
 )
+from punchboard.spec.reads import forget_side_reads
 from punchboard.spec.setup_loader import load_setup
 from punchboard.spec.yamlsource import Document, load_yaml
 
@@ -158,6 +159,7 @@ def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS, out_dir: Path | Non
     ``out_dir`` is the output folder the game is loaded for (default ``output``): spreadsheet
     links are cached in its ``.sheets/`` folder.
     """
+    forget_side_reads()  # the last model's side digests (reads.py) go with it
     with resolving_once():  # each file's path is resolved once per load
         return _load_game(folder, limits, out_dir)
 
