@@ -196,6 +196,7 @@ class ComponentLoader:
             also = f" and the {table_key} has no rows" if table_key in data else ""
             self.out.add(doc.problem((list_key,) if list_key in data else (table_key,), f"{list_key} is empty{also}; expected at least one entry"))
         copies = data.get("copies", 1)
+        default_marks = {k: _mark(doc, ("defaults", k)) for k in defaults}
         pieces: list[Piece] = []
         templates: list[tuple[int, dict[str, Any], Side | None, Side | None, tuple[tuple[int, int], ...], Any]] = []
         total = 0
@@ -221,7 +222,7 @@ class ComponentLoader:
             cells = self._cells(edoc, epath, entry.get("cells"), kind)
             base = {k: v for k, v in defaults.items()}
             base.update({k: v for k, v in entry.items() if k not in ENTRY_KEYS or k == "name"})
-            marks = {k: _mark(doc, ("defaults", k)) for k in defaults}
+            marks = dict(default_marks)
             marks.update({k: _mark(edoc, epath + (k,)) for k in entry if k not in ENTRY_KEYS or k == "name"})
             if "range" in entry:
                 marks[entry["range"]["field"]] = _mark(edoc, epath + ("range",))

@@ -23,6 +23,7 @@ import io
 import json
 import re
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -125,7 +126,7 @@ def _csv_table(name: str, path: Path, data: bytes, out: Collector) -> Table | No
     last_line = 0
     try:
         for row in reader:
-            columns = [1 + sum(len(cell) + 1 for cell in row[:i]) for i in range(len(row))]
+            columns = list(accumulate([len(cell) + 1 for cell in row[:-1]], initial=1)) if row else []
             table.rows.append((last_line + 1, row, columns))
             last_line = reader.line_num
     except csv.Error as exc:
