@@ -14,9 +14,8 @@ import reportlab
 from PIL import Image
 
 from punchboard.plumbing.errors import SpecError
-from punchboard.spec import yamlsource
+from punchboard.spec import setup_loader, yamlsource
 from punchboard.spec.loader import components as component_loader
-from punchboard.spec.loader import game as game_loader
 from punchboard.spec.loader import kept as kept_module
 from punchboard.spec.loader import layouts as layout_loader
 from punchboard.spec.loader import load_game
@@ -258,13 +257,13 @@ def test_the_setup_check_runs_again_only_for_what_it_can_read(tmp_path: Path, co
     characters, tokens, setup = game / "characters.yaml", game / "gear_tokens.yaml", game / "setup.yaml"
     gear = game / "gear_deck.yaml"
     runs: list[Path] = []
-    load_setup = game_loader.load_setup
+    load_setup = setup_loader.load_setup  # looked up there by the loader when a game has a setup
 
     def counting(path, *args, **kwargs):  # type: ignore[no-untyped-def]
         runs.append(path)
         return load_setup(path, *args, **kwargs)
 
-    monkeypatch.setattr(game_loader, "load_setup", counting)
+    monkeypatch.setattr(setup_loader, "load_setup", counting)
     first = load_game(game)
     assert len(runs) == 1
     _replace(characters, "any player.", "any other player.")()  # privilege: the setup names no such field

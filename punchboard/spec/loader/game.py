@@ -20,7 +20,6 @@ from punchboard.spec.model import (
     frozen_map,
 )
 from punchboard.spec.reads import forget_side_reads
-from punchboard.spec.setup_loader import load_setup
 from punchboard.spec.yamlsource import Document, load_yaml
 
 from .common import HEX_COLOUR, Collector, load_document
@@ -95,6 +94,8 @@ def _load_components(
 
 def _setup_gaps(path: Path, components: list[Component], players: tuple[int, int]) -> tuple[str, ...]:
     """What the setup file leaves to chance (load_setup checks it against the components); raises SpecError."""
+    from punchboard.spec.setup_loader import load_setup  # only a game with a setup loads the setup language
+
     memo = kept()
     if memo is None:
         return load_setup(path, components, players).gaps
