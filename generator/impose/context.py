@@ -144,22 +144,26 @@ class _SidePainter:
         """A digest of what every side drawn with ``layout`` into ``frame`` by this painter's build shares: the
         layout, the frame, the proof and preflight settings, and how its fingerprint is taken (a deck's sides
         share a few; a page's key holds this digest, not the long text it is made from)."""
-        key = (id(layout), id(frame), id(self.ctx), self.found is not None, self.bleed)
-        known = _SETTINGS.get(key)
-        if known is not None and known[0] is layout and known[1] is frame and known[2] is self.ctx:
-            return known[3]
+        entry = _SETTINGS.get(id(frame))  # one id() per slot (an id() call is audited while a build records its reads)
+        if entry is None or entry[0] is not frame:
+            if len(_SETTINGS) >= 1024:  # a long-running watch makes new frames on every save
+                _SETTINGS.clear()
+            entry = _SETTINGS[id(frame)] = (frame, {})
+        key = (layout.name, self.found is not None, self.bleed)
+        known = entry[1].get(key)
+        if known is not None and known[0] is layout and known[1] is self.ctx:
+            return known[2]
         ctx, options, style = self.ctx, self.ctx.options, self.ctx.style
         how = (layout_digest(layout), repr(frame), ctx.preflight, options.proof, options.stamp_label,
                (style.proof_trim, style.proof_safe, style.proof_stroke), self.found is not None, self.bleed)
         digest = hashlib.sha256(repr(how).encode()).hexdigest()
-        if len(_SETTINGS) >= 4096:  # a long-running watch makes new layouts and frames on every save
-            _SETTINGS.clear()
-        _SETTINGS[key] = (layout, frame, ctx, digest)
+        entry[1][key] = (layout, ctx, digest)
         return digest
 
 
-# (layout, frame, build, fingerprinted, bleed) by identity → the objects, held so no id is reused, and their digest
-_SETTINGS: dict[tuple[int, int, int, bool, float | None], tuple[Layout, SideFrame, BuildContext, str]] = {}
+# frame (by identity) → the frame, held so no id is reused, and by (layout name, fingerprinted, bleed) the layout and
+# build a digest was worked out for, and the digest
+_SETTINGS: dict[int, tuple[SideFrame, dict[tuple[str, bool, float | None], tuple[Layout, BuildContext, str]]]] = {}
 
 
 def _preflight(layout: Layout, frame: SideFrame) -> SideObserver:

@@ -66,18 +66,22 @@ class _Memo:
         self.plans: dict[str, list[Planned]] = {}  # by layout name (_plan)
         self.shared: dict[Any, Any] = {}  # one object for each look digest and places met (kept once on disk)
         self.sides: dict[int, tuple[Side | None, bytes]] = {}  # by identity: each side's part of a piece's key
+        self.last_sides: list[tuple[Side | None, bytes] | None] = [None, None]  # the face and the back met last
 
-    def side_text(self, side: Side | None) -> bytes:
-        """A side's part of a piece's key (see :func:`_key`), worked out once per side object (a deck's pieces
+    def side_text(self, side: Side | None, place: int) -> bytes:
+        """A side's part of a piece's key (see :func:`_key`; ``place``: 0 face, 1 back), worked out once per side object (a deck's pieces
         share their component's face and back)."""
+        last = self.last_sides[place]
+        if last is not None and last[0] is side:  # a deck's pieces share their component's face and back
+            return last[1]
         found = self.sides.get(id(side))
-        if found is not None and found[0] is side:
-            return found[1]
-        layout = self.game.layouts.get(side.layout) if side is not None else None
-        text = b"|-" if side is None or layout is None else \
-            f"|{layout_digest(layout)}|{sorted(side.fields.items())!r}".encode()
-        self.sides[id(side)] = (side, text)
-        return text
+        if found is None or found[0] is not side:
+            layout = self.game.layouts.get(side.layout) if side is not None else None
+            text = b"|-" if side is None or layout is None else \
+                f"|{layout_digest(layout)}|{sorted(side.fields.items())!r}".encode()
+            found = self.sides[id(side)] = (side, text)
+        self.last_sides[place] = found
+        return found[1]
 
     def palette(self, name: str) -> Mapping[str, str]:
         found = self.palettes.get(name)
@@ -182,8 +186,8 @@ def _key(piece: Piece, memo: _Memo) -> bytes:
     """What a piece's look is worked out from besides the code and the game's palette (the kept looks' salt):
     its layouts, whole, and its fields."""
     sha = hashlib.sha256(repr(sorted(piece.fields.items())).encode())
-    for side in (piece.face, piece.back):
-        sha.update(memo.side_text(side))
+    for place, side in enumerate((piece.face, piece.back)):
+        sha.update(memo.side_text(side, place))
     return sha.digest()
 
 

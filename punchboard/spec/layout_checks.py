@@ -87,11 +87,11 @@ def check_bindings(
     problems: list[Problem] = []
     reported: set[tuple[str, str, str]] = set()
     sides: dict[tuple[str, tuple[str, ...]], Side] = {}
-    met: set[int] = set()  # the sides met so far, by identity: a deck's pieces share their component's few
+    last: list[Side | None] = [None, None]  # the face and back met last: a deck's pieces share their component's
     for piece in component.pieces:
-        for side in (piece.face, piece.back):
-            if side is not None and id(side) not in met:
-                met.add(id(side))
+        for n, side in enumerate((piece.face, piece.back)):
+            if side is not None and side is not last[n]:
+                last[n] = side
                 sides.setdefault((side.layout, tuple(sorted(side.fields))), side)
     if component.outside is not None:
         sides.setdefault((component.outside.layout, tuple(sorted(component.outside.fields))), component.outside)

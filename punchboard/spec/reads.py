@@ -78,20 +78,23 @@ def _sorted_reads(layout: Layout) -> tuple[str, ...] | None:
     return None if read is None else tuple(sorted(read))
 
 
-# reuse_key of each side of the model loaded last, by (piece, side, layout) identity: the look checks work it out
-# while the game loads, and a build's kept pages ask for it again (each entry holds its objects, so no id is reused)
-_SIDE_READS: dict[tuple[int, int, int], tuple[Piece, Side, Layout, bytes]] = {}
+# reuse_key of each side of the model loaded last, by piece identity: the look checks work it out while the game
+# loads, and a build's kept pages ask for it again (each entry holds its objects, so no id is reused). One id() per
+# look-up: while a build records what it reads (plumbing/reads.py), every id() call goes through its audit hook.
+_SIDE_READS: dict[int, tuple[Piece, list[tuple[Side, Layout, bytes]]]] = {}
 
 
 def side_reads(layout: Layout, piece: Piece, side: Side) -> bytes:
     """:func:`reuse_key` of ``piece``'s ``side`` drawn with ``layout``, worked out once while its model is the
     one loaded last (see :func:`forget_side_reads`)."""
-    key = (id(piece), id(side), id(layout))
-    found = _SIDE_READS.get(key)
-    if found is not None and found[0] is piece and found[1] is side and found[2] is layout:
-        return found[3]
+    entry = _SIDE_READS.get(id(piece))
+    if entry is None or entry[0] is not piece:
+        entry = _SIDE_READS[id(piece)] = (piece, [])
+    for known_side, known_layout, digest in entry[1]:
+        if known_side is side and known_layout is layout:
+            return digest
     digest = reuse_key(layout, {**piece.fields, **side.fields} if side.fields else piece.fields)
-    _SIDE_READS[key] = (piece, side, layout, digest)
+    entry[1].append((side, layout, digest))
     return digest
 
 
