@@ -10,6 +10,9 @@ wrote them, and another one draws again), and its encoded content stream as it i
 and written to a temporary file that replaces the old one when the component's
 PDF is written, so a large deck's kept sides are never all in memory. A record
 that does not read back (a torn write, another version) is a side to draw again.
+Beside the file, ``<component>.sides.index`` keeps where each record lies, stamped with
+the file it describes (device, inode, size, times): read instead of every record's
+head when the stamp is the file's.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from typing import IO
 from punchboard.generator.draw.kept import FORMAT, FontCall, KeptSide, Store
 
 from punchboard.plumbing.atomicio import write_cache
+from punchboard.plumbing.file_digest import stamp
 
 from .cache import SIDES_FOLDER
 
@@ -96,6 +100,7 @@ class SideStore(Store):
         self._last: tuple[str, bytes, KeptSide] | None = None  # the side last found and its record, copied as it is
         # sides drawn ahead by worker processes (generator/warm_sides.py): their files and indexes
         self._warm: list[tuple[Path, IO[bytes], dict[str, tuple[int, int]]]] = []
+        self._indexed = False  # whether the old file's index was read from the index file (see save)
         self.drawn_with = self._read_drawn_with() if read else None
         if read:
             self._read_index()
@@ -135,6 +140,10 @@ class SideStore(Store):
             path.unlink(missing_ok=True)
         self._warm = []
 
+    @property
+    def _index_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".index")
+
     def _read_index(self) -> None:
         try:
             handle = self.path.open("rb")
@@ -143,6 +152,15 @@ class SideStore(Store):
         if handle.readline() != HEADER:
             handle.close()
             return
+        self._old = handle
+        try:  # the index written with the file (see save): the same file, by its stamp, or the records are read
+            head, at, index = marshal.loads(self._index_path.read_bytes())
+            if head == HEADER and tuple(at) == stamp(self.path) and isinstance(index, dict):
+                self._index = index
+                self._indexed = True
+                return
+        except (OSError, EOFError, ValueError, TypeError):
+            pass
         size = os.fstat(handle.fileno()).st_size
         offset = handle.tell()
         while offset + HEAD <= size:
@@ -153,7 +171,6 @@ class SideStore(Store):
             self._index[head[0]] = (offset, length)
             offset += length
             handle.seek(offset)
-        self._old = handle
 
     def get(self, key: str) -> KeptSide | None:
         sources = [(self._new_index, self._new), *((index, handle) for _, handle, index in self._warm),
@@ -262,8 +279,18 @@ class SideStore(Store):
         if list(self._new_index) == list(self._index) and self.path.is_file() and \
                 os.path.getsize(self._new_name) == self.path.stat().st_size:
             os.unlink(self._new_name)  # the same sides, in the same order: nothing to write
+            if not self._indexed:
+                self._write_index(self._index)
             return
         os.replace(self._new_name, self.path)
+        self._write_index(self._new_index)
+
+    def _write_index(self, index: dict[str, tuple[int, int]]) -> None:
+        """Keep the file's index beside it, stamped with the file: the next build reads it rather than every
+        record's head (4,000 reads for a 2,000-card deck). Another stamp (a file changed since) is not trusted."""
+        now = stamp(self.path)
+        if now is not None:
+            write_cache(self._index_path, marshal.dumps((HEADER, now, index)))
 
     def restart(self) -> None:
         """Forget the sides put so far in this build (its component is written again from the start)."""

@@ -96,11 +96,11 @@ def _text_deck(folder: Path, cards: int) -> Path:
 
 
 def _kept(folder: Path) -> dict[str, object]:
-    """What a build kept for the next; a component's kept pages less the stamp of the PDF they lie in (its inode
-    and times: generator/document/kept_pages.py)."""
+    """What a build kept for the next; a component's kept pages and its kept sides' index less the stamp of the
+    file they describe (its inode and times: generator/document/kept_pages.py, generator/side_store.py)."""
     kept: dict[str, object] = {}
     for path in (folder / ".punchboard-sides").iterdir():
-        if path.suffix == ".pages":
+        if path.suffix in (".pages", ".index"):
             head, _stamp, *rest = marshal.loads(path.read_bytes())
             kept[path.name] = (head, rest)
         else:

@@ -9,6 +9,7 @@ edit on the first card (which moves every later first use), removed and reordere
 
 from __future__ import annotations
 
+import marshal
 import random
 import shutil
 from collections.abc import Callable
@@ -177,6 +178,34 @@ def test_a_damaged_store_is_a_side_to_draw_again_never_a_wrong_page(tmp_path: Pa
     pages.unlink()
     _edit(game / "cards.csv", lambda rows: [row.replace("Card 3b,", "Card 3c,") for row in rows])
     assert _sides(_build(game, out)) == (11, 0)
+    _same_as_clean(game, out, tmp_path / "clean2")
+
+
+def test_the_index_kept_beside_the_store_is_trusted_only_for_its_file_and_never_over_a_record(tmp_path: Path):
+    """``deck.sides.index`` says where each record lies so the next build need not read every head: it is read
+    only while its stamp is the store's, and a place it gives that holds another record is a side to draw again."""
+    game = _deck(tmp_path, 10)
+    out = tmp_path / "out"
+    _build(game, out)
+    folder = out / "kept"
+    store, index_file = folder / FOLDER / "deck.sides", folder / FOLDER / "deck.sides.index"
+    head, at, index = marshal.loads(index_file.read_bytes())
+    assert SideStore(folder, "deck", "")._index == index and len(index) == 11  # what reading every record gives
+    keys = sorted(index, key=index.__getitem__)
+    wrong = {**index, keys[6]: index[keys[8]], keys[8]: index[keys[6]]}  # two places swapped, the stamp kept
+    index_file.write_bytes(marshal.dumps((head, at, wrong)))
+    (folder / FOLDER / "deck.pages").unlink()  # every page drawn, so every side is asked for
+    _edit(game / "cards.csv", lambda rows: [row.replace("Card 3,", "Card 3b,") for row in rows])
+    assert _sides(_build(game, out)) == (3, 8)  # the edited card, and the two sides the index put in wrong places
+    _same_as_clean(game, out, tmp_path / "clean")
+    head, at, index = marshal.loads(index_file.read_bytes())
+    assert SideStore(folder, "deck", "")._index == index  # written again with the store
+    store.write_bytes(store.read_bytes())  # the same records in a new file: another stamp, so the records are read
+    index_file.write_bytes(marshal.dumps((head, at, {key: (0, 10) for key in index})))
+    assert SideStore(folder, "deck", "")._index == index
+    (folder / FOLDER / "deck.pages").unlink()
+    _edit(game / "cards.csv", lambda rows: [row.replace("Card 3b,", "Card 3c,") for row in rows])
+    assert _sides(_build(game, out)) == (1, 10)
     _same_as_clean(game, out, tmp_path / "clean2")
 
 
