@@ -184,3 +184,32 @@ def test_stamp_marks_every_piece_with_the_print_number_without_changing_the_fing
     assert "Take out: pieces no longer in the game (1) count piece component what changed 1 × Three Cards take out" in swap
     pieces = _piece_pages(reprint)
     assert _count(pieces, "Four") == 1 and _count(pieces, "Hi") == 2 and _count(pieces, "Bye") == 0  # face and back
+
+
+def test_the_last_print_kept_beside_its_record_is_the_record_and_yields_to_an_edited_record(belpunk: Path, tmp_path: Path):
+    """The next build compares with the last print through ``prints/.last`` (marshal, stamped with the record's
+    JSON): it reads back the very record the JSON holds, and once the JSON is another file it is the JSON that
+    counts (a designer who edits a record by hand sees the edit)."""
+    from punchboard.generator import prints
+
+    out = tmp_path / "out"
+    folder = out / "belpunk"
+    last = folder / "prints" / prints.LAST_FILE
+    _build(belpunk, out)
+    _edit(belpunk / "deck.yaml", GEARS, STEAM_13 + GEARS)
+    assert "recorded print 2" in _build(belpunk, out)
+    kept = prints.load(folder, 2)
+    assert last.is_file()
+    last.unlink()
+    assert prints.load(folder, 2) == kept  # what the JSON holds
+    _edit(belpunk / "deck.yaml", STEAM_13 + GEARS, GEARS)
+    assert "recorded print 3" in _build(belpunk, out)
+    record = folder / "prints" / "0003.json"
+    data = json.loads(record.read_text(encoding="utf-8"))
+    from_marshal = prints.load(folder, 3)
+    last.rename(last.with_name("aside"))
+    assert prints.load(folder, 3) == from_marshal
+    last.with_name("aside").rename(last)
+    data["pieces"][0]["face"] = "edited by hand"
+    record.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    assert prints.load(folder, 3).pieces[0].face == "edited by hand"
