@@ -63,6 +63,8 @@ def reuse_key(layout: Layout, fields: Mapping[str, Any]) -> bytes:
     """The part of a drawn side's identity that comes from the piece's fields: a digest of the values it
     reads (a deck's table of drawn sides holds one per side, so not the values themselves)."""
     read = _SORTED_READS.get(layout, _sorted_reads)
+    if read == ():  # a layout that reads no field (a common back): one digest for every piece
+        return _READS_NOTHING
     if read is None:
         values: tuple[Any, ...] = tuple(sorted((k, repr(v)) for k, v in fields.items()))
     else:
@@ -71,6 +73,7 @@ def reuse_key(layout: Layout, fields: Mapping[str, Any]) -> bytes:
 
 
 _SORTED_READS: ByIdentity[Layout, tuple[str, ...] | None] = ByIdentity()
+_READS_NOTHING = hashlib.sha256(repr(()).encode()).digest()
 
 
 def _sorted_reads(layout: Layout) -> tuple[str, ...] | None:

@@ -28,7 +28,8 @@ from .spreadsheets import read_table, table_entries
 
 
 def _mark(doc: Document, path: PathKey) -> str:
-    line, col = doc.where(path)
+    found = doc.value_marks.get(path)  # where a value was written, most often (a card table's cell): no search
+    line, col = found if found is not None else doc.where(path)
     return f"{doc.name}:{line}:{col}"
 
 

@@ -23,6 +23,7 @@ import io
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,7 @@ _INTEGER = re.compile(r"-?\d+")
 _DECIMAL = re.compile(r"-?\d+\.\d+")
 
 
+@lru_cache(maxsize=8192)  # a deck's columns repeat their values (kinds, numbers): each text is coerced once
 def _coerce_csv(value: str) -> Any:
     text = value.strip()
     if _INTEGER.fullmatch(text) and len(text) <= 100:  # longer is no count (and int() refuses > 4300 digits)
