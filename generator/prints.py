@@ -522,6 +522,12 @@ def _fingerprint_run(state: tuple[BuildContext, str, dict[str, dict[str, str]], 
     card_like = component.kind in _CARD_KINDS and version == FINGERPRINTS
     scratch = None
     for piece in component.pieces[start:stop]:
+        if card_like:  # the build took both sides' fingerprints as it drew them (most often): nothing to work out
+            face = drawn.get((component.id, piece.index, 0)) if piece.face is not None else ""
+            back = drawn.get((component.id, piece.index, 1)) if piece.back is not None else ""
+            if face is not None and back is not None:
+                pieces.append(PiecePrint(component.id, names[piece.index], piece.entry, piece.index, piece.copy, face, back))
+                continue
         width, height = _size(component, piece)
         digests = []
         for k, parts in enumerate(_side_parts(component, piece, width, height, bleed)):
