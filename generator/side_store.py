@@ -1,18 +1,23 @@
 """Kept sides on disk: ``OUT/<game>/.punchboard-sides/<component>.sides``, one drawn side a record.
 
 A build of a component finds the sides an earlier build drew (draw/kept.py) and
-writes, as it goes, the sides this build drew or reused, so the file holds
-exactly the current deck's sides. A record is a one-line head ``key meta-length
-stream-length crc``, the side's font calls, warnings and fingerprints (``marshal``: plain
-tuples, strings and bytes, quick to read and write; the header names the Python that
-wrote them, and another one draws again), and its encoded content stream as it is
-(about the size of the side in the PDF). The file is read lazily (the index holds offsets, a side is parsed when it is asked for)
-and written to a temporary file that replaces the old one when the component's
-PDF is written, so a large deck's kept sides are never all in memory. A record
-that does not read back (a torn write, another version) is a side to draw again.
-Beside the file, ``<component>.sides.index`` keeps where each record lies, stamped with
-the file it describes (device, inode, size, times): read instead of every record's
-head when the stamp is the file's.
+keeps the sides this build drew or reused for the next. A record is a one-line head
+``key meta-length stream-length crc``, the side's font calls, warnings and fingerprints
+(``marshal``: plain tuples, strings and bytes, quick to read and write; the header names
+the Python that wrote them, and another one draws again), and its encoded content stream
+as it is (about the size of the side in the PDF). A key names what the side is drawn from,
+so a record is right wherever it lies. The file is read lazily (the index holds offsets, a
+side is parsed when it is asked for), so a large deck's kept sides are never all in memory.
+A record that does not read back (a torn write, another version) is a side to draw again.
+
+The file is appended to: a build writes the sides it drew after the last build's, and the
+sides it used where they lie (a one-card edit writes one record, not the deck's 13 MB again).
+Beside the file, ``<component>.sides.index`` says where this build's sides lie, stamped with
+the file it describes (device, inode, size, times): the next build reads it instead of every
+record's head while the stamp is the file's, and reads every record otherwise (the first record
+under a key is taken: a later one is the same side, or a torn one). When the file holds more than twice what the last
+build used, the save writes the used records to a new file that replaces it. A build with
+nothing to read from (the first, ``--force``, a file of another version) writes a new file.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from punchboard.plumbing.atomicio import write_cache
 from punchboard.plumbing.file_digest import stamp
 
 from .cache import SIDES_FOLDER
+from .document.file_window import FileWindow
 
 FOLDER = SIDES_FOLDER
 HEADER = f"punchboard kept sides {FORMAT} marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}\n".encode()
@@ -90,17 +96,19 @@ class SideStore(Store):
     def __init__(self, folder: Path, component_id: str, salt: str, read: bool = True):
         super().__init__(salt)
         self.path = folder / FOLDER / f"{component_id}.sides"
-        self._old: IO[bytes] | None = None
-        self._index: dict[str, tuple[int, int]] = {}  # key → (offset, length) of its line in the old file
-        self._new: IO[bytes] | None = None
-        self._new_index: dict[str, tuple[int, int]] = {}
-        self._order: list[str] = []  # the keys of the new file, in order
-        self._size = 0  # the new file's length, with the run of old records still to copy (see carry)
-        self._run: list[int] | None = None  # [start, end) of old records to copy to the new file's end
-        self._last: tuple[str, bytes, KeptSide] | None = None  # the side last found and its record, copied as it is
+        self._old: IO[bytes] | None = None  # the kept file, read
+        self._index: dict[str, tuple[int, int]] = {}  # key → (offset, length) of a record in the kept file
+        self._indexed = False  # whether that index was read from the index file (see save)
+        self._end = 0  # where the kept file's last record in use (or, read through, its last whole one) ends
+        self._new: IO[bytes] | None = None  # where this build's new records go: the kept file, or a new file
+        self._new_name: str | None = None  # the new file's temporary name (None: appended to the kept file)
+        self._new_index: dict[str, tuple[int, int]] = {}  # this build's sides: where they lie
+        self._order: list[str] = []  # the keys of this build's sides, in the order they were put
+        self._size = 0  # the length of the file the new records go to
+        # the side last found, its record (copied as it is) and, when that lies whole in the kept file, where
+        self._last: tuple[str, bytes, KeptSide, tuple[int, int] | None] | None = None
         # sides drawn ahead by worker processes (generator/warm_sides.py): their files and indexes
         self._warm: list[tuple[Path, IO[bytes], dict[str, tuple[int, int]]]] = []
-        self._indexed = False  # whether the old file's index was read from the index file (see save)
         self.drawn_with = self._read_drawn_with() if read else None
         if read:
             self._read_index()
@@ -145,8 +153,8 @@ class SideStore(Store):
         return self.path.with_name(self.path.name + ".index")
 
     def _read_index(self) -> None:
-        try:
-            handle = self.path.open("rb")
+        try:  # unbuffered: records appended by this build are read back where a buffer may hold the old bytes
+            handle = self.path.open("rb", buffering=0)
         except OSError:
             return
         if handle.readline() != HEADER:
@@ -158,6 +166,7 @@ class SideStore(Store):
             if head == HEADER and tuple(at) == stamp(self.path) and isinstance(index, dict):
                 self._index = index
                 self._indexed = True
+                self._end = max((offset + length for offset, length in index.values()), default=len(HEADER))
                 return
         except (OSError, EOFError, ValueError, TypeError):
             pass
@@ -168,20 +177,23 @@ class SideStore(Store):
             if head is None:
                 break  # the rest cannot be told apart: those sides are drawn again
             length = HEAD + head[1] + head[2]
-            self._index[head[0]] = (offset, length)
+            if offset + length > size:
+                break  # a torn last record
+            self._index.setdefault(head[0], (offset, length))  # the first record under a key: a torn one comes later
             offset += length
             handle.seek(offset)
+        self._end = offset
 
     def get(self, key: str) -> KeptSide | None:
-        sources = [(self._new_index, self._new), *((index, handle) for _, handle, index in self._warm),
-                   (self._index, self._old)]
-        for index, handle in sources:
+        new = self._new if self._new_name is not None else self._old  # where this build's records are read from
+        sources = [(self._new_index, new, False), *((index, handle, False) for _, handle, index in self._warm),
+                   (self._index, self._old, True)]
+        for index, handle, kept_file in sources:
             place = index.get(key)
             if place is None or handle is None:
                 continue
-            if handle is self._new:
-                self._copy_run()
-                handle.flush()
+            if self._new is not None:
+                self._new.flush()
             at = handle.tell()
             handle.seek(place[0])
             record = handle.read(place[1])
@@ -189,7 +201,7 @@ class SideStore(Store):
             found = decode(record)
             if found is None or found[0] != key:
                 continue
-            self._last = (key, record, found[1])
+            self._last = (key, record, found[1], place if kept_file else None)
             return found[1]
         return None
 
@@ -197,97 +209,111 @@ class SideStore(Store):
         if key in self._new_index:
             return
         last = self._last
-        self._write(key, last[1] if last is not None and last[0] == key and last[2] is kept else encode(key, kept))
+        if last is not None and last[0] == key and last[2] is kept:
+            if last[3] is not None and self._new_name is None:  # found whole in the kept file: used where it lies
+                self._new_index[key] = last[3]
+                self._order.append(key)
+                return
+            self._write(key, last[1])
+            return
+        self._write(key, encode(key, kept))
 
     def _open_new(self) -> IO[bytes]:
-        if self._new is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, name = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".part", dir=self.path.parent)
-            self._new = os.fdopen(fd, "w+b")
-            self._new_name = name
-            self._new.write(HEADER)
-            self._size = len(HEADER)
+        if self._new is not None:
+            return self._new
+        if self._old is not None:  # appended to the kept file, after its last record in use
+            handle = self.path.open("r+b")
+            handle.truncate(self._end)
+            handle.seek(self._end)
+            self._new, self._size = handle, self._end
+            return handle
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".part", dir=self.path.parent)
+        self._new, self._new_name = os.fdopen(fd, "w+b"), name
+        self._new.write(HEADER)
+        self._size = len(HEADER)
         return self._new
 
     def _write(self, key: str, record: bytes) -> None:
         new = self._open_new()
-        self._copy_run()
         self._new_index[key] = (self._size, len(record))
         self._order.append(key)
         new.write(record)
         self._size += len(record)
 
-    def _copy_run(self) -> None:
-        """Copy the old records carried since the last write, in one piece."""
-        run, self._run = self._run, None
-        if run is None or self._old is None or self._new is None:
-            return
-        self._old.seek(run[0])
-        left = run[1] - run[0]
-        while left:
-            chunk = self._old.read(min(left, 1 << 20))
-            if not chunk:
-                raise OSError(f"{self.path} changed while its sides were copied")
-            self._new.write(chunk)
-            left -= len(chunk)
-
     def new_keys(self) -> int:
-        """How many sides the new file holds so far (see :meth:`keys_from`)."""
+        """How many sides this build has put or carried so far (see :meth:`keys_from`)."""
         return len(self._order)
 
     def keys_from(self, start: int) -> list[str]:
-        """The keys of the sides put since the new file held ``start``."""
+        """The keys of the sides put or carried since this build had ``start``."""
         return self._order[start:]
 
     def carry(self, keys: Sequence[str]) -> None:
-        """Copy the sides under ``keys`` from the old file to the new one as they are (the sides of a page copied
-        from the last build: generator/document/kept_pages.py); one the old file does not hold is left out."""
-        old = self._old
-        if old is None:
+        """Keep the sides under ``keys`` where the kept file holds them (the sides of a page copied from the last
+        build: generator/document/kept_pages.py); one the kept file does not hold whole is left out."""
+        if self._old is None:
             return
-        size = os.fstat(old.fileno()).st_size
         for key in keys:
             place = self._index.get(key)
-            if place is None or key in self._new_index or place[0] + place[1] > size:  # a torn last record stays out
+            if place is None or key in self._new_index or place[0] + place[1] > self._end:
                 continue
-            self._open_new()
-            run = self._run
-            if run is not None and run[1] == place[0]:
-                run[1] += place[1]  # the next record in the old file: a deck's pages carry long runs of them
-            else:
-                self._copy_run()
-                self._run = [place[0], place[0] + place[1]]
-            self._new_index[key] = (self._size, place[1])
+            self._new_index[key] = place
             self._order.append(key)
-            self._size += place[1]
 
     def save(self, layouts: dict[str, str] | None = None) -> None:
-        """Replace the file with the sides this build used (left alone when they are the ones it held); with
-        ``layouts`` (name → digest), remember them and the salt beside it, for the next build to see what
-        changed (generator/warm_sides.py)."""
+        """Keep the sides this build used for the next (see the module's docstring); with ``layouts`` (name →
+        digest), remember them and the salt beside it, for the next build to see what changed
+        (generator/warm_sides.py)."""
         self._drop_warm()
         if layouts is not None and self.drawn_with != (self.salt, layouts):
             write_cache(self.path.with_suffix(".layouts"),
                         json.dumps({"salt": self.salt, "layouts": layouts}, sort_keys=True).encode())
         if self._new is not None:
-            self._copy_run()
+            self._new.close()
         if self._old is not None:
             self._old.close()
-        if self._new is None:
+        if self._new_name is not None:  # a new file, in place of whatever was there
+            os.replace(self._new_name, self.path)
+            self._write_index(self._new_index)
             return
-        self._new.close()
-        if list(self._new_index) == list(self._index) and self.path.is_file() and \
-                os.path.getsize(self._new_name) == self.path.stat().st_size:
-            os.unlink(self._new_name)  # the same sides, in the same order: nothing to write
+        if self._old is None or not self._new_index:
+            return  # nothing kept, or nothing used: the kept file is left as it was
+        if self._new is None and self._new_index == self._index:
             if not self._indexed:
                 self._write_index(self._index)
-            return
-        os.replace(self._new_name, self.path)
-        self._write_index(self._new_index)
+            return  # the same sides where they were
+        used = sum(length for _, length in self._new_index.values())
+        if max(self._size, self._end) > 2 * (used + len(HEADER)):
+            self._compact()
+        else:
+            self._write_index(self._new_index)
+
+    def _compact(self) -> None:
+        """Write the records this build used to a new file that replaces the kept one."""
+        fd, name = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".part", dir=self.path.parent)
+        index: dict[str, tuple[int, int]] = {}
+        try:
+            with self.path.open("rb") as old, os.fdopen(fd, "wb") as new:
+                window = FileWindow(old)
+                new.write(HEADER)
+                size = len(HEADER)
+                for key in self._order:
+                    offset, length = self._new_index[key]
+                    data, at = window.at(offset, length)
+                    new.write(data[at:at + length])
+                    index[key] = (size, length)
+                    size += length
+            os.replace(name, self.path)
+        except BaseException:
+            Path(name).unlink(missing_ok=True)
+            raise
+        self._write_index(index)
 
     def _write_index(self, index: dict[str, tuple[int, int]]) -> None:
-        """Keep the file's index beside it, stamped with the file: the next build reads it rather than every
-        record's head (4,000 reads for a 2,000-card deck). Another stamp (a file changed since) is not trusted."""
+        """Keep where this build's sides lie beside the file, stamped with it: the next build reads it rather than
+        every record's head (4,000 of them for a 2,000-card deck). Another stamp (a file changed since) is not
+        trusted."""
         now = stamp(self.path)
         if now is not None:
             write_cache(self._index_path, marshal.dumps((HEADER, now, index)))
@@ -296,14 +322,19 @@ class SideStore(Store):
         """Forget the sides put so far in this build (its component is written again from the start)."""
         if self._new is not None:
             self._new.close()
-            os.unlink(self._new_name)
-        self._new, self._new_index, self._order, self._size, self._run, self._last = None, {}, [], 0, None, None
+            if self._new_name is not None:
+                os.unlink(self._new_name)
+        self._new, self._new_name, self._new_index, self._order, self._size, self._last = None, None, {}, [], 0, None
 
     def discard(self) -> None:
-        """The build of the component failed: keep the old file as it was."""
+        """The build of the component failed: what it appended stays as records nothing uses (the next save that
+        finds the file more than half unused writes it anew), and the kept index describes the file again."""
         self._drop_warm()
         if self._old is not None:
             self._old.close()
         if self._new is not None:
             self._new.close()
-            os.unlink(self._new_name)
+            if self._new_name is not None:
+                os.unlink(self._new_name)
+            elif self._index:
+                self._write_index(self._index)

@@ -202,11 +202,54 @@ def test_the_index_kept_beside_the_store_is_trusted_only_for_its_file_and_never_
     assert SideStore(folder, "deck", "")._index == index  # written again with the store
     store.write_bytes(store.read_bytes())  # the same records in a new file: another stamp, so the records are read
     index_file.write_bytes(marshal.dumps((head, at, {key: (0, 10) for key in index})))
-    assert SideStore(folder, "deck", "")._index == index
+    read = SideStore(folder, "deck", "")._index  # every record, the edited card's old face too
+    assert set(index) <= set(read) and len(read) == len(index) + 1
     (folder / FOLDER / "deck.pages").unlink()
     _edit(game / "cards.csv", lambda rows: [row.replace("Card 3b,", "Card 3c,") for row in rows])
     assert _sides(_build(game, out)) == (1, 10)
     _same_as_clean(game, out, tmp_path / "clean2")
+
+
+def test_the_store_is_appended_to_and_written_anew_once_it_is_mostly_unused(tmp_path: Path):
+    """A build appends the sides it drew to the kept file and leaves the others where they lie; once the file holds
+    more than twice what the build used it is written anew with only those; a torn tail (a build killed while
+    appending) is cut off first. After every step the PDFs are a clean build's and the index is the file's."""
+    from punchboard.generator.side_store import HEADER
+
+    game = _deck(tmp_path, 12)
+    out = tmp_path / "out"
+    _build(game, out)
+    folder = out / "kept"
+    store = folder / FOLDER / "deck.sides"
+    before = store.read_bytes()
+
+    def used() -> int:
+        return sum(length for _, length in SideStore(folder, "deck", "")._index.values())
+
+    _edit(game / "cards.csv", lambda rows: [row.replace("Card 3,", "Card 3b,") for row in rows])
+    assert _sides(_build(game, out)) == (1, 12)
+    after = store.read_bytes()
+    assert after.startswith(before) and len(after) > len(before)  # one record appended, the others where they were
+    _same_as_clean(game, out, tmp_path / "clean1")
+    _edit(game / "cards.csv", lambda rows: [row.replace(",", " again,", 1) for row in rows])  # every card renamed
+    assert _sides(_build(game, out)) == (12, 1)
+    assert len(HEADER) + used() < store.stat().st_size <= 2 * (len(HEADER) + used())  # half of it unused, not more
+    _edit(game / "cards.csv", lambda rows: [row.replace(" again,", " anew,", 1) for row in rows])  # and again
+    assert _sides(_build(game, out)) == (12, 1)
+    assert store.stat().st_size == len(HEADER) + used()  # written anew: nothing in it unused
+    _same_as_clean(game, out, tmp_path / "clean2")
+    index = folder / FOLDER / "deck.sides.index"
+    whole = store.read_bytes()
+    store.write_bytes(whole + whole[len(HEADER):len(HEADER) + 200] + bytes(50_000))  # a torn record, then no record
+    index.unlink()
+    _edit(game / "cards.csv", lambda rows: [row.replace("Card 5 anew,", "Card 5c,") for row in rows])
+    assert _sides(_build(game, out)) == (1, 12)
+    assert store.read_bytes().startswith(whole)
+    indexed = SideStore(folder, "deck", "")._index
+    index.unlink()
+    read = SideStore(folder, "deck", "")._index  # every record read through: none torn in the middle of the file
+    assert indexed.items() <= read.items() and max(at + length for at, length in read.values()) == store.stat().st_size
+    _same_as_clean(game, out, tmp_path / "clean3")
 
 
 def test_sides_that_use_the_documents_named_resources_are_drawn_each_time(tmp_path: Path):
