@@ -259,13 +259,23 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
 RASTER = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".tif", ".tiff", ".bmp")
 
 
+def picture_elements(layout: Layout) -> tuple[Element, ...]:
+    """The layout's elements that place a picture (most card layouts have none)."""
+    return _PICTURES.get(layout, _picture_elements)
+
+
+def _picture_elements(layout: Layout) -> tuple[Element, ...]:
+    return tuple(element for element in layout.elements if element.type == "image" and "src" in element.props)
+
+
+_PICTURES: ByIdentity[Layout, tuple[Element, ...]] = ByIdentity()
+
+
 def side_pictures(layout: Layout, fields: Mapping[str, Any], folders: tuple[Path, ...]) -> tuple[str, ...] | None:
     """The content digests of the SVG pictures a side shows, for its kept-side key; None when it shows a
     raster image (drawn as an image object of the document, which a kept side cannot carry)."""
     found: list[str] = []
-    for element in layout.elements:
-        if element.type != "image" or "src" not in element.props:
-            continue
+    for element in picture_elements(layout):
         src = bind(element.props["src"], fields).strip()
         if src.lower().endswith(RASTER):
             return None

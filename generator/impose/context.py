@@ -11,7 +11,15 @@ from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.draw.kept import Store, layout_digest
 from punchboard.generator.draw.observe import SideObserver
 from punchboard.generator.draw.reads import side_reads
-from punchboard.generator.draw.side import Observe, SideContext, SideFrame, draw_side, form_key, side_pictures
+from punchboard.generator.draw.side import (
+    Observe,
+    SideContext,
+    SideFrame,
+    draw_side,
+    form_key,
+    picture_elements,
+    side_pictures,
+)
 from punchboard.generator.options import BuildOptions
 from reportlab.pdfgen.canvas import Canvas
 
@@ -129,13 +137,14 @@ class _SidePainter:
             return None  # a shaped clip is a function, not a value the page's key could hold
         ctx, piece, side = self.ctx, self.piece, self.side
         layout = ctx.game.layouts[side.layout]
-        fields = {**piece.fields, **side.fields}
         options = ctx.options
         reads = side_reads(layout, piece, side)
-        form = form_key(layout, fields, frame, options.proof, options.stamp_label, reads)
-        pictures = side_pictures(layout, fields, (ctx.game.folder,))
-        if pictures is None:
-            return None
+        form = form_key(layout, piece.fields, frame, options.proof, options.stamp_label, reads)  # (fields: read in reads)
+        pictures: tuple[str, ...] | None = ()
+        if picture_elements(layout):
+            pictures = side_pictures(layout, {**piece.fields, **side.fields}, (ctx.game.folder,))
+            if pictures is None:
+                return None
         parts = (self._setting(layout, frame), reads, pictures,
                  ctx.where(self.component, piece, self.noun), piece.index, side is piece.face)
         return SlotIdentity(parts, form)
