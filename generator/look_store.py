@@ -23,7 +23,7 @@ from punchboard.plumbing.atomicio import write_cache
 
 from .cache import SIDES_FOLDER
 
-FORMAT = 2
+FORMAT = 3
 
 
 class LookStore:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from punchboard.generator.draw.kept import layout_digest
+from punchboard.generator.draw.reads import side_reads
 
 from punchboard.spec import expressions
 from punchboard.spec.binding import BOUND_COLOUR_PROPS, bind, bound_props, is_bound
@@ -184,10 +185,15 @@ def _look(piece: Piece, memo: _Memo) -> Look:
 
 def _key(piece: Piece, memo: _Memo) -> bytes:
     """What a piece's look is worked out from besides the code and the game's palette (the kept looks' salt):
-    its layouts, whole, and its fields."""
-    sha = hashlib.sha256(repr(sorted(piece.fields.items())).encode())
+    its layouts, whole, and the values of the fields each side's layout reads (a look binds fields only through
+    its layouts' elements, as drawing does: the side's reads digest, worked out once per side while the game
+    loaded, spec/reads.py)."""
+    sha = hashlib.sha256()
     for place, side in enumerate((piece.face, piece.back)):
         sha.update(memo.side_text(side, place))
+        layout = memo.game.layouts.get(side.layout) if side is not None else None
+        if side is not None and layout is not None:
+            sha.update(side_reads(layout, piece, side))
     return sha.digest()
 
 
