@@ -53,10 +53,10 @@ from punchboard.plumbing.file_digest import stamp
 from .file_window import FileWindow
 from .page_content import PageContent, SpliceFailed
 from .pages import Page
+from .references import references, renumbered
 
 FORMAT = 2
 HEADER = f"punchboard kept pages {FORMAT} marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"
-_REF = re.compile(rb"(\d+) 0 R\b")
 _AUTO = re.compile(r"R\d+")  # reportlab's name for an object registered without one (a content stream, the page tree)
 _HEAD_READ = 4096  # enough of an object to hold its dictionary
 
@@ -177,14 +177,10 @@ class _CopiedPage(_Copy):
         if all(old == new for old, new in mapping.items()):
             return body
         head, rest = _dictionary(body)
-
-        def renumber(match: re.Match[bytes]) -> bytes:
-            now = mapping.get(int(match.group(1)))
-            if now is None:
-                raise SpliceFailed(f"object {match.group(1).decode()} is not known")
-            return b"%d 0 R" % now
-
-        return _REF.sub(renumber, head) + rest
+        try:
+            return renumbered(head, references(head), mapping) + rest
+        except KeyError as exc:
+            raise SpliceFailed(f"object {exc.args[0]} is not known") from None
 
 
 class _Drawn:
@@ -406,7 +402,7 @@ class KeptPages:
                         at, length = place(name)
                         handle.seek(at)
                         head = _dictionary(handle.read(min(length, _HEAD_READ)))[0]
-                        refs.update(int(n) for n in _REF.findall(head) if int(n) not in own)
+                        refs.update(n for n in (int(head[a:b]) for a, b in references(head)) if n not in own)
                     named = tuple(sorted((to_name[n], n) for n in refs))
                     if any(_AUTO.fullmatch(name) for name, _ in named):
                         records.append(None)  # it refers to an object known only by its number

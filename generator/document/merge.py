@@ -31,11 +31,10 @@ from typing import BinaryIO
 from punchboard.plumbing.file_digest import stamp
 
 from .file_window import BLOCK, FileWindow
+from .references import references, renumbered
 
 _ENTRY = re.compile(rb"(\d{10}) (\d{5}) ([nf])")
 _HEADER = re.compile(rb"(\d+) 0 obj\r?\n")
-_REF = re.compile(rb"(\d+) 0 R\b")
-_REF_TAIL = re.compile(rb" 0 R\b")  # what follows a reference's number: found first, the digits read back from it
 _SUBSET = re.compile(rb"(/BaseFont|/FontName)(\s*)/([A-Z]{6})\+")
 TAG_SPAN = 26**3  # subset tags a part may use before the next part's begin (reportlab counts up from AAAAAA)
 _STREAM = re.compile(rb">>\s*stream\r?\n")
@@ -50,32 +49,6 @@ _CHUNK = BLOCK
 
 class _Unknown(Exception):
     """Not a PDF of the shape this module copies."""
-
-
-def _references(head: bytes) -> list[tuple[int, int]]:
-    """Where each reference's object number lies in ``head`` (what ``_REF`` finds, in order): found by the
-    literal ``" 0 R"`` and read back over its digits, three times faster than the regular expression, which
-    tries every digit of every dictionary."""
-    spans = []
-    for match in _REF_TAIL.finditer(head):
-        stop = start = match.start()
-        while start and 48 <= head[start - 1] <= 57:
-            start -= 1
-        if start < stop:
-            spans.append((start, stop))
-    return spans
-
-
-def _renumbered(head: bytes, spans: list[tuple[int, int]], numbers: dict[int, int]) -> bytes:
-    """``head`` with the object number at each of ``spans`` replaced by its number in ``numbers``."""
-    parts = []
-    last = 0
-    for start, stop in spans:
-        parts.append(head[last:start])
-        parts.append(b"%d" % numbers[int(head[start:stop])])
-        last = stop
-    parts.append(head[last:])
-    return b"".join(parts)
 
 
 class _Source:
@@ -139,7 +112,8 @@ class _Source:
         kids = _KIDS.search(tree[0]) if tree else None
         if kids is None:
             raise _Unknown
-        self.pages = [int(n) for n in _REF.findall(kids.group(1))]
+        listed = kids.group(1)
+        self.pages = [int(listed[start:stop]) for start, stop in references(listed)]
         for page in self.pages:
             page_dict = self.objects.get(page, (b"", None, 0, 0))[0]
             if b"/Type /Page" not in page_dict or b"/Kids" in page_dict:
@@ -161,7 +135,7 @@ class _Source:
                 raise _Unknown
             seen.add(number)
             head = found[0]
-            spans = self.spans[number] = _references(head)
+            spans = self.spans[number] = references(head)
             todo.extend([int(head[start:stop]) for start, stop in spans])
         return sorted(seen)
 
@@ -190,7 +164,7 @@ def page_digests(pdf: bytes) -> list[str] | None:
             seen.add(number)
             head, rest, start, end = found
             sha.update(b"%d\n" % number + head + (rest if rest is not None else pdf[start:end]))
-            todo.extend(int(head[start:stop]) for start, stop in reversed(_references(head)))
+            todo.extend(int(head[start:stop]) for start, stop in reversed(references(head)))
         digests.append(sha.hexdigest())
     return digests
 
@@ -334,7 +308,7 @@ def _plan(sources: Sequence[tuple[_Identity | None, Callable[[], _Source], bool]
             head, rest, start, end = source.objects[old]
             spans = source.spans[old]
             if spans:
-                head = _renumbered(head, spans, numbers)
+                head = renumbered(head, spans, numbers)
             if b"+" in head:  # a plain search first: only a font's dictionaries name a subset
                 head = _SUBSET.sub(retag, head)
             if rest is not None:
