@@ -23,6 +23,7 @@ from punchboard.generator.draw.side import (
 from punchboard.generator.options import BuildOptions
 from reportlab.pdfgen.canvas import Canvas
 
+from punchboard.plumbing.identity import ByIdentity
 from punchboard.plumbing.units import mm
 from punchboard.spec.model import Component, Game, Layout, Paper, Piece, Side
 
@@ -153,26 +154,23 @@ class _SidePainter:
         """A digest of what every side drawn with ``layout`` into ``frame`` by this painter's build shares: the
         layout, the frame, the proof and preflight settings, and how its fingerprint is taken (a deck's sides
         share a few; a page's key holds this digest, not the long text it is made from)."""
-        entry = _SETTINGS.get(id(frame))  # one id() per slot (an id() call is audited while a build records its reads)
-        if entry is None or entry[0] is not frame:
-            if len(_SETTINGS) >= 1024:  # a long-running watch makes new frames on every save
-                _SETTINGS.clear()
-            entry = _SETTINGS[id(frame)] = (frame, {})
+        by_layout = _SETTINGS.get(frame, lambda _: {})  # (one id() per slot: audited while a build records its reads)
         key = (layout.name, self.found is not None, self.bleed)
-        known = entry[1].get(key)
+        known = by_layout.get(key)
         if known is not None and known[0] is layout and known[1] is self.ctx:
             return known[2]
         ctx, options, style = self.ctx, self.ctx.options, self.ctx.style
         how = (layout_digest(layout), repr(frame), ctx.preflight, options.proof, options.stamp_label,
                (style.proof_trim, style.proof_safe, style.proof_stroke), self.found is not None, self.bleed)
         digest = hashlib.sha256(repr(how).encode()).hexdigest()
-        entry[1][key] = (layout, ctx, digest)
+        by_layout[key] = (layout, ctx, digest)
         return digest
 
 
-# frame (by identity) → the frame, held so no id is reused, and by (layout name, fingerprinted, bleed) the layout and
-# build a digest was worked out for, and the digest
-_SETTINGS: dict[int, tuple[SideFrame, dict[tuple[str, bool, float | None], tuple[Layout, BuildContext, str]]]] = {}
+# by frame, then by (layout name, fingerprinted, bleed): the layout and build a digest was worked out for, and the
+# digest (a long-running watch makes new frames on every save: at most 1,024 are remembered)
+_SETTINGS: ByIdentity[SideFrame, dict[tuple[str, bool, float | None], tuple[Layout, BuildContext, str]]] = \
+    ByIdentity(limit=1024)
 
 
 def _preflight(layout: Layout, frame: SideFrame) -> SideObserver:

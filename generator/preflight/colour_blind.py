@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from punchboard.generator.draw.kept import layout_digest
 from punchboard.generator.draw.reads import side_reads
 
+from punchboard.plumbing.identity import ByIdentity
 from punchboard.spec import expressions
 from punchboard.spec.binding import BOUND_COLOUR_PROPS, bind, bound_props, is_bound
 from punchboard.spec.model import PIECE_NOUNS, Component, Element, Game, Layout, Piece, Side
@@ -66,23 +67,22 @@ class _Memo:
         self.colours: dict[tuple[int, str, str], tuple[RGB, float] | None] = {}
         self.plans: dict[str, list[Planned]] = {}  # by layout name (_plan)
         self.shared: dict[Any, Any] = {}  # one object for each look digest and places met (kept once on disk)
-        self.sides: dict[int, tuple[Side | None, bytes]] = {}  # by identity: each side's part of a piece's key
+        self.sides: ByIdentity[Side | None, bytes] = ByIdentity(limit=None)  # each side's part of a piece's key
         self.last_sides: list[tuple[Side | None, bytes] | None] = [None, None]  # the face and the back met last
 
     def side_text(self, side: Side | None, place: int) -> bytes:
-        """A side's part of a piece's key (see :func:`_key`; ``place``: 0 face, 1 back), worked out once per side object (a deck's pieces
-        share their component's face and back)."""
+        """A side's part of a piece's key (see :func:`_key`; ``place``: 0 face, 1 back), worked out once per side
+        object (a deck's pieces share their component's face and back)."""
         last = self.last_sides[place]
         if last is not None and last[0] is side:  # a deck's pieces share their component's face and back
             return last[1]
-        found = self.sides.get(id(side))
-        if found is None or found[0] is not side:
-            layout = self.game.layouts.get(side.layout) if side is not None else None
-            text = b"|-" if side is None or layout is None else \
-                f"|{layout_digest(layout)}|{sorted(side.fields.items())!r}".encode()
-            found = self.sides[id(side)] = (side, text)
+        found = (side, self.sides.get(side, self._side_text))
         self.last_sides[place] = found
         return found[1]
+
+    def _side_text(self, side: Side | None) -> bytes:
+        layout = self.game.layouts.get(side.layout) if side is not None else None
+        return b"|-" if side is None or layout is None else f"|{layout_digest(layout)}|{sorted(side.fields.items())!r}".encode()
 
     def palette(self, name: str) -> Mapping[str, str]:
         found = self.palettes.get(name)

@@ -32,3 +32,7 @@ class ByIdentity(Generic[K, V]):
             self._known.clear()
         self._known[id(obj)] = (obj, value)
         return value
+
+    def clear(self) -> None:
+        """Forget every object (a new model replaces the one these were worked out for)."""
+        self._known.clear()

@@ -81,23 +81,21 @@ def _sorted_reads(layout: Layout) -> tuple[str, ...] | None:
     return None if read is None else tuple(sorted(read))
 
 
-# reuse_key of each side of the model loaded last, by piece identity: the look checks work it out while the game
-# loads, and a build's kept pages ask for it again (each entry holds its objects, so no id is reused). One id() per
-# look-up: while a build records what it reads (plumbing/reads.py), every id() call goes through its audit hook.
-_SIDE_READS: dict[int, tuple[Piece, list[tuple[Side, Layout, bytes]]]] = {}
+# reuse_key of each side of the model loaded last, by piece: the look checks work it out while the game loads, and
+# a build's kept pages ask for it again. One id() per look-up: while a build records what it reads
+# (plumbing/reads.py), every id() call goes through its audit hook.
+_SIDE_READS: ByIdentity[Piece, list[tuple[Side, Layout, bytes]]] = ByIdentity(limit=None)
 
 
 def side_reads(layout: Layout, piece: Piece, side: Side) -> bytes:
     """:func:`reuse_key` of ``piece``'s ``side`` drawn with ``layout``, worked out once while its model is the
     one loaded last (see :func:`forget_side_reads`)."""
-    entry = _SIDE_READS.get(id(piece))
-    if entry is None or entry[0] is not piece:
-        entry = _SIDE_READS[id(piece)] = (piece, [])
-    for known_side, known_layout, digest in entry[1]:
+    known = _SIDE_READS.get(piece, lambda _: [])
+    for known_side, known_layout, digest in known:
         if known_side is side and known_layout is layout:
             return digest
     digest = reuse_key(layout, {**piece.fields, **side.fields} if side.fields else piece.fields)
-    entry[1].append((side, layout, digest))
+    known.append((side, layout, digest))
     return digest
 
 
