@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from io import BytesIO
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.draw.reads import fields_read
@@ -213,8 +213,17 @@ def save(folder: Path, record: PrintRecord) -> Path:
 LAST_FILE = ".last"
 
 
-def _last_header() -> bytes:
-    return f"punchboard last print {FINGERPRINTS} marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}\n".encode()
+def _header(kind: str, version: int) -> bytes:
+    """The first line of a marshal file this module keeps: what it holds, in which version, written by which Python
+    (another one reads it as missing)."""
+    return f"punchboard {kind} {version} marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}\n".encode()
+
+
+def _read_marshal(path: Path, kind: str, version: int) -> Any:
+    """What :func:`_header` ``+ marshal.dumps(…)`` wrote to ``path``; None under another header (OSError,
+    EOFError, ValueError, TypeError as reading and ``marshal.loads`` raise them)."""
+    head, _, body = path.read_bytes().partition(b"\n")
+    return marshal.loads(body) if head + b"\n" == _header(kind, version) else None
 
 
 def _keep_last(folder: Path, record: PrintRecord, path: Path) -> None:
@@ -227,15 +236,15 @@ def _keep_last(folder: Path, record: PrintRecord, path: Path) -> None:
         body = marshal.dumps(data)
     except ValueError:  # an option marshal cannot write: the JSON is read next time
         return
-    write_cache(prints_folder(folder) / LAST_FILE, _last_header() + body)
+    write_cache(prints_folder(folder) / LAST_FILE, _header("last print", FINGERPRINTS) + body)
 
 
 def _read_last(folder: Path, number: int, path: Path) -> PrintRecord | None:
     try:
-        head, _, body = (prints_folder(folder) / LAST_FILE).read_bytes().partition(b"\n")
-        if head + b"\n" != _last_header():
+        kept = _read_marshal(prints_folder(folder) / LAST_FILE, "last print", FINGERPRINTS)
+        if kept is None:
             return None
-        at, kept_number, date, options, pieces, version = marshal.loads(body)
+        at, kept_number, date, options, pieces, version = kept
         if kept_number != number or tuple(at) != stamp(path):
             return None
         return PrintRecord(kept_number, date, dict(options), tuple(map(PiecePrint._make, pieces)), version)
@@ -399,19 +408,14 @@ class _Memo:
     components: dict[str, tuple[str, tuple[PiecePrint, ...], dict[str, str]]] | None = None  # id → (key, prints, sides)
 
 
-def _memo_header() -> bytes:
-    return (f"punchboard print memo {MEMO_VERSION} marshal {marshal.version} "
-            f"python {sys.version_info[0]}.{sys.version_info[1]}\n").encode()
-
-
 def _load_memo(path: Path) -> _Memo:
     """The memo the last build kept (``marshal``: plain tuples and strings, a large deck's quick to read); an
     empty one when it is missing, damaged, or written by another punchboard or Python."""
     try:
-        head, _, body = path.read_bytes().partition(b"\n")
-        if head + b"\n" != _memo_header():
+        kept = _read_marshal(path, "print memo", MEMO_VERSION)
+        if kept is None:
             return _Memo()
-        game, entries = marshal.loads(body)
+        game, entries = kept
         components = {str(cid): (str(key), tuple(map(PiecePrint._make, pieces)), dict(sides))
                       for cid, (key, pieces, sides) in entries.items()}
         return _Memo(str(game), components)
@@ -435,7 +439,7 @@ class Fingerprints:
             path = prints_folder(folder) / MEMO_FILE
             path.parent.mkdir(parents=True, exist_ok=True)
             entries = {cid: (key, tuple(map(tuple, pieces)), sides) for cid, (key, pieces, sides) in self.components.items()}
-            write_bytes(path, _memo_header() + marshal.dumps((self.game, entries)))
+            write_bytes(path, _header("print memo", MEMO_VERSION) + marshal.dumps((self.game, entries)))
             (path.parent / OLD_MEMO_FILE).unlink(missing_ok=True)
 
 
