@@ -23,9 +23,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from punchboard.plumbing.cache_root import CACHE_ENV, cache_root
 from punchboard.plumbing.paths import PACKAGE, SCHEMAS, resolved
 
-CACHE_ENV = "PUNCHBOARD_CACHE_DIR"
 SUBFOLDER = "validated"
 
 
@@ -36,10 +36,7 @@ def folder() -> Path:
 
 @cache
 def _folder(explicit: str | None, xdg: str | None, _home: str | None) -> Path:
-    if explicit:
-        return Path(explicit) / SUBFOLDER
-    base = xdg or str(Path.home() / ".cache")
-    return Path(base) / "punchboard" / SUBFOLDER
+    return cache_root(explicit, xdg) / SUBFOLDER
 
 
 def installed_version(name: str) -> str:
