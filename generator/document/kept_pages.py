@@ -39,6 +39,7 @@ import marshal
 import re
 import sys
 from collections.abc import Sequence
+from functools import partial
 from itertools import islice
 from pathlib import Path
 from typing import IO, Any, Protocol
@@ -51,6 +52,7 @@ from punchboard.plumbing.atomicio import write_cache
 from punchboard.plumbing.file_digest import stamp
 
 from .file_window import FileWindow
+from .kept_runs import format_in_runs
 from .page_content import PageContent, SpliceFailed
 from .pages import Page
 from .references import references, renumbered
@@ -150,6 +152,7 @@ class _CopiedPage(_Copy):
         self.page, self.first, self.names, self.contents = self, first, names, contents
         self.parent, self.refs = parent, tuple(tuple(ref) for ref in refs)
         self._mapping: dict[int, int] | None = None
+        self._unchanged: bool | None = None
 
     def mapping(self, document: Any) -> dict[int, int]:
         """Each number its forms refer to in the last build's file → that object's number in this document."""
@@ -163,6 +166,12 @@ class _CopiedPage(_Copy):
                 found[number] = now[0]
             self._mapping = found
         return self._mapping
+
+    def unchanged(self, document: Any) -> bool:
+        """Every number its forms refer to is the same in this document (so are their bytes)."""
+        if self._unchanged is None:
+            self._unchanged = all(old == new for old, new in self.mapping(document).items())
+        return self._unchanged
 
     def format(self, document: Any) -> bytes:
         numbers = document.idToObjectNumberAndVersion
@@ -198,6 +207,24 @@ class _Drawn:
         self.page_name = names[-1]
 
 
+def _verbatim(obj: Any, number: int, document: Any) -> tuple[_Old, int, int] | None:
+    """Where ``obj``, to be written as object ``number``, lies in the old file when its bytes there are its bytes
+    here (kept_runs.py): a copy under its old number whose references are all unchanged."""
+    kind = type(obj)
+    if kind is _Copy:
+        if obj.number != number or (obj.page is not None and not obj.page.unchanged(document)):
+            return None
+        return obj.old, obj.offset, obj.length
+    if kind is not _CopiedPage or obj.number != number:
+        return None
+    numbers = document.idToObjectNumberAndVersion  # registered as formatting the page registers them:
+    parent = numbers[document.Reference(document.Pages).name][0]  # the page tree, then the content stream
+    contents = numbers[document.Reference(obj.contents).name][0]
+    if parent != obj.parent or contents != obj.contents.number or not obj.unchanged(document):
+        return None
+    return obj.old, obj.offset, obj.length
+
+
 def _last(found: dict[Any, Any], since: int) -> tuple[tuple[Any, Any], ...]:
     """The entries put in ``found`` since it held ``since`` (entries are put, never put again with another value)."""
     return tuple(islice(reversed(found.items()), len(found) - since))[::-1]
@@ -220,6 +247,7 @@ class KeptPages:
         taking = self.voice.side_prints is not None
         self._doc_key = hashlib.sha256(repr((FORMAT, self.salt, taking, document)).encode()).hexdigest()
         self._canvas = canvas
+        canvas._doc.format = partial(format_in_runs, canvas._doc, _verbatim)  # copies written a run at a time
         self._fonts = font_state(canvas._doc)
         self.pages_copied = 0
         # per page: as drawn, as copied (its record and page), or None (not to keep)

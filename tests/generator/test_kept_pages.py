@@ -231,3 +231,32 @@ def test_a_record_that_points_at_the_wrong_bytes_writes_the_deck_again_drawing_e
     assert _copied(stdout) == (0, 0)
     assert "deck: 1 distinct side drawn, 40 kept from the last build" in stdout  # the edited face, counted once
     _same_as_clean(game, out, tmp_path / "clean", stderr)
+
+
+def test_the_copied_objects_are_written_a_run_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A one-card edit writes the objects its copied pages keep under their old numbers as runs of the old file's
+    bytes (kept_runs.py), not object by object; the file is still the clean build's."""
+    from punchboard.generator.document import kept_runs
+
+    from punchboard.cli import main
+
+    game = _deck(tmp_path, CARDS)
+    out, clean = tmp_path / "out", tmp_path / "clean"
+    assert main(["build", str(game), "--out", str(out), "--jobs", "1", "--quiet"]) == 0
+    _edit(game / "cards.csv", lambda rows: [row.replace("Card 31,", "Card 31 (tweaked),") for row in rows])
+    in_runs: list[int] = []
+    copy_run = kept_runs._copy_run
+
+    def counting(out_file, handle, run, offsets, ids):  # type: ignore[no-untyped-def]
+        in_runs.append(len(run))
+        copy_run(out_file, handle, run, offsets, ids)
+
+    monkeypatch.setattr(kept_runs, "_copy_run", counting)
+    assert main(["build", str(game), "--out", str(out), "--jobs", "1", "--quiet"]) == 0
+    monkeypatch.setattr(kept_runs, "_copy_run", copy_run)
+    assert main(["build", str(game), "--out", str(clean), "--jobs", "1", "--quiet", "--force"]) == 0
+    deck = out / "kept" / "deck.pdf"
+    assert deck.read_bytes() == (clean / "kept" / "deck.pdf").read_bytes()
+    objects = int(deck.read_bytes().rsplit(b"/Size ", 1)[1].split()[0]) - 1
+    # 7 of its 10 pages copied (the first gives the document its fonts, the edited sheet and its backs are drawn)
+    assert sum(in_runs) > objects * 0.45 and len(in_runs) <= 5, (sum(in_runs), objects, in_runs)
