@@ -65,9 +65,7 @@ def format_in_runs(doc: Any, verbatim: Verbatim) -> bytes:
     del doc.__accum__
     if number - 1 != len(to_id):
         raise ValueError(f"counter {number} doesn't match number to id dictionary {len(to_id)}")
-    xref = pdfdoc.PDFCrossReferenceTable()
-    xref.addsection(0, ids)
-    at = out.add(xref.format(doc))
+    at = out.add(_cross_references(doc, ids))
     trailer = pdfdoc.PDFTrailer(startxref=at, Size=len(to_id) + 1, Root=doc.Reference(catalog),
                                 Info=doc.Reference(info), Encrypt=None, ID=doc.ID())
     out.add(trailer.format(doc))
@@ -96,3 +94,11 @@ def _copy_run(out: Any, handle: BinaryIO, run: list[tuple[int, str, int, int]], 
             offsets[name] = where + offset - start
             ids.append(name)
         first = last + 1
+
+
+def _cross_references(doc: Any, ids: list[str]) -> bytes:
+    """The cross-reference table reportlab writes for objects 1… in ``ids``' order (PDFCrossReferenceTable with
+    one section from 0), without its object per entry."""
+    numbers, offsets = doc.idToObjectNumberAndVersion, doc.idToOffset
+    entries = [b"%010d %05d n \n" % (offsets[name], numbers[name][1]) for name in ids]
+    return b"xref\n0 %d\n0000000000 65535 f \n" % (len(ids) + 1) + b"".join(entries)

@@ -8,6 +8,7 @@ from io import BytesIO
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from punchboard.generator.document import kept_runs, pdf_encoding
+from punchboard.generator.draw import fonts
 from reportlab.pdfgen.canvas import Canvas
 
 from tests.generator.document.test_merge_kept import WORDS
@@ -15,6 +16,7 @@ from tests.generator.document.test_merge_kept import WORDS
 
 def _document(pages: list[list[str]], forms: int, ours: bool) -> bytes:
     pdf_encoding.install()
+    fonts.register_builtin()
     out = BytesIO()
     canvas = Canvas(out, pagesize=(300, 400), invariant=1, pageCompression=1, initialFontName="Vera")
     if ours:
