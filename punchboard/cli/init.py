@@ -4,20 +4,23 @@ from __future__ import annotations
 
 import argparse
 import re
-from importlib.resources import files
-from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from punchboard.plumbing.errors import Problem, SpecError
 from punchboard.plumbing.paths import SCHEMAS
 
 from .common import EXIT_OK, Voice, add_common_flags
 
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
 TEMPLATE = "starter"
 
 
 def _template() -> Traversable:
+    from importlib.resources import files  # only init reads the template: every command imports this module
+
     return files("punchboard") / "templates" / TEMPLATE
 
 
