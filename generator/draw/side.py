@@ -16,7 +16,7 @@ from typing import Any
 from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
 from reportlab.pdfgen.canvas import Canvas
 
-from punchboard.plumbing.identity import ByIdentity
+from punchboard.plumbing.identity import ByIdentity, identity
 from punchboard.plumbing.units import Dim
 from punchboard.spec import expressions
 from punchboard.spec.binding import bind, bound_props
@@ -163,7 +163,7 @@ def form_key(layout: Layout, fields: Mapping[str, Any], frame: SideFrame, proof:
         return None
     if reads is None:
         reads = reuse_key(layout, fields)
-    return (layout.name, id(layout), reads, *_GEOMETRY.get(frame, _form_geometry), proof, stamp)
+    return (layout.name, identity(layout), reads, *_GEOMETRY.get(frame, _form_geometry), proof, stamp)
 
 
 _GEOMETRY: ByIdentity[SideFrame, tuple[Any, ...]] = ByIdentity(limit=1024)  # a deck's pages repeat a sheet's few frames

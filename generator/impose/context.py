@@ -154,7 +154,7 @@ class _SidePainter:
         """A digest of what every side drawn with ``layout`` into ``frame`` by this painter's build shares: the
         layout, the frame, the proof and preflight settings, and how its fingerprint is taken (a deck's sides
         share a few; a page's key holds this digest, not the long text it is made from)."""
-        by_layout = _SETTINGS.get(frame, lambda _: {})  # (one id() per slot: audited while a build records its reads)
+        by_layout = _SETTINGS.get(frame, lambda _: {})
         key = (layout.name, self.found is not None, self.bleed)
         known = by_layout.get(key)
         if known is not None and known[0] is layout and known[1] is self.ctx:

@@ -2,7 +2,7 @@
 
 A layout's digest, the fields it reads, a checker's plan of it: each is worked out once per
 ``Layout`` object. Hashing a layout by content would cost what the memo saves, so the memo is
-keyed by ``id()`` and holds the object beside its value (an id is only reused once its object is
+keyed by the object's identity (:data:`identity`) and holds the object beside its value (an id is only reused once its object is
 gone, and a held object is never gone). A long-running ``watch`` loads new layout objects on every
 save, so a memo that outlives one build keeps at most ``limit`` entries and starts afresh beyond.
 """
@@ -15,6 +15,13 @@ from typing import Generic, TypeVar
 K = TypeVar("K")
 V = TypeVar("V")
 
+# An object's identity as a number, as ``id()`` gives it but without the audit event ``id()`` raises: while a
+# build records what it reads (plumbing/reads.py) every audit event calls a Python hook, and a 2,000-card edit
+# asked for 40,000 identities. ``object.__hash__`` is the pointer turned by a few bits, so distinct live objects
+# have distinct numbers (its one exception, a pointer of all ones, is no object's), whatever hash their class
+# defines.
+identity = object.__hash__
+
 
 class ByIdentity(Generic[K, V]):
     """``memo.get(obj, work)``: ``work(obj)``, worked out once per object while it is remembered."""
@@ -24,13 +31,13 @@ class ByIdentity(Generic[K, V]):
         self._known: dict[int, tuple[K, V]] = {}
 
     def get(self, obj: K, work: Callable[[K], V]) -> V:
-        known = self._known.get(id(obj))
+        known = self._known.get(identity(obj))
         if known is not None and known[0] is obj:
             return known[1]
         value = work(obj)
         if self.limit is not None and len(self._known) >= self.limit:
             self._known.clear()
-        self._known[id(obj)] = (obj, value)
+        self._known[identity(obj)] = (obj, value)
         return value
 
     def clear(self) -> None:

@@ -26,7 +26,8 @@ from punchboard.plumbing.paths import resolved
 from . import validated
 
 SUBFOLDER = "looks"
-FORMAT = 2
+FORMAT = 3  # the passes as one string of 32-byte digests (a marshalled set marshals each member again to sort it)
+_DIGEST = 32
 
 
 @cache
@@ -48,8 +49,8 @@ class LookPasses:
         self.now: set[bytes] = set()  # the passes of this load's sides
         try:
             versions, known = marshal.loads(self.path.read_bytes())
-            if versions == _versions() and isinstance(known, (set, frozenset)):
-                self.known = set(known)
+            if versions == _versions() and isinstance(known, bytes) and len(known) % _DIGEST == 0:
+                self.known = {known[at:at + _DIGEST] for at in range(0, len(known), _DIGEST)}
         except (OSError, EOFError, ValueError, TypeError):
             pass
 
@@ -78,6 +79,6 @@ class LookPasses:
         if self.now == self.known:
             return
         try:
-            write_cache(self.path, marshal.dumps((_versions(), frozenset(self.now))))
+            write_cache(self.path, marshal.dumps((_versions(), b"".join(sorted(self.now)))))
         except OSError:
             pass

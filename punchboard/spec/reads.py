@@ -82,8 +82,7 @@ def _sorted_reads(layout: Layout) -> tuple[str, ...] | None:
 
 
 # reuse_key of each side of the model loaded last, by piece: the look checks work it out while the game loads, and
-# a build's kept pages ask for it again. One id() per look-up: while a build records what it reads
-# (plumbing/reads.py), every id() call goes through its audit hook.
+# a build's kept pages ask for it again.
 _SIDE_READS: ByIdentity[Piece, list[tuple[Side, Layout, bytes]]] = ByIdentity(limit=None)
 
 
