@@ -319,8 +319,19 @@ class KeptPages:
         assert old is not None
         doc = canvas._doc
         page = _CopiedPage(old, record, _Copy(old, *contents))
+        # registered as doc.Reference registers a new named object, without its checks for objects it knows
+        to_object, to_number, to_name = doc.idToObject, doc.idToObjectNumberAndVersion, doc.numberToId
+        counter = doc.objectcounter
         for index, name in enumerate(names[:-1]):
-            doc.Reference(_Copy(old, first + index, *places[index], page), name)
+            if name in to_object:
+                raise SpliceFailed(f"{name} is in the document already")
+            counter += 1
+            copy = _Copy(old, first + index, *places[index], page)
+            copy.__InternalName__ = name
+            to_number[name] = (counter, 0)
+            to_name[counter] = name
+            to_object[name] = copy
+        doc.objectcounter = counter
         doc.addPage(page)
         canvas._pageNumber += 1
         forms: dict[Any, str] = canvas.__dict__.setdefault("_punchboard_forms", {})
