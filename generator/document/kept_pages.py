@@ -405,8 +405,13 @@ class KeptPages:
         self.read = False
 
     def close(self) -> None:
-        """The document is written, or failed: let go of the old file (before the new one is renamed over it)."""
+        """The document is written, or failed: let go of the old file (before the new one is renamed over it), and
+        of the document's own ``format`` (a cycle through the document: with the cycle collector off, as the
+        command runs, it would hold the whole document until the process ends)."""
         self._close_old()
+        canvas = getattr(self, "_canvas", None)
+        if canvas is not None:
+            canvas._doc.__dict__.pop("format", None)
 
     # ---------------------------------------------------------------- after the file is in place
 

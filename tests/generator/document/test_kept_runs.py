@@ -42,3 +42,51 @@ def _document(pages: list[list[str]], forms: int, ours: bool) -> bytes:
        forms=st.integers(0, 3))
 def test_with_nothing_to_copy_it_writes_what_reportlab_writes(pages: list[list[str]], forms: int):
     assert _document(pages, forms, ours=True) == _document(pages, forms, ours=False)
+
+
+def test_a_written_document_is_freed_without_the_cycle_collector(tmp_path):
+    """The command runs with the cycle collector off (cli.run): the kept pages' writer must leave no cycle
+    through the document, or the whole document stays in memory until the process ends."""
+    import gc
+    import weakref
+
+    from punchboard.generator.document.kept_pages import KeptPages
+    from punchboard.generator.document.pages import Page, render_to
+    from punchboard.generator.impose.style import load_style
+
+    class Voice:
+        warnings: list[str] = []
+        heard = None
+        side_prints = None
+
+        def warn(self, message: str) -> None:
+            self.warnings.append(message)
+
+    class Sides:
+        drawn = replayed = 0
+
+        def new_keys(self) -> int:
+            return 0
+
+        def keys_from(self, start: int) -> list[str]:
+            return []
+
+        def carry(self, keys: object) -> None:
+            pass
+
+        def restart(self) -> None:
+            pass
+
+    def draw(canvas) -> None:  # type: ignore[no-untyped-def]
+        canvas.rect(10, 10, 30, 30, fill=1)
+
+    pages = [Page(612, 792, draw, component="deck") for _ in range(3)]
+    kept = KeptPages(tmp_path / "deck.pages", tmp_path / "deck.pdf", "salt", Voice(), Sides())
+    gc.disable()
+    try:
+        render_to(tmp_path / "deck.pdf", pages, "Freed", load_style(), "deck", kept=kept)
+        document = weakref.ref(kept._canvas._doc)
+        del kept
+        assert document() is None
+    finally:
+        gc.enable()
