@@ -13,18 +13,48 @@ import hashlib
 import pickle
 from dataclasses import dataclass, field
 from functools import cached_property
+from importlib.machinery import EXTENSION_SUFFIXES
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from punchboard.plumbing.errors import Problem, SpecError, display_path
 from punchboard.plumbing.limits import DEFAULT_LIMITS
 
 PathKey = tuple[str | int, ...]
 
-# libyaml's parser when PyYAML was built with it (it usually is): same nodes and marks, ~10× faster.
-_COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+yaml: Any = None  # PyYAML, imported when a text is first parsed (:func:`_pyyaml`); until then None
+
+
+def _pyyaml() -> Any:
+    """PyYAML, imported now if it was not: a command whose files all come from the parsed store
+    (spec/parsed_store.py) does without it, and its import takes 8 ms (its reader compiles a large
+    regular expression)."""
+    global yaml
+    if yaml is None:
+        import yaml as module
+
+        yaml = module
+    return yaml
+
+
+def _composer() -> Any:
+    """libyaml's parser when PyYAML was built with it (it usually is): same nodes and marks, ~10× faster."""
+    module = _pyyaml()
+    return getattr(module, "CSafeLoader", module.SafeLoader)
+
+
+def parser_name() -> str:
+    """The name of the parser :func:`parse_yaml` composes with (``CSafeLoader`` or ``SafeLoader``), told
+    without importing PyYAML: libyaml's binding is an extension module in PyYAML's folder."""
+    if yaml is not None:
+        return str(_composer().__name__)
+    spec = find_spec("yaml")
+    folders = list(spec.submodule_search_locations or ()) if spec is not None else []
+    for folder in folders:
+        if any((Path(folder) / f"_yaml{suffix}").is_file() for suffix in EXTENSION_SUFFIXES):
+            return "CSafeLoader"
+    return str(_composer().__name__) if folders else "SafeLoader"
 
 MAX_NODES = DEFAULT_LIMITS.max_yaml_nodes
 MAX_DEPTH = 64  # nesting of lists and mappings; real specs use fewer than 10 levels
@@ -82,7 +112,7 @@ def _mark(node: yaml.Node) -> tuple[int, int]:
 class _Converter:
     def __init__(self, doc: Document, max_nodes: int):
         self.doc = doc
-        self.loader = yaml.SafeLoader("")
+        self.loader = _pyyaml().SafeLoader("")
         self.max_nodes = max_nodes
         self.budget = max_nodes
         self.problems: list[Problem] = []
@@ -190,8 +220,9 @@ def _node_kind(problem: str) -> str:
 def _too_deep(text: str, name: str) -> SpecError:
     """Where nesting first passes MAX_DEPTH, found from the parser's events (which do not recurse)."""
     depth = 0
+    _pyyaml()
     try:
-        for event in yaml.parse(text, Loader=_COMPOSER):
+        for event in yaml.parse(text, Loader=_composer()):
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 depth += 1
                 if depth > MAX_DEPTH:
@@ -208,9 +239,10 @@ def _too_deep(text: str, name: str) -> SpecError:
 
 def parse_yaml(text: str, path: Path, *, max_nodes: int = MAX_NODES) -> Document:
     doc = Document(path=path, data=None)
+    _pyyaml()
     try:
         try:
-            node = yaml.compose(text, Loader=_COMPOSER)
+            node = yaml.compose(text, Loader=_composer())
         except yaml.YAMLError:
             # Broken input is rare: parse again with the pure-Python parser, whose messages are clearer.
             node = yaml.compose(text, Loader=yaml.SafeLoader)
@@ -285,7 +317,7 @@ def _parsed_from_disk(text: str, path: Path, max_nodes: int, digest: str) -> Doc
     """``text`` parsed, or read back as an earlier command parsed the same text (spec/parsed_store.py)."""
     from . import parsed_store
 
-    parser = _COMPOSER.__name__
+    parser = parser_name()
     found = parsed_store.read(path, max_nodes, digest, parser)
     if found is not None:
         return Document(path, found[0], found[1], found[2], digest)

@@ -143,11 +143,12 @@ def test_the_command_reads_back_what_it_parsed_and_reports_the_same(tmp_path: Pa
                    capture_output=True)
     script = ("import sys; from punchboard.spec import yamlsource; real = yamlsource.parse_yaml; n = []\n"
               "yamlsource.parse_yaml = lambda *a, **k: n.append(1) or real(*a, **k)\n"
-              "from punchboard.cli import main; code = main(sys.argv[1:]); print(len(n), code)")
+              "from punchboard.cli import main; code = main(sys.argv[1:]); print(len(n), code, 'yaml' in sys.modules)")
     runs = [subprocess.run([sys.executable, "-c", script, "check", str(game)], capture_output=True, text=True,
                            env=env, timeout=300) for _ in range(2)]
     first, second = (run.stdout.splitlines() for run in runs)
-    assert int(first[-1].split()[0]) > 0 and second[-1] == "0 0"
+    assert int(first[-1].split()[0]) > 0 and first[-1].endswith(" 0 True")
+    assert second[-1] == "0 0 False"  # nothing parsed, and PyYAML not even imported
     assert first[:-1] == second[:-1] and runs[0].stderr == runs[1].stderr
 
 
