@@ -45,6 +45,9 @@ def _exec(source: Any, globals: Any = None, locals: Any = None) -> None:
         else:
             code = marshal.loads(data)
         source = code
+    if globals is None:  # exec's own default: the calling frame's namespaces (dataclasses always passes them)
+        caller = sys._getframe(1)
+        globals, locals = caller.f_globals, caller.f_locals if locals is None else locals
     builtins.exec(source, globals, locals)
 
 

@@ -2,8 +2,8 @@
 
 A layout's digest, the fields it reads, a checker's plan of it: each is worked out once per
 ``Layout`` object. Hashing a layout by content would cost what the memo saves, so the memo is
-keyed by the object's identity (:data:`identity`) and holds the object beside its value (an id is only reused once its object is
-gone, and a held object is never gone). A long-running ``watch`` loads new layout objects on every
+keyed by the object's identity (:data:`identity`) and holds the object beside its value (an identity is only
+reused once its object is gone, and a held object is never gone). A long-running ``watch`` loads new layout objects on every
 save, so a memo that outlives one build keeps at most ``limit`` entries and starts afresh beyond.
 """
 

@@ -56,6 +56,7 @@ def parser_name() -> str:
             return "CSafeLoader"
     return str(_composer().__name__) if folders else "SafeLoader"
 
+
 MAX_NODES = DEFAULT_LIMITS.max_yaml_nodes
 MAX_DEPTH = 64  # nesting of lists and mappings; real specs use fewer than 10 levels
 MAX_INT_DIGITS = 100  # a whole number longer than this is a typo or an attack; quote it to keep it as text

@@ -100,3 +100,16 @@ def test_a_damaged_memo_is_ignored_and_made_again(tmp_path: Path):
     assert "Traceback" not in result.stderr
     header, known = __import__("marshal").loads(memo.read_bytes())
     assert header == generated_code.HEADER and known
+
+
+def test_without_namespaces_it_runs_in_the_callers_as_exec_does():
+    space: dict[str, object] = {}
+
+    def caller() -> object:
+        generated_code._exec("made = 41 + 1", space)
+        return space["made"]
+
+    assert caller() == 42
+    namespace = {"__name__": "probe"}
+    exec("from punchboard.plumbing import generated_code\ngenerated_code._exec('seen = __name__')", namespace)
+    assert namespace["seen"] == "probe"
