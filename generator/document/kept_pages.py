@@ -52,7 +52,7 @@ from punchboard.plumbing.atomicio import write_cache
 from punchboard.plumbing.file_digest import stamp
 
 from .file_window import FileWindow
-from .kept_runs import format_in_runs
+from .kept_runs import format_in_runs, lies_at
 from .page_content import PageContent, SpliceFailed
 from .pages import Page
 from .references import references, renumbered
@@ -123,10 +123,9 @@ class _Old:
             data, at = self.window.at(offset, length)
         except ValueError as exc:
             raise SpliceFailed(f"object {number} is not where it was") from exc
-        head = b"%d 0 obj\n" % number
-        if not data.startswith(head, at) or not data.endswith(b"endobj\n", at, at + length):
+        if not lies_at(data, at, number, length):
             raise SpliceFailed(f"object {number} is not where it was")
-        return data[at + len(head):at + length - 7]
+        return data[at + len(b"%d 0 obj\n" % number):at + length - 7]
 
 
 class _Copy(PDFObject):  # type: ignore[misc]

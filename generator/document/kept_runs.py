@@ -42,9 +42,13 @@ def format_in_runs(doc: Any, verbatim: Verbatim) -> bytes:
     doc.__accum__ = out = pdfdoc.PDFFile(doc._pdfVersion)
     ids: list[str] = []
     number = 1
+    asked = False  # whether ``found`` is already what verbatim says of object ``number`` (it stopped a run)
+    found: tuple[Source, int, int] | None = None
     while number in to_id:  # objects may be registered while others are formatted
         name = to_id[number]
-        found = verbatim(objects[name], number, doc)
+        if not asked:
+            found = verbatim(objects[name], number, doc)
+        asked = False
         if found is None:
             offsets[name] = out.add(pdfdoc.PDFIndirectObject(name, objects[name]).format(doc))
             ids.append(name)
@@ -57,6 +61,7 @@ def format_in_runs(doc: Any, verbatim: Verbatim) -> bytes:
             name = to_id[number]
             found = verbatim(objects[name], number, doc)
             if found is None or found[0] is not source or found[1] != start + length:
+                asked = True
                 break
             start, length = found[1], found[2]
             run.append((number, name, start, length))
@@ -70,6 +75,12 @@ def format_in_runs(doc: Any, verbatim: Verbatim) -> bytes:
                                 Info=doc.Reference(info), Encrypt=None, ID=doc.ID())
     out.add(trailer.format(doc))
     return out.format(doc)  # type: ignore[no-any-return]
+
+
+def lies_at(data: bytes, at: int, number: int, length: int) -> bool:
+    """Whether object ``number`` lies whole in ``data`` from ``at`` for ``length`` bytes, as reportlab writes it
+    (``N 0 obj`` to ``endobj``)."""
+    return data.startswith(b"%d 0 obj\n" % number, at) and data.endswith(b"endobj\n", at, at + length)
 
 
 def _copy_run(out: Any, handle: BinaryIO, run: list[tuple[int, str, int, int]], offsets: dict[str, int],
@@ -86,8 +97,7 @@ def _copy_run(out: Any, handle: BinaryIO, run: list[tuple[int, str, int, int]], 
         handle.seek(start)
         data = handle.read(end - start)
         for number, _, offset, length in run[first:last + 1]:
-            at = offset - start
-            if not data.startswith(b"%d 0 obj\n" % number, at) or not data.endswith(b"endobj\n", at, at + length):
+            if not lies_at(data, offset - start, number, length):
                 raise SpliceFailed(f"object {number} is not where it was")
         where = out.add(data)
         for _, name, offset, _ in run[first:last + 1]:

@@ -68,17 +68,11 @@ class _Memo:
         self.plans: dict[str, list[Planned]] = {}  # by layout name (_plan)
         self.shared: dict[Any, Any] = {}  # one object for each look digest and places met (kept once on disk)
         self.sides: ByIdentity[Side | None, bytes] = ByIdentity(limit=None)  # each side's part of a piece's key
-        self.last_sides: list[tuple[Side | None, bytes] | None] = [None, None]  # the face and the back met last
 
-    def side_text(self, side: Side | None, place: int) -> bytes:
-        """A side's part of a piece's key (see :func:`_key`; ``place``: 0 face, 1 back), worked out once per side
-        object (a deck's pieces share their component's face and back)."""
-        last = self.last_sides[place]
-        if last is not None and last[0] is side:  # a deck's pieces share their component's face and back
-            return last[1]
-        found = (side, self.sides.get(side, self._side_text))
-        self.last_sides[place] = found
-        return found[1]
+    def side_text(self, side: Side | None) -> bytes:
+        """A side's part of a piece's key (see :func:`_key`), worked out once per side object (a deck's pieces
+        share their component's face and back)."""
+        return self.sides.get(side, self._side_text)
 
     def _side_text(self, side: Side | None) -> bytes:
         layout = self.game.layouts.get(side.layout) if side is not None else None
@@ -189,8 +183,8 @@ def _key(piece: Piece, memo: _Memo) -> bytes:
     its layouts' elements, as drawing does: the side's reads digest, worked out once per side while the game
     loaded, spec/reads.py)."""
     sha = hashlib.sha256()
-    for place, side in enumerate((piece.face, piece.back)):
-        sha.update(memo.side_text(side, place))
+    for side in (piece.face, piece.back):
+        sha.update(memo.side_text(side))
         layout = memo.game.layouts.get(side.layout) if side is not None else None
         if side is not None and layout is not None:
             sha.update(side_reads(layout, piece, side))

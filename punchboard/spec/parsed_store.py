@@ -26,7 +26,6 @@ import hashlib
 import marshal
 import sys
 from functools import cache
-from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -40,25 +39,11 @@ FORMAT = 1
 Marks = dict[tuple[str | int, ...], tuple[int, int]]
 
 
-def _pyyaml_version() -> str:
-    """The installed PyYAML's version, from its ``PyYAML-VERSION.dist-info`` folder beside the package (a record
-    read back needs no PyYAML: importing it takes 8 ms); else from the package itself."""
-    spec = find_spec("yaml")
-    if spec is not None and spec.origin:
-        site = Path(spec.origin).resolve().parent.parent
-        found = sorted(entry.name for entry in site.glob("*.dist-info") if entry.name.lower().startswith("pyyaml-"))
-        if len(found) == 1:
-            return found[0][len("pyyaml-"):-len(".dist-info")]
-    import yaml
-
-    return str(yaml.__version__)
-
-
 @cache
 def _versions(parser: str) -> str:
     """What a record is made under besides the text: the parsing code and the versions that read it."""
     sha = hashlib.sha256(f"{FORMAT}:python {sys.version_info[0]}.{sys.version_info[1]}:marshal {marshal.version}:"
-                         f"pyyaml {_pyyaml_version()}:{parser}".encode())
+                         f"pyyaml {validated.installed_version('yaml', 'PyYAML')}:{parser}".encode())
     here = Path(__file__).resolve().parent
     for source in ("parsed_store.py", "yamlsource.py"):
         sha.update((here / source).read_bytes())

@@ -39,21 +39,24 @@ def _folder(explicit: str | None, xdg: str | None, _home: str | None) -> Path:
     return cache_root(explicit, xdg) / SUBFOLDER
 
 
-def installed_version(name: str) -> str:
-    """An installed distribution's version, from its ``NAME-VERSION.dist-info`` folder's name beside the
-    package (no import of importlib.metadata, which costs a tenth of a start-up); else through metadata."""
+def installed_version(name: str, distribution: str | None = None) -> str:
+    """An installed distribution's version (``distribution``: its name when it is not the package's, as PyYAML's
+    for ``yaml``), from its ``NAME-VERSION.dist-info`` folder's name beside the package, whatever the case of NAME
+    (no import of importlib.metadata, which costs a tenth of a start-up, nor of the package); else through
+    metadata."""
     from importlib.util import find_spec
 
+    wanted = (distribution or name).lower() + "-"
     spec = find_spec(name)
     if spec is not None and spec.origin:
         site = Path(spec.origin).resolve().parent.parent
-        found = sorted(site.glob(f"{name}-*.dist-info"))
+        found = sorted(entry.name for entry in site.glob("*.dist-info") if entry.name.lower().startswith(wanted))
         if len(found) == 1:
-            return found[0].name[len(name) + 1:-len(".dist-info")]
+            return found[0][len(wanted):-len(".dist-info")]
     from importlib import metadata
 
     try:
-        return metadata.version(name)
+        return metadata.version(distribution or name)
     except metadata.PackageNotFoundError:
         return "?"
 
