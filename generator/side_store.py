@@ -57,7 +57,7 @@ def _call_out(call: FontCall) -> FontCall:
 
 def encode(key: str, kept: KeptSide) -> bytes:
     """A side's record."""
-    meta = marshal.dumps((kept.filters, tuple(_call_out(call) for call in kept.fonts), kept.heard, kept.prints))
+    meta = marshal.dumps((kept.filters, tuple(_call_out(call) for call in kept.fonts), kept.heard, kept.prints, kept.runs))
     crc = zlib.crc32(kept.stream, zlib.crc32(meta))
     return b"%s %08x %08x %08x\n%s%s" % (key.encode("ascii"), len(meta), len(kept.stream), crc, meta, kept.stream)
 
@@ -82,8 +82,8 @@ def decode(record: bytes) -> tuple[str, KeptSide] | None:
     if len(meta) != meta_length or len(stream) != stream_length or zlib.crc32(stream, zlib.crc32(meta)) != crc:
         return None
     try:
-        filters, calls, heard, prints = marshal.loads(meta)
-        return key, KeptSide(stream, filters, calls, heard, prints)
+        filters, calls, heard, prints, runs = marshal.loads(meta)
+        return key, KeptSide(stream, filters, calls, heard, prints, runs)
     except (ValueError, EOFError, TypeError, IndexError):
         return None
 

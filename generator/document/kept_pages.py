@@ -286,7 +286,8 @@ class KeptPages:
         before = self._state(canvas)
         record = self._records[number - 1] if number <= len(self._records) else None
         if key is not None and record is not None and self._old is not None and record[0] == key \
-                and tuple(record[1]) == before and self._forms_agree(canvas, content, record):  # type: ignore[arg-type]
+                and tuple(record[1]) == before and self._forms_agree(canvas, content, record) \
+                and self._objects_agree(canvas, record):  # type: ignore[arg-type]
             self._copy(canvas, content, record)  # type: ignore[arg-type]
             return True
         taken = self.voice.side_prints
@@ -311,6 +312,15 @@ class KeptPages:
             if now != (None if name in new else name):
                 return False
         return True
+
+    @staticmethod
+    def _objects_agree(canvas: Canvas, record: Record) -> bool:
+        """The objects the page added are not in the document yet, and those it refers to are. Side forms are
+        named in order and agree with the state before the page; the run forms of fixed elements are named
+        by content (draw/fixed_forms.py): another page may have drawn one first this time, or not drawn one
+        this page refers to."""
+        known = canvas._doc.idToObject
+        return not any(name in known for name in record[3][:-1]) and all(name in known for name, _ in record[7])
 
     def _copy(self, canvas: Canvas, content: PageContent, record: Record) -> None:
         (_, _, first, names, places, contents, _, _, slots, new_forms, warnings, sides, taken, form_prints) = record

@@ -360,6 +360,11 @@ def draw_frame(canvas: Canvas, box: Rect, ink: Ink, rivet_size: float | None = N
             _rivet(Pen(canvas, x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, r), rivet_ink)
 
 
+def built_in(name: str) -> bool:
+    """Whether ``name`` is one of punchboard's own icons (drawn from paths alone: no resource of the document)."""
+    return name == "frame" or name in ICONS
+
+
 def draw_icon(canvas: Canvas, name: str, box: Rect, ink: Ink, own: Mapping[str, Path] | None = None) -> bool:
     """Draw icon ``name`` into ``box``; False if there is no such icon.
 

@@ -15,7 +15,10 @@ on the document being built: they change its state exactly as drawing would
 have, and when every one returns what it returned when the side was drawn, the
 kept stream is byte for byte the one drawing would write; otherwise the side
 is drawn. A side that touched anything else of the document (an image or a form
-registered, a transparency state, a shading, a colour space) is not kept.
+registered, a transparency state, a shading, a colour space) is not kept; the run
+forms of fixed elements it places (draw/fixed_forms.py) are kept with it by the
+runs they stand for, and drawn in the document, if they are not yet, when it is
+replayed.
 
 A kept side is found by a key over everything its drawing depends on: the
 build's shared inputs (code, options, paper, palette, the game's icons;
@@ -44,7 +47,7 @@ from punchboard.plumbing.file_digest import file_digest as plumbing_file_digest
 from punchboard.plumbing.identity import ByIdentity
 from punchboard.spec.model import Layout
 
-FORMAT = 1  # the kept entries' layout; part of every key
+FORMAT = 2  # the kept entries' layout; part of every key (2: sides place their fixed elements' run forms)
 # Font calls as logged: ("i", psname, result), ("s", font, text, result), ("n", font, subset, result)
 FontCall = tuple[Any, ...]
 _PRINTABLE = re.compile(r"[ -~]*")
@@ -59,6 +62,7 @@ class KeptSide:
     fonts: tuple[FontCall, ...]  # the font calls its drawing made, in order, with their results
     heard: tuple[tuple[bool, str], ...]  # its warnings: (True, text after the piece's 'where') or (False, whole)
     prints: dict[str, str] = field(default_factory=dict)  # print fingerprint by bleed (repr, 4 decimals)
+    runs: tuple[tuple[int, ...], ...] = ()  # the runs of fixed elements it places as forms (draw/fixed_forms.py)
 
 
 class Store:
@@ -170,13 +174,16 @@ class Watch:
 
     A named resource a form's operators use (a transparency state, an image or form, a shading, a colour
     space) is one reportlab records for the form's resource dictionary: in the canvas's accumulators and
-    transparency state, or as a new object of the document. Any of those makes the side one to draw again."""
+    transparency state, or as a new object of the document. Any of those makes the side one to draw again,
+    but for the run forms of fixed elements it places (``runs``: their names, in order; draw/fixed_forms.py),
+    drawn in the document before the side and placed again when it is replayed."""
 
     FONT_STATE = frozenset({"fontMapping", "delayedFonts"})
-    ACCUMULATORS = ("_formsinuse", "_annotationrefs", "_colorsUsed", "_shadingUsed")
+    ACCUMULATORS = ("_annotationrefs", "_colorsUsed", "_shadingUsed")
 
-    def __init__(self, canvas: Canvas):
+    def __init__(self, canvas: Canvas, runs: list[str] | None = None):
         self.canvas = canvas
+        self.runs = runs or []
         self.doc = canvas._doc
         self.doc_before = _sizes(self.doc)
         self.canvas_before = dict(vars(canvas))
@@ -189,7 +196,7 @@ class Watch:
             return False
         if after.keys() - self.doc_before.keys():
             return False
-        if any(getattr(canvas, name, None) for name in self.ACCUMULATORS):
+        if any(getattr(canvas, name, None) for name in self.ACCUMULATORS) or canvas._formsinuse != self.runs:
             return False
         ext = canvas._extgstate
         if ext._d or ext._c:

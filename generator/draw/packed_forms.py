@@ -14,7 +14,8 @@ the file once the document is written.
 
 Writing a deck's forms, reportlab formats each form's dictionary afresh, though
 a deck's forms differ only in their length: a form of the plain shape (the
-document's fonts, every procedure set, nothing else in its resources) is
+document's fonts, every procedure set, the run forms of fixed elements it places
+(draw/fixed_forms.py), nothing else in its resources) is
 written from its shape's head, formatted by reportlab once per document with
 the length spliced in (:meth:`_Spilled.format`). Any other form is formatted by
 reportlab as before.
@@ -90,7 +91,7 @@ class _Spilled(PDFStream):
         return b"".join((head[0], b"%d" % len(content), head[1], content, b"endstream\n"))
 
 
-_EMPTY_RESOURCES = tuple(name for name in PDFResourceDictionary.dict_attributes if name != "Font")
+_EMPTY_RESOURCES = tuple(name for name in PDFResourceDictionary.dict_attributes if name not in ("Font", "XObject"))
 _FORM_KEYS = frozenset({"Type", "Subtype", "FormType", "BBox", "Matrix", "Resources"})
 
 
@@ -105,7 +106,11 @@ def _plain_shape(stream: _Spilled, document: Any) -> tuple[Any, ...] | None:
         return None
     if any(getattr(resources, name) for name in _EMPTY_RESOURCES) or type(resources.Font) is not PDFObjectReference:
         return None
-    if resources.ProcSet != PDFResourceDictionary.stdprocs or set(vars(resources)) != {*_EMPTY_RESOURCES, "Font", "ProcSet"}:
+    if resources.ProcSet != PDFResourceDictionary.stdprocs \
+            or set(vars(resources)) != {*_EMPTY_RESOURCES, "XObject", "Font", "ProcSet"}:
+        return None
+    forms = _forms(resources.XObject)
+    if forms is None:
         return None
     if entries["Type"] != "/XObject" or entries["Subtype"] != "/Form" or entries["FormType"] != 1:
         return None
@@ -113,7 +118,18 @@ def _plain_shape(stream: _Spilled, document: Any) -> tuple[Any, ...] | None:
     if not all(type(n) in (int, float) for n in numbers):
         return None
     return (tuple((type(n), n) for n in numbers), len(box.sequence), resources.Font.name,
-            tuple(step.pdfname for step in stream.filters))
+            tuple(step.pdfname for step in stream.filters), forms)
+
+
+def _forms(xobjects: Any) -> tuple[tuple[str, str], ...] | None:
+    """The forms a form's resources name (a side's run forms, draw/fixed_forms.py), as (name, object) pairs:
+    a part of its shape; None for anything but a dictionary of references."""
+    if not xobjects:
+        return ()
+    if type(xobjects) is not PDFDictionary:
+        return None
+    found = tuple((key, value.name) for key, value in xobjects.dict.items() if type(value) is PDFObjectReference)
+    return found if len(found) == len(xobjects.dict) else None
 
 
 def _stream(canvas: Canvas, content: bytes, filters: list[_Applied]) -> PDFStream:

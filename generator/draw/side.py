@@ -7,11 +7,11 @@ its bleed, clipped to the area the imposition allows.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
 from reportlab.pdfgen.canvas import Canvas
@@ -24,7 +24,7 @@ from punchboard.spec.icons import INLINE_ICON
 from punchboard.spec.images import side_image
 from punchboard.spec.model import Element, Layout
 
-from . import fingerprint, fonts, kept, packed_forms, svg, text
+from . import fingerprint, fixed_forms, fonts, kept, packed_forms, svg, text
 from .art import Ink, draw_icon
 from .colours import resolved
 from .geometry import Rect
@@ -134,15 +134,77 @@ def _point(box: Rect, px: Any, py: Any) -> tuple[float, float]:
     return box.x + _dim(px, box.width, 0.0), box.top - _dim(py, box.height, 0.0)
 
 
-def _visible(element: Element, fields: Mapping[str, Any], ctx: SideContext) -> bool:
+Shown = tuple[bool, str | None]  # whether a side shows an element, and what its condition's failure says after 'where'
+_SHOWN: Shown = (True, None)
+
+
+def _shown(element: Element, fields: Mapping[str, Any]) -> Shown:
     condition = element.props.get("when")
     if not condition:
-        return True
+        return _SHOWN
     try:
-        return bool(expressions.evaluate(condition, fields, lenient=True))
+        return bool(expressions.evaluate(condition, fields, lenient=True)), None
     except (expressions.ExpressionError, TypeError, ValueError) as exc:
-        ctx.warn(f"{ctx.where}: condition {condition!r} of element '{element.id}' failed ({exc}); element skipped [{element.source}]")
-        return False
+        return False, f": condition {condition!r} of element '{element.id}' failed ({exc}); element skipped [{element.source}]"
+
+
+class Plan(NamedTuple):
+    """How a side drawn as a form is drawn: which elements it shows, and the runs of fixed elements among them
+    placed as one drawing (draw/fixed_forms.py), by the index of their first element."""
+
+    shown: tuple[Shown, ...]
+    runs: dict[int, tuple[fixed_forms.Run, fixed_forms.RunDrawing]]
+
+    def forms(self) -> list[str]:
+        """The run forms the side places, in the order it places them."""
+        return [drawn.form for _, drawn in self.runs.values() if drawn.form is not None]
+
+
+def _upright_key(frame: SideFrame) -> tuple[Any, ...]:
+    """What a run's elements see of the frame they are drawn in (a turned slot's: upright)."""
+    seen = frame.upright()
+    trim = seen.trim
+    return (trim.x, trim.y, trim.width, trim.height, seen.bleed_x, seen.bleed_y, seen.mirror_x, seen.mirror_y)
+
+
+def _run_bounds(frame: SideFrame) -> Rect:
+    """A run form's box: past anything its side can show (the side's own form and clip cut it there)."""
+    seen = frame.upright()
+    reach = seen.trim.width + seen.trim.height
+    return seen.bleed_rect.inset(-reach, -reach)
+
+
+def _placed_runs(canvas: Canvas, layout: Layout, runs: Sequence[fixed_forms.Run], frame: SideFrame,
+                 ctx: SideContext) -> dict[int, tuple[fixed_forms.Run, fixed_forms.RunDrawing]]:
+    """Each of ``runs`` as ``canvas``'s document has it (its form drawn there once), by its first element."""
+    placed: dict[int, tuple[fixed_forms.Run, fixed_forms.RunDrawing]] = {}
+    if not runs:
+        return placed
+    palette = {**ctx.palette, **layout.palette}
+    upright = frame.upright()
+    quiet = replace(ctx, warn=lambda message: None, observe=None, fingerprint=None, stamp="", proof=False)
+    key, bounds = _upright_key(frame), _run_bounds(frame)
+    for run in runs:
+        def draw(on: Canvas, run: fixed_forms.Run = run) -> list[list[str]]:
+            codes = []
+            for index in run:
+                start = len(on._code)
+                _draw_element(on, layout.elements[index], layout, {}, upright, palette, quiet)
+                codes.append(on._code[start:])
+            return codes
+
+        drawn = fixed_forms.drawing(canvas, layout, run, key, ctx.palette, palette, bounds, draw)
+        if drawn is not None:
+            placed[run[0]] = (run, drawn)
+    return placed
+
+
+def plan(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: SideFrame, ctx: SideContext) -> Plan:
+    """How the side is drawn into ``frame`` (its form's own) on ``canvas``: the run forms it places are drawn
+    in the document now, before the side's own form is begun."""
+    shown = tuple(_shown(element, fields) for element in layout.elements)
+    runs = fixed_forms.runs(fixed_forms.fixed(layout, ctx.icons), [show for show, _ in shown])
+    return Plan(shown, _placed_runs(canvas, layout, runs, frame, ctx))
 
 
 def _outer(frame: SideFrame, clip: Rect) -> Rect:
@@ -229,10 +291,14 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
                     if store is not None else "")
         found = store.get(kept_key) if store is not None else None
         bleed = kept.bleed_name(asked.bleed) if asked is not None else None
-        if found is not None and (bleed is None or bleed in found.prints) and kept.replay_fonts(canvas._doc, found.fonts):
+        runs = _kept_runs(canvas, layout, found, local, ctx) if found is not None else None
+        if found is not None and runs is not None and (bleed is None or bleed in found.prints) \
+                and kept.replay_fonts(canvas._doc, found.fonts):
             canvas.beginForm(name, bounds.x, bounds.y, bounds.right, bounds.top)
             canvas.endForm()
             packed_forms.restore(canvas, name, found.stream, found.filters)
+            if runs:
+                canvas._doc.idToObject[canvas._doc.getXObjectName(name)].XObjects = canvas._doc.xobjDict(runs)
             heard = [ctx.where + text if relative else text for relative, text in found.heard]
             said[name] = (ctx.where, heard)
             for message in heard:
@@ -243,7 +309,8 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
             store.put(kept_key, found)  # type: ignore[union-attr]
             store.took(kept_key)  # type: ignore[union-attr]
         else:
-            _draw_form(canvas, name, bounds, layout, fields, local, ctx, said, prints, asked, store, kept_key)
+            _draw_form(canvas, name, bounds, layout, fields, local, ctx, said, prints, asked, store, kept_key,
+                       plan(canvas, layout, fields, local, ctx))
             if ctx.kept_sides is not None:
                 ctx.kept_sides.drawn += 1
     canvas.saveState()
@@ -254,6 +321,18 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
     canvas.translate(trim.x, trim.y)
     canvas.doForm(name)
     canvas.restoreState()
+
+
+def _kept_runs(canvas: Canvas, layout: Layout, found: kept.KeptSide, frame: SideFrame, ctx: SideContext) -> list[str] | None:
+    """The run forms a kept side places, drawn in ``canvas``'s document if they are not yet; None when one of its
+    runs is no longer placed as a form (then the side is drawn)."""
+    if not found.runs:
+        return []
+    placed = _placed_runs(canvas, layout, found.runs, frame, ctx)
+    forms = [drawn.form for _, drawn in placed.values()]
+    if len(forms) != len(found.runs) or None in forms:
+        return None
+    return forms  # type: ignore[return-value]
 
 
 RASTER = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".tif", ".tiff", ".bmp")
@@ -286,8 +365,8 @@ def side_pictures(layout: Layout, fields: Mapping[str, Any], folders: tuple[Path
 
 def _draw_form(canvas: Canvas, name: str, bounds: Rect, layout: Layout, fields: Mapping[str, Any], local: SideFrame,
                ctx: SideContext, said: dict[str, tuple[str, list[str]]], prints: dict[tuple[str, float], str],
-               asked: fingerprint.Request | None, store: kept.Store | None, kept_key: str) -> None:
-    """Draw the side into the form ``name``; keep what the document received when ``store`` is given."""
+               asked: fingerprint.Request | None, store: kept.Store | None, kept_key: str, how: Plan) -> None:
+    """Draw the side into the form ``name`` as ``how`` plans; keep what the document received when ``store`` is given."""
     heard: list[str] = []
     said[name] = (ctx.where, heard)
     report = ctx.warn
@@ -299,10 +378,11 @@ def _draw_form(canvas: Canvas, name: str, bounds: Rect, layout: Layout, fields: 
     where = ctx.where
     ctx = replace(ctx, warn=warn)
     canvas.beginForm(name, bounds.x, bounds.y, bounds.right, bounds.top)
-    spans: list[tuple[Element, int, int]] | None = [] if asked is not None else None
-    watch = kept.Watch(canvas) if store is not None else None
+    spans: list[tuple[Element, Sequence[str]]] | None = [] if asked is not None else None
+    forms = how.forms()
+    watch = kept.Watch(canvas, forms) if store is not None else None
     with kept.recording(canvas._doc) if store is not None else nullcontext([]) as calls:
-        _draw_side_now(canvas, layout, fields, local, ctx, spans)
+        _draw_side_now(canvas, layout, fields, local, ctx, spans, how)
     keepable = watch is not None and watch.keepable()
     if asked is not None and spans is not None:
         prints[(name, asked.bleed)] = _fingerprint(canvas, layout, fields, local, ctx, spans, asked.bleed)
@@ -321,7 +401,7 @@ def _draw_form(canvas: Canvas, name: str, bounds: Rect, layout: Layout, fields: 
     store.put(kept_key, kept.KeptSide(
         packed[0], packed[1], tuple(calls),
         tuple((True, m[len(where):]) if where and m.startswith(where) else (False, m) for m in heard),
-        side_prints))
+        side_prints, tuple(run for run, drawn in how.runs.values() if drawn.form is not None)))
 
 
 def _keep_transparency(canvas: Canvas, name: str, shadings: Mapping[str, str] | None = None) -> None:
@@ -344,17 +424,16 @@ def _keep_transparency(canvas: Canvas, name: str, shadings: Mapping[str, str] | 
 
 
 def _fingerprint(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: SideFrame, ctx: SideContext,
-                 spans: list[tuple[Element, int, int]], bleed: float) -> str:
-    """The side's print fingerprint from what was just drawn (``spans``: each element's operators in
-    ``canvas._code``, in a frame whose trim is at the origin). An element on the bleed box is drawn
-    again at the declared ``bleed`` when the sheet keeps another (draw/fingerprint.py)."""
-    code = canvas._code
+                 spans: list[tuple[Element, Sequence[str]]], bleed: float) -> str:
+    """The side's print fingerprint from what was just drawn (``spans``: each element's operators, in a frame
+    whose trim is at the origin; a run of fixed elements' as they were drawn into its form). An element on the
+    bleed box is drawn again at the declared ``bleed`` when the sheet keeps another (draw/fingerprint.py)."""
     trim = frame.trim
     same_bleed = round(frame.bleed_x, 4) == round(bleed, 4) and round(frame.bleed_y, 4) == round(bleed, 4)
     chunks = []
-    for element, start, stop in spans:
+    for element, code in spans:
         if same_bleed or element.props.get("box", "trim") != "bleed":
-            chunks.append(fingerprint.normalised(canvas, code[start:stop]))
+            chunks.append(fingerprint.normalised(canvas, code))
             continue
         declared = SideFrame(Rect(0, 0, trim.width, trim.height), bleed, bleed)
         palette = {**ctx.palette, **layout.palette}
@@ -384,7 +463,7 @@ _REDRAWN: dict[tuple[object, ...], bytes] = {}  # shapes on the bleed box drawn 
 
 
 def _draw_side_now(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: SideFrame, ctx: SideContext,
-                   spans: list[tuple[Element, int, int]] | None = None) -> None:
+                   spans: list[tuple[Element, Sequence[str]]] | None = None, how: Plan | None = None) -> None:
     fonts.register_layout_fonts(layout.fonts)
     palette = {**ctx.palette, **layout.palette}
     canvas.saveState()
@@ -404,12 +483,32 @@ def _draw_side_now(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], fr
     if frame.clip is not None:
         _clip(canvas, frame.clip)
     seen = ctx.observe(layout, frame) if ctx.observe is not None else None
-    for element in layout.elements:
-        if _visible(element, fields, ctx):
-            start = len(canvas._code)
-            _draw_element(canvas, element, layout, fields, frame, palette, ctx, seen)
-            if spans is not None:
-                spans.append((element, start, len(canvas._code)))
+    shown = how.shown if how is not None else [_shown(element, fields) for element in layout.elements]
+    runs = how.runs if how is not None else {}
+    skip = -1  # elements up to this index were placed with their run
+    for index, (element, (show, failed)) in enumerate(zip(layout.elements, shown, strict=True)):
+        if failed is not None:
+            ctx.warn(ctx.where + failed)
+        if not show or index <= skip:
+            continue
+        placed = runs.get(index)
+        if placed is not None:
+            run, drawn = placed
+            skip = run[-1]
+            if drawn.form is not None:
+                canvas.doForm(drawn.form)
+            for member, code in zip(run, drawn.codes, strict=True):
+                if drawn.form is None:
+                    canvas._code.extend(code)
+                if spans is not None:
+                    spans.append((layout.elements[member], code))
+                if seen is not None:
+                    seen.see(_drawn(layout.elements[member], layout, frame, palette))
+            continue
+        start = len(canvas._code)
+        _draw_element(canvas, element, layout, fields, frame, palette, ctx, seen)
+        if spans is not None:
+            spans.append((element, canvas._code[start:]))
     if seen is not None:
         seen.done(ctx.warn, ctx.where)
     if ctx.stamp:
@@ -452,6 +551,17 @@ def _paint_setup(canvas: Canvas, props: Mapping[str, Any], palette: Mapping[str,
     return bool(fill), bool(stroke)
 
 
+def _rect(element: Element, box: Rect) -> Rect:
+    """Where an element is placed in its reference box (lines and polygons: the box itself)."""
+    return place(element, box) if element.type not in ("line", "polygon") else box
+
+
+def _drawn(element: Element, layout: Layout, frame: SideFrame, palette: Mapping[str, str]) -> Drawn:
+    """A fixed element as the preflight sees it drawn (no text, no picture; its props bind no field)."""
+    box = box_of(element, frame, layout)
+    return Drawn(element, _rect(element, box), box, palette)
+
+
 def _draw_element(
     canvas: Canvas,
     element: Element,
@@ -467,7 +577,7 @@ def _draw_element(
         element = replace(element, props=props)
     box = box_of(element, frame, layout)
     kind = element.type
-    rect = place(element, box) if kind not in ("line", "polygon") else box
+    rect = _rect(element, box)
     canvas.saveState()
     rotate = props.get("rotate")
     if rotate:

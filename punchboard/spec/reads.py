@@ -20,7 +20,7 @@ from punchboard.plumbing.units import Dim
 
 from . import expressions
 from .binding import FIELD_REF
-from .model import Layout, Piece, Side
+from .model import Element, Layout, Piece, Side
 
 _READS: ByIdentity[Layout, frozenset[str] | None] = ByIdentity()
 _ALL = object()
@@ -57,6 +57,13 @@ def _fields_read(layout: Layout) -> frozenset[str] | None:
                     readable = False
             readable = _names(value, names) and readable
     return frozenset(names) if readable else None
+
+
+def names_no_field(element: Element) -> bool:
+    """True when no property of ``element`` but its ``when`` condition names a field: it draws the same
+    on every piece that shows it (generator/draw/fixed_forms.py)."""
+    names: set[str] = set()
+    return all(_names(value, names) and not names for key, value in element.props.items() if key != "when")
 
 
 def reuse_key(layout: Layout, fields: Mapping[str, Any]) -> bytes:

@@ -102,7 +102,17 @@ def _one_word(rows: list[str], rng: random.Random) -> list[str]:
     return rows
 
 
-PAGE_EDITS = {**EDITS, "twin": _twin, "add": _add, "one word": _one_word}
+def _kind(rows: list[str], rng: random.Random) -> list[str]:
+    """A card of another kind shows other fixed elements (generator/draw/fixed_forms.py): the form of a run may
+    now be drawn first on another page, or no longer be drawn where a later page's copy expects it."""
+    at = rng.randrange(len(rows))
+    name, kind, value, _, text = rows[at].split(",", 4)
+    kind = rng.choice([other for other in ("number", "special", "dual") if other != kind])
+    rows[at] = f"{name},{kind},{value},{int(value) + 6 if kind == 'dual' else ''},{text}"
+    return rows
+
+
+PAGE_EDITS = {**EDITS, "twin": _twin, "add": _add, "one word": _one_word, "kind": _kind}
 
 
 def _accented(game: Path) -> Path:
@@ -139,6 +149,26 @@ def test_generated_edit_sequences_match_a_clean_build_after_every_step(tmp_path:
     stdout, stderr = _build(game, out)
     assert _copied(stdout)[0] > 0, "a one-word edit copied no page"
     _same_as_clean(game, out, tmp_path / "clean_last", stderr)
+
+
+def test_a_run_form_first_drawn_on_another_page_matches_a_clean_build(tmp_path: Path):
+    """Every card a number but card 30, a dual: its dial and gear are a run form first drawn on the fourth sheet.
+    Card 2 made a dual draws that form on the first sheet (the fourth's copy would add it again); made a number
+    again, the first sheet draws it no more (the fourth's copy would refer to a form not drawn)."""
+    game = _deck(tmp_path, CARDS)
+    _edit(game / "cards.csv", lambda rows: [_as_kind(row, "dual" if n == 29 else "number") for n, row in enumerate(rows)])
+    out = tmp_path / "out"
+    _build(game, out)
+    for step, kind in enumerate(("dual", "number")):
+        _edit(game / "cards.csv", lambda rows, kind=kind: [_as_kind(rows[0], "number"), _as_kind(rows[1], kind), *rows[2:]])
+        stdout, stderr = _build(game, out)
+        assert _copied(stdout)[0] > 0
+        _same_as_clean(game, out, tmp_path / f"clean{step}", stderr)
+
+
+def _as_kind(row: str, kind: str) -> str:
+    name, _, value, _, text = row.split(",", 4)
+    return f"{name},{kind},{value},{int(value) + 6 if kind == 'dual' else ''},{text}"
 
 
 def test_a_card_added_to_the_last_sheet_copies_the_sheets_before_it(tmp_path: Path):

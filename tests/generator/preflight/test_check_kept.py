@@ -44,9 +44,9 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     names: list[str] = []
     real = side._draw_side_now
 
-    def counting(canvas, layout, fields, frame, ctx, spans=None):  # type: ignore[no-untyped-def]
+    def counting(canvas, layout, fields, frame, ctx, spans=None, how=None):  # type: ignore[no-untyped-def]
         names.append(ctx.where)
-        return real(canvas, layout, fields, frame, ctx, spans)
+        return real(canvas, layout, fields, frame, ctx, spans, how)
 
     monkeypatch.setattr(side, "_draw_side_now", counting)
     return names
