@@ -69,6 +69,21 @@ class Piece:
         return self.fields.get(key, default)
 
 
+_new_object = object.__new__
+
+
+def new_piece(values: dict[str, Any]) -> Piece:
+    """``Piece(**values)``, for ``values`` that give every field in the class's order, in under half the time.
+
+    A frozen dataclass's ``__init__`` sets each field with a call of ``object.__setattr__``; here the values go into
+    the new object's ``__dict__`` at once (Piece has no ``__post_init__``). The piece is the same: equal, and pickled
+    alike (its ``__dict__`` holds the same values in the same order). The loader makes one per card.
+    """
+    piece = _new_object(Piece)
+    piece.__dict__.update(values)
+    return piece
+
+
 @dataclass(frozen=True)
 class SupplyItem:
     """Something bought, not printed: dice, a cloth bag, meeples."""

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from punchboard.plumbing.errors import Problem
 from punchboard.plumbing.limits import FLAGS
 from punchboard.plumbing.units import to_mm
 from punchboard.spec import schema_check
@@ -17,6 +18,7 @@ from punchboard.spec.model import (
     SupplyItem,
     TokenShape,
     frozen_map,
+    new_piece,
 )
 from punchboard.spec.yamlsource import Document, PathKey
 
@@ -24,13 +26,33 @@ from .common import ENTRY_KEYS, LIST_KEYS, Collector, load_document, positive_le
 from .kept import KeptComponent, kept
 from .layouts import LayoutLoader
 from .sizes import parse_size
-from .spreadsheets import read_table, table_entries
+from .spreadsheets import TableEntries, read_table, table_entries
+
+# What an entry makes: count, fields, face, back, cells and marks of each of its pieces.
+Template = tuple[int, dict[str, Any], Side | None, Side | None, tuple[tuple[int, int], ...], Any]
+# Entry keys that are not fields: a card table sets them only through a field of that name.
+_NOT_FIELDS = ENTRY_KEYS - {"count", "name"}
+ONE_CELL = ((0, 0),)  # the cells of a piece that is not a tile, or of a tile that gives none
 
 
 def _mark(doc: Document, path: PathKey) -> str:
     found = doc.value_marks.get(path)  # where a value was written, most often (a card table's cell): no search
     line, col = found if found is not None else doc.where(path)
     return f"{doc.name}:{line}:{col}"
+
+
+def _fields_alone(rows: TableEntries, face: Side | None) -> bool:
+    """Whether a card table's rows set fields alone (and count and name) and take the component's layout: then
+    they are made into templates without the entry loop's checks (_row_templates)."""
+    return face is not None and _NOT_FIELDS.isdisjoint(rows.header)
+
+
+def _too_many(culprit: Document, path: PathKey, total: int, max_pieces: int) -> Problem:
+    return culprit.problem(
+        path,
+        f"component expands to at least {total} pieces, more than the limit of {max_pieces}; "
+        f"expected a printable count (raise the limit with {FLAGS['max_pieces']})",
+    )
 
 
 class ComponentLoader:
@@ -184,22 +206,26 @@ class ComponentLoader:
         ]
         table_key = "table" if "table" in data else "csv"
         table_file: Path | None = None
+        rows: TableEntries | None = None  # a card table whose rows set fields alone (_row_templates)
         if "csv" in data and "table" in data:
             self.out.add(doc.problem(("table",), "give the card table once: csv: or table:, not both", key=True))
         elif table_key in data:
             table = read_table(doc, table_key, data[table_key], self.out, self.out.sheets)
             if table is not None:
                 table_file = table.path
-                entries += [(entry, row_doc, ()) for entry, row_doc in table_entries(table, fields, self.out)]
+                rows = table_entries(table, fields, self.out)
+                if not _fields_alone(rows, face):  # the entry loop reads them, as it reads the component's entries
+                    entries += [(row.entry, rows.document(row), ()) for row in rows.rows]
+                    rows = None
         if not entries and list_key not in data and table_key not in data:
             entries = [({}, doc, ())]
-        if not entries and len(self.out.problems) == errors_before:
+        if not entries and not (rows is not None and rows.rows) and len(self.out.problems) == errors_before:
             also = f" and the {table_key} has no rows" if table_key in data else ""
             self.out.add(doc.problem((list_key,) if list_key in data else (table_key,), f"{list_key} is empty{also}; expected at least one entry"))
         copies = data.get("copies", 1)
         default_marks = {k: _mark(doc, ("defaults", k)) for k in defaults}
         pieces: list[Piece] = []
-        templates: list[tuple[int, dict[str, Any], Side | None, Side | None, tuple[tuple[int, int], ...], Any]] = []
+        templates: list[Template] = []
         total = 0
         for entry, edoc, epath in entries:
             for key in entry:
@@ -245,26 +271,24 @@ class ComponentLoader:
                     culprit, where = doc, ("copies",)
                 elif "range" in entry and count <= max_pieces:
                     where = epath + ("range",)
-                self.out.add(
-                    culprit.problem(
-                        where,
-                        f"component expands to at least {total} pieces, more than the limit of {max_pieces}; "
-                        f"expected a printable count (raise the limit with {FLAGS['max_pieces']})",
-                    )
-                )
+                self.out.add(_too_many(culprit, where, total, max_pieces))
                 return None
             if "range" in entry:
                 values = [{"name": str(v), **base, rng["field"]: v} for v in steps]
             for fields_of in values:
                 templates.append((count, fields_of, entry_face, entry_back, cells, frozen_map(marks)))
+        if rows is not None and not self._row_templates(doc, rows, defaults, default_marks, (face, back), copies, total, templates):
+            return None
         if len(self.out.problems) > errors_before:
             return None
         index = 0
         for copy in range(copies):
             for entry_index, (count, fields_of, entry_face, entry_back, cells, marks) in enumerate(templates):
-                frozen = frozen_map(fields_of)
+                values = {"component": data["id"], "index": index, "copy": copy, "entry": entry_index,
+                          "fields": frozen_map(fields_of), "face": entry_face, "back": entry_back, "cells": cells, "marks": marks}
                 for _ in range(count):
-                    pieces.append(Piece(data["id"], index, copy, entry_index, frozen, entry_face, entry_back, cells, marks))
+                    values["index"] = index
+                    pieces.append(new_piece(values))
                     index += 1
         if kind in ("deck", "banknotes", "tokens", "board", "sheet") and size is None:
             self.out.add(doc.problem((), f"missing required key 'size' for a {kind}"))
@@ -296,6 +320,33 @@ class ComponentLoader:
             inputs=(doc.path, table_file) if table_file is not None else (doc.path,),
             print_group=self._print_group(doc, data),
         )
+
+    def _row_templates(self, doc: Document, rows: TableEntries, defaults: dict[str, Any], default_marks: dict[str, str],
+                       sides: tuple[Side | None, Side | None], copies: int, total: int, templates: list[Template]) -> bool:
+        """The templates the entry loop makes of a card table's rows, made without its checks of each entry, which
+        these rows pass: table_entries checked their columns (declared fields, count and name) and counts, and they
+        take the component's layout, back and cells. False, after the problem, if they bring it past max_pieces."""
+        face, back = sides
+        name = rows.table.name
+        field_columns = [(at, column) for at, column in enumerate(rows.header) if column != "count"]
+        max_pieces = self.out.limits.max_pieces
+        for row in rows.rows:
+            entry, line, columns = row
+            count = entry.get("count", 1)
+            total += count * copies
+            if total > max_pieces:
+                culprit, where = (doc, ("copies",)) if count <= max_pieces and copies > 1 else (rows.document(row), ("count",))
+                self.out.add(_too_many(culprit, where, total, max_pieces))
+                return False
+            fields_of = dict(defaults)
+            marks = dict(default_marks)
+            place = f"{name}:{line}:"  # a mark is file:LINE:COL, as _mark writes it
+            for at, column in field_columns:
+                if column in entry:  # an empty cell sets nothing
+                    fields_of[column] = entry[column]
+                    marks[column] = f"{place}{columns[at]}"
+            templates.append((count, fields_of, face, back, ONE_CELL, frozen_map(marks)))
+        return True
 
     def _safe_zones_fit(self, doc: Document, size: Size, kind: str, *sides: tuple[PathKey, Side | None]) -> bool:
         """A layout's safe margin must leave some room inside the piece it is drawn on."""
@@ -332,12 +383,12 @@ class ComponentLoader:
 
     def _cells(self, doc: Document, path: PathKey, rows: list[str] | None, kind: str) -> tuple[tuple[int, int], ...]:
         if rows is None:
-            return ((0, 0),)
+            return ONE_CELL
         if kind != "tiles":
             self.out.add(doc.problem(path + ("cells",), f"cells only applies to tiles, not to a {kind}", key=True))
-            return ((0, 0),)
+            return ONE_CELL
         cells = tuple((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "X")
         if not cells:
             self.out.add(doc.problem(path + ("cells",), "cells has no X; expected at least one cell"))
-            return ((0, 0),)
+            return ONE_CELL
         return cells

@@ -24,9 +24,8 @@ import json
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from punchboard.plumbing.atomicio import write_bytes
 from punchboard.plumbing.errors import Problem, display_path
@@ -128,7 +127,11 @@ def _csv_table(name: str, path: Path, data: bytes, out: Collector) -> Table | No
     last_line = 0
     try:
         for row in reader:
-            columns = list(accumulate([len(cell) + 1 for cell in row[:-1]], initial=1)) if row else []
+            columns: list[int] = []  # where each cell starts, counted as if none were quoted
+            start = 1
+            for cell in row:
+                columns.append(start)
+                start += len(cell) + 1
             table.rows.append((last_line + 1, row, columns))
             last_line = reader.line_num
     except csv.Error as exc:
@@ -246,12 +249,38 @@ def _fetched(stamp: Path) -> str:
     return f"at {fetched}" if fetched else "earlier"
 
 
-def table_entries(table: Table, fields: list[str], out: Collector) -> list[tuple[dict[str, Any], Document]]:
-    """Rows of a card table as entries, each with a tiny Document that knows its row's position."""
+class TableRow(NamedTuple):
+    """A card table's row read as an entry (its empty cells left out), and where it lies."""
+
+    entry: dict[str, Any]
+    line: int
+    columns: list[int]  # the column each header cell starts at
+
+
+@dataclass
+class TableEntries:
+    """The rows of a card table that read as entries, under the header they were read by."""
+
+    table: Table
+    header: list[str]  # checked: each column names a declared field, count or name, once
+    rows: list[TableRow] = field(default_factory=list)
+
+    def document(self, row: TableRow) -> Document:
+        """A tiny Document that knows the row's position: problems and marks name its cells."""
+        doc = Document(self.table.path, row.entry)
+        doc.__dict__["name"] = self.table.name  # problems name the sheet or link, not only the file read
+        doc.value_marks[()] = (row.line, 1)
+        for column, offset in zip(self.header, row.columns, strict=False):
+            doc.value_marks[(column,)] = (row.line, offset)
+        return doc
+
+
+def table_entries(table: Table, fields: list[str], out: Collector) -> TableEntries:
+    """Rows of a card table as entries; a row with a problem is left out (and none is read under a bad header)."""
     name = table.name
     if not table.rows:
         out.add(Problem(name, 1, 1, f"{table.noun} is empty; expected a header row naming the fields"))
-        return []
+        return TableEntries(table, [])
     _, raw_header, header_cols = table.rows[0]
     header = [h.strip() for h in raw_header]
     allowed = sorted(set(fields) | {"count", "name"})
@@ -267,11 +296,12 @@ def table_entries(table: Table, fields: list[str], out: Collector) -> list[tuple
             good = False
             hint = schema_check.suggest(column, allowed)
             out.add(Problem(name, 1, header_cols[col], f"unknown column '{column}'{hint}; expected one of {', '.join(allowed)}"))
+    entries = TableEntries(table, header)
     if not good:
-        return []
-    entries = []
+        return entries
+    counted = "count" in header
     for line_no, row, columns in table.rows[1:]:
-        if not any(cell.strip() for cell in row):
+        if not any(map(str.strip, row)):  # a blank row
             continue
         if table.padded and len(row) < len(header):
             row = row + [""] * (len(header) - len(row))
@@ -280,15 +310,12 @@ def table_entries(table: Table, fields: list[str], out: Collector) -> list[tuple
             out.add(Problem(name, line_no, 1, f"row has {len(row)} cells, expected {len(header)} like the header"))
             continue
         entry = {column: value for column, value in zip(header, map(_coerce_csv, row), strict=False) if value is not None}
-        row_doc = Document(table.path, entry)
-        row_doc.__dict__["name"] = name  # problems name the sheet or link, not only the file read
-        row_doc.value_marks[()] = (line_no, 1)
-        for column, offset in zip(header, columns, strict=False):
-            row_doc.value_marks[(column,)] = (line_no, offset)
-        count = entry.get("count", 1)
-        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-            shown = repr(count) if len(repr(count)) <= 40 else f"{repr(count)[:30]}… ({len(str(count))} characters)"
-            out.add(row_doc.problem(("count",), f"count must be a positive integer, got {shown}"))
-            continue
-        entries.append((entry, row_doc))
+        if counted:  # without a count column every row counts 1
+            count = entry.get("count", 1)
+            if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+                shown = repr(count) if len(repr(count)) <= 40 else f"{repr(count)[:30]}… ({len(str(count))} characters)"
+                bad = TableRow(entry, line_no, columns)
+                out.add(entries.document(bad).problem(("count",), f"count must be a positive integer, got {shown}"))
+                continue
+        entries.rows.append(TableRow(entry, line_no, columns))
     return entries
