@@ -18,6 +18,10 @@ record's head while the stamp is the file's, and reads every record otherwise (t
 under a key is taken: a later one is the same side, or a torn one). When the file holds more than twice what the last
 build used, the save writes the used records to a new file that replaces it. A build with
 nothing to read from (the first, ``--force``, a file of another version) writes a new file.
+
+The run forms of fixed elements the sides place (draw/fixed_forms.py) are kept beside them in
+``<component>.runs`` (marshal, under the build's salt): a build that replays the first sheet's
+sides takes the forms they place from there instead of drawing the frame and art again.
 """
 
 from __future__ import annotations
@@ -110,6 +114,9 @@ class SideStore(Store):
         # sides drawn ahead by worker processes (generator/warm_sides.py): their files and indexes
         self._warm: list[tuple[Path, IO[bytes], dict[str, tuple[int, int]]]] = []
         self.drawn_with = self._read_drawn_with() if read else None
+        self._read = read
+        self._runs: dict[str, tuple[bytes, tuple[str, ...]]] | None = None  # the run forms kept (.runs), once read
+        self._runs_used: dict[str, tuple[bytes, tuple[str, ...]]] = {}  # the run forms this build drew or asked for
         if read:
             self._read_index()
 
@@ -141,6 +148,36 @@ class SideStore(Store):
             self.drawn += 1
         else:
             self.replayed += 1
+
+    def run(self, name: str) -> tuple[bytes, tuple[str, ...]] | None:
+        if self._runs is None:
+            self._runs = self._read_runs() if self._read else {}
+        found = self._runs.get(name)
+        if found is not None:
+            self._runs_used[name] = found
+        return found
+
+    def keep_run(self, name: str, stream: bytes, filters: tuple[str, ...]) -> None:
+        self._runs_used[name] = (stream, filters)
+
+    @property
+    def _runs_path(self) -> Path:
+        return self.path.with_suffix(".runs")
+
+    def _read_runs(self) -> dict[str, tuple[bytes, tuple[str, ...]]]:
+        """The run forms of fixed elements the earlier build drew (draw/fixed_forms.py), under the same salt."""
+        try:
+            head, salt, runs = marshal.loads(self._runs_path.read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):
+            return {}
+        if head != HEADER or salt != self.salt or not isinstance(runs, dict):
+            return {}
+        return runs
+
+    def _save_runs(self) -> None:
+        """Keep the run forms this build drew or placed for the next, when they are not what is kept already."""
+        if self._runs_used and self._runs_used != self._runs:
+            write_cache(self._runs_path, marshal.dumps((HEADER, self.salt, self._runs_used)))
 
     def _drop_warm(self) -> None:
         for path, handle, _ in self._warm:
@@ -266,6 +303,7 @@ class SideStore(Store):
         digest), remember them and the salt beside it, for the next build to see what changed
         (generator/warm_sides.py)."""
         self._drop_warm()
+        self._save_runs()
         if layouts is not None and self.drawn_with != (self.salt, layouts):
             write_cache(self.path.with_suffix(".layouts"),
                         json.dumps({"salt": self.salt, "layouts": layouts}, sort_keys=True).encode())

@@ -35,7 +35,7 @@ from punchboard.plumbing.identity import ByIdentity, identity
 from punchboard.spec.model import Element, Layout
 from punchboard.spec.reads import names_no_field
 
-from . import fingerprint, packed_forms
+from . import fingerprint, kept, packed_forms
 from .art import built_in
 from .geometry import Rect
 
@@ -118,10 +118,11 @@ def _content(layout: Layout, run: Run) -> tuple[Any, ...]:
 
 
 def drawing(canvas: Canvas, layout: Layout, run: Run, frame: tuple[Any, ...], game_palette: Mapping[str, str],
-            palette: Mapping[str, str], bounds: Rect, draw: DrawRun) -> RunDrawing | None:
+            palette: Mapping[str, str], bounds: Rect, draw: DrawRun, store: kept.Store | None = None) -> RunDrawing | None:
     """``run`` of ``layout`` drawn in the frame ``frame`` describes (its trim, bleeds and mirroring, rounded) with
     ``palette`` (``game_palette`` with the layout's own), as ``canvas``'s document has it: its form drawn there
-    once, inside ``bounds``; None when the run names a resource and must be drawn with its side."""
+    once, inside ``bounds`` (or its content as ``store`` kept it from an earlier build); None when the run names
+    a resource and must be drawn with its side."""
     known: dict[tuple[Any, ...], tuple[Layout, Mapping[str, str], RunDrawing | None]] = \
         canvas.__dict__.setdefault("_punchboard_runs", {})
     key = (identity(layout), identity(game_palette), run, frame)
@@ -131,7 +132,13 @@ def drawing(canvas: Canvas, layout: Layout, run: Run, frame: tuple[Any, ...], ga
     name = "PBRun" + hashlib.sha256(repr((FORMAT, _content(layout, run), frame, sorted(palette.items())))
                                     .encode()).hexdigest()[:16]
     result: RunDrawing | None
+    kept_run = store.run(name) if store is not None else None
     if canvas._doc.hasForm(name):  # copied with a page kept from the last build: a form, as it was then
+        result = RunDrawing(name, None, draw)
+    elif kept_run is not None:  # a form when an earlier build drew it: its content as written then
+        canvas.beginForm(name, bounds.x, bounds.y, bounds.right, bounds.top)
+        canvas.endForm()
+        packed_forms.restore(canvas, name, *kept_run)
         result = RunDrawing(name, None, draw)
     else:
         codes = _drawn(draw)
@@ -145,5 +152,8 @@ def drawing(canvas: Canvas, layout: Layout, run: Run, frame: tuple[Any, ...], ga
                 canvas._code.extend(code)
             canvas.endForm()
             packed_forms.pack(canvas, name)
+            packed = packed_forms.packed(canvas, name)
+            if store is not None and packed is not None:
+                store.keep_run(name, *packed)
     known[key] = (layout, game_palette, result)
     return result

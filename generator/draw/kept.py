@@ -84,6 +84,14 @@ class Store:
         """The side kept under ``key`` was replayed."""
         self.replayed += 1
 
+    def run(self, name: str) -> tuple[bytes, tuple[str, ...]] | None:
+        """The encoded content and filters of the run form ``name`` as an earlier build drew it (draw/fixed_forms.py),
+        or None; asking keeps it for the next build."""
+        return None
+
+    def keep_run(self, name: str, stream: bytes, filters: tuple[str, ...]) -> None:
+        """The run form ``name`` was drawn in this build: keep it for the next."""
+
 
 _LAYOUTS: ByIdentity[Layout, str] = ByIdentity()
 

@@ -182,10 +182,10 @@ def _placed_runs(canvas: Canvas, layout: Layout, runs: Sequence[fixed_forms.Run]
         return placed
     palette = {**ctx.palette, **layout.palette}
     upright = frame.upright()
-    quiet = replace(ctx, warn=lambda message: None, observe=None, fingerprint=None, stamp="", proof=False)
     key, bounds = _upright_key(frame), _run_bounds(frame)
     for run in runs:
         def draw(on: Canvas, run: fixed_forms.Run = run) -> list[list[str]]:
+            quiet = replace(ctx, warn=lambda message: None, observe=None, fingerprint=None, stamp="", proof=False)
             codes = []
             for index in run:
                 start = len(on._code)
@@ -193,7 +193,7 @@ def _placed_runs(canvas: Canvas, layout: Layout, runs: Sequence[fixed_forms.Run]
                 codes.append(on._code[start:])
             return codes
 
-        drawn = fixed_forms.drawing(canvas, layout, run, key, ctx.palette, palette, bounds, draw)
+        drawn = fixed_forms.drawing(canvas, layout, run, key, ctx.palette, palette, bounds, draw, ctx.kept_sides)
         if drawn is not None:
             placed[run[0]] = (run, drawn)
     return placed
@@ -225,7 +225,17 @@ def form_key(layout: Layout, fields: Mapping[str, Any], frame: SideFrame, proof:
         return None
     if reads is None:
         reads = reuse_key(layout, fields)
-    return (layout.name, identity(layout), reads, *_GEOMETRY.get(frame, _form_geometry), proof, stamp)
+    return form_key_of(layout, reads, form_geometry(frame), proof, stamp)
+
+
+def form_key_of(layout: Layout, reads: bytes, geometry: tuple[Any, ...], proof: bool, stamp: str) -> FormKey:
+    """:func:`form_key` from its parts: the fields' reuse_key and the frame's :func:`form_geometry`."""
+    return (layout.name, identity(layout), reads, *geometry, proof, stamp)
+
+
+def form_geometry(frame: SideFrame) -> tuple[Any, ...]:
+    """The part of a form's key that comes from its frame (a rectangular clip), worked out once per frame."""
+    return _GEOMETRY.get(frame, _form_geometry)
 
 
 _GEOMETRY: ByIdentity[SideFrame, tuple[Any, ...]] = ByIdentity(limit=1024)  # a deck's pages repeat a sheet's few frames

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import Any
 
 from punchboard.generator.document.page_content import SlotIdentity
 from punchboard.generator.draw.fingerprint import Request
@@ -16,7 +17,8 @@ from punchboard.generator.draw.side import (
     SideContext,
     SideFrame,
     draw_side,
-    form_key,
+    form_geometry,
+    form_key_of,
     picture_elements,
     side_pictures,
 )
@@ -134,43 +136,52 @@ class _SidePainter:
         """What this side drawn into ``frame`` is, for a kept page (generator/document/kept_pages.py): everything
         :meth:`__call__` draws it from besides the build's shared inputs, and the key of the form it places;
         None when its drawing cannot be kept (a raster picture, a frame clipped to a shape)."""
-        if not isinstance(frame.clip, (Rect, type(None))):
+        clip = frame.clip
+        if clip is not None and not isinstance(clip, Rect):
             return None  # a shaped clip is a function, not a value the page's key could hold
         ctx, piece, side = self.ctx, self.piece, self.side
         layout = ctx.game.layouts[side.layout]
-        options = ctx.options
         reads = side_reads(layout, piece, side)
-        form = form_key(layout, piece.fields, frame, options.proof, options.stamp_label, reads)  # (fields: read in reads)
+        setting, form = self._setting(layout, frame)
         pictures: tuple[str, ...] | None = ()
-        if picture_elements(layout):
+        if form[1]:  # the layout places pictures
             pictures = side_pictures(layout, {**piece.fields, **side.fields}, (ctx.game.folder,))
             if pictures is None:
                 return None
-        parts = (self._setting(layout, frame), reads, pictures,
-                 ctx.where(self.component, piece, self.noun), piece.index, side is piece.face)
-        return SlotIdentity(parts, form)
+        parts = (setting, reads, pictures, ctx.where(self.component, piece, self.noun), piece.index, side is piece.face)
+        # the key of its form (draw/side.py's form_key: fields are read in reads)
+        return SlotIdentity(parts, form_key_of(layout, reads, form[0], *form[2:]) if clip is not None else None)
 
-    def _setting(self, layout: Layout, frame: SideFrame) -> str:
+    def _setting(self, layout: Layout, frame: SideFrame) -> tuple[str, tuple[Any, ...]]:
         """A digest of what every side drawn with ``layout`` into ``frame`` by this painter's build shares: the
         layout, the frame, the proof and preflight settings, and how its fingerprint is taken (a deck's sides
-        share a few; a page's key holds this digest, not the long text it is made from)."""
-        by_layout = _SETTINGS.get(frame, lambda _: {})
+        share a few; a page's key holds this digest, not the long text it is made from); and what the key of
+        such a side's form takes from them: the frame's geometry, whether the layout places pictures, the proof
+        and the stamp."""
+        by_layout = _SETTINGS.get(frame, _new_settings)
         key = (layout.name, self.found is not None, self.bleed)
         known = by_layout.get(key)
         if known is not None and known[0] is layout and known[1] is self.ctx:
-            return known[2]
+            return known[2], known[3]
         ctx, options, style = self.ctx, self.ctx.options, self.ctx.style
         how = (layout_digest(layout), repr(frame), ctx.preflight, options.proof, options.stamp_label,
                (style.proof_trim, style.proof_safe, style.proof_stroke), self.found is not None, self.bleed)
         digest = hashlib.sha256(repr(how).encode()).hexdigest()
-        by_layout[key] = (layout, ctx, digest)
-        return digest
+        geometry = form_geometry(frame) if isinstance(frame.clip, Rect) else ()
+        form = (geometry, bool(picture_elements(layout)), options.proof, options.stamp_label)
+        by_layout[key] = (layout, ctx, digest, form)
+        return digest, form
 
 
-# by frame, then by (layout name, fingerprinted, bleed): the layout and build a digest was worked out for, and the
-# digest (a long-running watch makes new frames on every save: at most 1,024 are remembered)
-_SETTINGS: ByIdentity[SideFrame, dict[tuple[str, bool, float | None], tuple[Layout, BuildContext, str]]] = \
-    ByIdentity(limit=1024)
+# by frame, then by (layout name, fingerprinted, bleed): the layout and build a digest was worked out for, the
+# digest and what a side's form key takes from them (a long-running watch makes new frames on every save: at most
+# 1,024 are remembered)
+_SETTINGS: ByIdentity[SideFrame, dict[tuple[str, bool, float | None],
+                                      tuple[Layout, BuildContext, str, tuple[Any, ...]]]] = ByIdentity(limit=1024)
+
+
+def _new_settings(frame: SideFrame) -> dict[tuple[str, bool, float | None], tuple[Layout, BuildContext, str, tuple[Any, ...]]]:
+    return {}
 
 
 def _preflight(layout: Layout, frame: SideFrame) -> SideObserver:

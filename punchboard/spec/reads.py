@@ -73,10 +73,18 @@ def reuse_key(layout: Layout, fields: Mapping[str, Any]) -> bytes:
     if read == ():  # a layout that reads no field (a common back): one digest for every piece
         return _READS_NOTHING
     if read is None:
-        values: tuple[Any, ...] = tuple(sorted((k, repr(v)) for k, v in fields.items()))
-    else:
-        values = tuple([(name, name in fields, repr(fields.get(name))) for name in read])
-    return hashlib.sha256(repr(values).encode()).digest()
+        return hashlib.sha256(repr(tuple(sorted((k, repr(v)) for k, v in fields.items()))).encode()).digest()
+    return hashlib.sha256(repr([fields.get(name, _NOT_GIVEN) for name in read]).encode()).digest()
+
+
+class _NotGiven:
+    """A field the piece does not give, in :func:`reuse_key` (a value's repr is never this one's: a string's is quoted)."""
+
+    def __repr__(self) -> str:
+        return "<not given>"
+
+
+_NOT_GIVEN = _NotGiven()
 
 
 _SORTED_READS: ByIdentity[Layout, tuple[str, ...] | None] = ByIdentity()
@@ -96,13 +104,17 @@ _SIDE_READS: ByIdentity[Piece, list[tuple[Side, Layout, bytes]]] = ByIdentity(li
 def side_reads(layout: Layout, piece: Piece, side: Side) -> bytes:
     """:func:`reuse_key` of ``piece``'s ``side`` drawn with ``layout``, worked out once while its model is the
     one loaded last (see :func:`forget_side_reads`)."""
-    known = _SIDE_READS.get(piece, lambda _: [])
+    known = _SIDE_READS.get(piece, _none_yet)
     for known_side, known_layout, digest in known:
         if known_side is side and known_layout is layout:
             return digest
     digest = reuse_key(layout, {**piece.fields, **side.fields} if side.fields else piece.fields)
     known.append((side, layout, digest))
     return digest
+
+
+def _none_yet(piece: Piece) -> list[tuple[Side, Layout, bytes]]:
+    return []
 
 
 def forget_side_reads() -> None:

@@ -8,6 +8,7 @@ the print recorded must be the same, and the file much smaller.
 from __future__ import annotations
 
 import json
+import marshal
 import re
 import subprocess
 import sys
@@ -15,12 +16,14 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pypdfium2 as pdfium
+import pytest
 from punchboard.generator.draw import fixed_forms
 from pypdf import PdfReader
 
+from punchboard.cli import main
 from punchboard.spec.model import Element
 from tests.conftest import ROOT, run_cli
-from tests.generator.test_kept_sides import _deck
+from tests.generator.test_kept_sides import _deck, _edit, _same_as_clean
 
 NO_RUNS = """\
 import sys
@@ -152,3 +155,47 @@ def test_runs_are_cut_by_what_is_shown_and_not_fixed():
     # a hidden element draws nothing and cuts nothing; a hidden fixed one leaves its run
     assert fixed_forms.runs(flags, (True, True, False, True, False, True, True)) == ((0, 1, 3, 5),)
     assert fixed_forms.runs(flags, (False,) * 7) == ()
+
+
+def _drawing_runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the runs drawn (on the scratch canvas, to be written into a form or a side) by in-process builds."""
+    drawn: list[int] = []
+    real = fixed_forms._drawn
+
+    def counting(draw):  # type: ignore[no-untyped-def]
+        drawn.append(1)
+        return real(draw)
+
+    monkeypatch.setattr(fixed_forms, "_drawn", counting)
+    return drawn
+
+
+def test_a_rebuild_takes_its_run_forms_as_the_last_build_kept_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A one-card edit redraws the first sheet (it gives the document its fonts): its sides are replayed, and the
+    run forms they place are taken from ``<component>.runs``, not drawn. A file kept under another salt (other
+    code, options or palette) is not used."""
+    game = _deck(tmp_path, 12)
+    out = tmp_path / "out"
+    assert main(["build", str(game), "--out", str(out), "--jobs", "1", "--quiet"]) == 0
+    runs_file = out / "kept" / ".punchboard-sides" / "deck.runs"
+    head, salt, runs = marshal.loads(runs_file.read_bytes())
+    placed = {name.removeprefix("/FormXob.") for name in _run_forms(out / "kept" / "deck.pdf")[0]}
+    assert set(runs) == placed and placed
+    drawn = _drawing_runs(monkeypatch)
+    _edit(game / "cards.csv", lambda rows: [rows[0].replace("Card 1,", "Card 1 (tweaked),"), *rows[1:]])
+    assert main(["build", str(game), "--out", str(out), "--jobs", "1", "--quiet"]) == 0
+    kept = len(drawn)
+    assert 1 <= kept <= 2, "only the edited card's runs are drawn (for its print fingerprint)"
+    _same_as_clean(game, out, tmp_path / "clean")
+    runs_file.unlink()  # without it, the first sheet's replayed sides draw the run forms they place
+    drawn.clear()
+    _edit(game / "cards.csv", lambda rows: [rows[0].replace("(tweaked)", "(tweaked again)"), *rows[1:]])
+    assert main(["build", str(game), "--out", str(out), "--jobs", "1", "--quiet"]) == 0
+    assert len(drawn) > kept
+    _same_as_clean(game, out, tmp_path / "clean1")
+    head, salt, runs = marshal.loads(runs_file.read_bytes())
+    runs_file.write_bytes(marshal.dumps((head, "another salt", {name: (b"not this", filters) for name, (_, filters)
+                                                                 in runs.items()})))
+    _edit(game / "cards.csv", lambda rows: [rows[0].replace("(tweaked again)", "(again)"), *rows[1:]])
+    assert main(["build", str(game), "--out", str(out), "--jobs", "1", "--quiet"]) == 0
+    _same_as_clean(game, out, tmp_path / "clean2")
