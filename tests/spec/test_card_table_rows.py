@@ -15,6 +15,7 @@ from punchboard.plumbing.errors import Problem, SpecError
 from punchboard.plumbing.limits import DEFAULT_LIMITS
 from punchboard.spec.loader import components, load_game
 from punchboard.spec.model import Piece, Side, frozen_map, new_piece
+from tests.conftest import run_cli
 
 GAME = "id: rows\ntitle: Rows\nplayers: {min: 1, max: 2}\ncomponents: [cards.yaml]\n"
 DECK = "id: cards\nkind: deck\nsize: poker\nlayout: base/card\nfields: [value, text, kind]\n"
@@ -164,3 +165,16 @@ def test_new_piece_is_the_piece_init_makes():
         made.index = 5  # type: ignore[misc]
     values["index"] = 5  # the loader reuses its dict from piece to piece
     assert made.index == 4
+
+
+@pytest.mark.parametrize("key", ["range", "back", "layout", "cells"])
+@pytest.mark.parametrize("verb", ["check", "build", "verify"])
+def test_a_field_named_after_an_entry_key_is_bad_input_not_a_crash(tmp_path: Path, key: str, verb: str):
+    """A card table's column sets the field it names; one named like an entry's own key (range, back, layout,
+    cells) would be read as that key (a number as a range: a crash, exit 3, before)."""
+    folder = _game(tmp_path, DECK.replace("fields: [value, text, kind]", f"fields: [value, {key}]"), f"name,{key}\nA,5\nB,x\n")
+    result = run_cli(verb, str(folder), *(["--out", str(tmp_path / "out")] if verb != "check" else []))
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith(f"{folder / 'cards.yaml'}:5:17: field '{key}' has the name of an entry's own key"), \
+        result.stderr
+    assert "Traceback" not in result.stderr and not (tmp_path / "out" / "rows").exists()

@@ -32,6 +32,9 @@ from .spreadsheets import TableEntries, read_table, table_entries
 Template = tuple[int, dict[str, Any], Side | None, Side | None, tuple[tuple[int, int], ...], Any]
 # Entry keys that are not fields: a card table sets them only through a field of that name.
 _NOT_FIELDS = ENTRY_KEYS - {"count", "name"}
+# The entry keys no field may be named after: an entry's (or a card table row's) value under one is that key's.
+_ENTRY_ONLY = {"range": "range: makes a run of cards", "back": "back: gives the entry its own back",
+               "layout": "layout: gives the entry its own layout", "cells": "cells: shapes a tile"}
 ONE_CELL = ((0, 0),)  # the cells of a piece that is not a tile, or of a tile that gives none
 
 
@@ -191,6 +194,12 @@ class ComponentLoader:
         size = parse_size(doc, ("size",), data["size"], self.presets, self.out) if "size" in data else None
         cell = positive_length(doc, ("cell",), data["cell"], self.out) if "cell" in data else None
         fields = list(data.get("fields", []))
+        misnamed = [(at, key) for at, key in enumerate(fields) if key in _ENTRY_ONLY]
+        for at, key in misnamed:
+            self.out.add(doc.problem(("fields", at), f"field '{key}' has the name of an entry's own key ({_ENTRY_ONLY[key]}), "
+                                     "which a card's value cannot set; expected another name for the field"))
+        if misnamed:  # every entry setting it would be read as that key
+            return None
         defaults = data.get("defaults", {})
         for key in defaults:
             if key not in fields and key != "name":
@@ -331,7 +340,7 @@ class ComponentLoader:
         field_columns = [(at, column) for at, column in enumerate(rows.header) if column != "count"]
         max_pieces = self.out.limits.max_pieces
         for row in rows.rows:
-            entry, line, columns = row
+            entry, line, places = row
             count = entry.get("count", 1)
             total += count * copies
             if total > max_pieces:
@@ -340,11 +349,11 @@ class ComponentLoader:
                 return False
             fields_of = dict(defaults)
             marks = dict(default_marks)
-            place = f"{name}:{line}:"  # a mark is file:LINE:COL, as _mark writes it
             for at, column in field_columns:
                 if column in entry:  # an empty cell sets nothing
                     fields_of[column] = entry[column]
-                    marks[column] = f"{place}{columns[at]}"
+                    cell_line, cell_column = places[at]
+                    marks[column] = f"{name}:{cell_line}:{cell_column}"  # file:LINE:COL, as _mark writes it
             templates.append((count, fields_of, face, back, ONE_CELL, frozen_map(marks)))
         return True
 

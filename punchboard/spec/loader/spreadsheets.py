@@ -41,13 +41,16 @@ DEFAULT_TIMEOUT = 10.0
 SHEETS_FOLDER = ".sheets"
 
 
+Place = tuple[int, int]  # line and column where a cell starts (a quoted cell: at its opening quote)
+
+
 @dataclass
 class Table:
     """Rows of text cells as read, with where each row and cell starts in its source."""
 
     name: str  # how problems name the source: cards.csv, cards.xlsx[Deck], https://…
     path: Path  # the file read (for a link: its cached copy)
-    rows: list[tuple[int, list[str], list[int]]] = field(default_factory=list)  # (row, cells, column of each cell)
+    rows: list[tuple[int, list[str], list[Place]]] = field(default_factory=list)  # (row, cells, where each cell starts)
     noun: str = "csv file"
     padded: bool = False  # a sheet row may stop before the last column: the rest is empty
 
@@ -122,22 +125,65 @@ def _csv_table(name: str, path: Path, data: bytes, out: Collector) -> Table | No
         line = data[: exc.start].count(b"\n") + 1
         out.add(Problem(name, line, 1, f"file is not UTF-8 text ({exc.reason}); save the CSV as UTF-8"))
         return None
-    reader = csv.reader(io.StringIO(text), strict=True)
+    lines = io.StringIO(text).readlines()  # the lines the reader reads, as it reads them
+    reader = csv.reader(iter(lines), strict=True)
     table = Table(name, path)
     last_line = 0
     try:
         for row in reader:
-            columns: list[int] = []  # where each cell starts, counted as if none were quoted
-            start = 1
-            for cell in row:
-                columns.append(start)
-                start += len(cell) + 1
-            table.rows.append((last_line + 1, row, columns))
+            table.rows.append((last_line + 1, row, _places(row, lines, last_line, reader.line_num)))
             last_line = reader.line_num
     except csv.Error as exc:
         out.add(Problem(name, last_line + 1, 1, f"malformed CSV: {exc}"))
         return None
     return table
+
+
+def _places(row: list[str], lines: list[str], first: int, stop: int) -> list[Place]:
+    """Where each cell of ``row`` starts: the reader read it from ``lines[first:stop]`` (counted from 0). A row
+    without a quote has its cells where their lengths put them; a quoted cell holds more characters than its
+    value (its quotes, a doubled quote for each quote in it) and may go on over several lines, so a row with a
+    quote is read again character by character."""
+    if stop - first == 1 and '"' not in lines[first]:
+        places = []
+        column = 1
+        for cell in row:
+            places.append((first + 1, column))
+            column += len(cell) + 1
+        return places
+    found = _quoted_places("".join(lines[first:stop]), first + 1)
+    return found if len(found) == len(row) else [(first + 1, 1)] * len(row)
+
+
+def _quoted_places(text: str, line: int) -> list[Place]:
+    """Where each cell of one CSV record (``text``, from ``line`` on) starts, as the csv module's default
+    dialect reads it: a cell quoted from its first character to a quote not doubled, commas between cells."""
+    places: list[Place] = []
+    column, at, starting, quoted = 1, 0, True, False
+    while at < len(text):
+        char = text[at]
+        if starting:
+            places.append((line, column))
+            starting, quoted = False, char == '"'
+            if quoted:
+                at, column = at + 1, column + 1
+                continue
+        if quoted:
+            if char == '"' and text[at + 1:at + 2] == '"':
+                at, column = at + 2, column + 2
+                continue
+            if char == '"':
+                quoted = False
+            elif char == "\n":
+                line, column = line + 1, 0
+        elif char == ",":
+            starting = True
+        elif char in "\r\n":
+            break  # the record's end
+        at, column = at + 1, column + 1
+    if starting:  # a last cell left empty after a comma
+        places.append((line, column))
+    return places
 
 
 def _cell_text(value: Any) -> str:
@@ -173,7 +219,7 @@ def _xlsx_table(doc: Document, key: str, spec: dict[str, Any], path: Path, out: 
             cells = [_cell_text(value) for value in row]
             while cells and not cells[-1].strip():  # a sheet's used range may run past the last column
                 cells.pop()
-            table.rows.append((number, cells, list(range(1, len(cells) + 1))))
+            table.rows.append((number, cells, [(number, column) for column in range(1, len(cells) + 1)]))
         return table
     finally:
         book.close()
@@ -254,7 +300,7 @@ class TableRow(NamedTuple):
 
     entry: dict[str, Any]
     line: int
-    columns: list[int]  # the column each header cell starts at
+    places: list[Place]  # where each of its cells (one per header column) starts
 
 
 @dataclass
@@ -270,8 +316,8 @@ class TableEntries:
         doc = Document(self.table.path, row.entry)
         doc.__dict__["name"] = self.table.name  # problems name the sheet or link, not only the file read
         doc.value_marks[()] = (row.line, 1)
-        for column, offset in zip(self.header, row.columns, strict=False):
-            doc.value_marks[(column,)] = (row.line, offset)
+        for column, place in zip(self.header, row.places, strict=False):
+            doc.value_marks[(column,)] = place
         return doc
 
 
@@ -281,31 +327,31 @@ def table_entries(table: Table, fields: list[str], out: Collector) -> TableEntri
     if not table.rows:
         out.add(Problem(name, 1, 1, f"{table.noun} is empty; expected a header row naming the fields"))
         return TableEntries(table, [])
-    _, raw_header, header_cols = table.rows[0]
+    _, raw_header, header_places = table.rows[0]
     header = [h.strip() for h in raw_header]
     allowed = sorted(set(fields) | {"count", "name"})
     good = True
     for col, column in enumerate(header):
         if not column:
             good = False
-            out.add(Problem(name, 1, header_cols[col], f"column {col + 1} of the header has no name; expected one of {', '.join(allowed)}"))
+            out.add(Problem(name, *header_places[col], f"column {col + 1} of the header has no name; expected one of {', '.join(allowed)}"))
         elif column in header[:col]:
             good = False
-            out.add(Problem(name, 1, header_cols[col], f"duplicate column '{column}' (also column {header.index(column) + 1})"))
+            out.add(Problem(name, *header_places[col], f"duplicate column '{column}' (also column {header.index(column) + 1})"))
         elif column not in allowed:
             good = False
             hint = schema_check.suggest(column, allowed)
-            out.add(Problem(name, 1, header_cols[col], f"unknown column '{column}'{hint}; expected one of {', '.join(allowed)}"))
+            out.add(Problem(name, *header_places[col], f"unknown column '{column}'{hint}; expected one of {', '.join(allowed)}"))
     entries = TableEntries(table, header)
     if not good:
         return entries
     counted = "count" in header
-    for line_no, row, columns in table.rows[1:]:
+    for line_no, row, places in table.rows[1:]:
         if not any(map(str.strip, row)):  # a blank row
             continue
         if table.padded and len(row) < len(header):
             row = row + [""] * (len(header) - len(row))
-            columns = columns + list(range(len(columns) + 1, len(header) + 1))
+            places = places + [(line_no, column) for column in range(len(places) + 1, len(header) + 1)]
         if len(row) != len(header):
             out.add(Problem(name, line_no, 1, f"row has {len(row)} cells, expected {len(header)} like the header"))
             continue
@@ -314,8 +360,8 @@ def table_entries(table: Table, fields: list[str], out: Collector) -> TableEntri
             count = entry.get("count", 1)
             if not isinstance(count, int) or isinstance(count, bool) or count < 1:
                 shown = repr(count) if len(repr(count)) <= 40 else f"{repr(count)[:30]}… ({len(str(count))} characters)"
-                bad = TableRow(entry, line_no, columns)
+                bad = TableRow(entry, line_no, places)
                 out.add(entries.document(bad).problem(("count",), f"count must be a positive integer, got {shown}"))
                 continue
-        entries.rows.append(TableRow(entry, line_no, columns))
+        entries.rows.append(TableRow(entry, line_no, places))
     return entries
