@@ -10,6 +10,7 @@ from __future__ import annotations
 import copyreg
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -131,7 +132,12 @@ class Component:
     def has_backs(self) -> bool:
         return any(piece.back is not None for piece in self.pieces)
 
-    def layouts(self) -> set[str]:
+    def layouts(self) -> frozenset[str]:
+        """The names of the layouts its pieces and outside are drawn with."""
+        return self._layouts
+
+    @cached_property
+    def _layouts(self) -> frozenset[str]:  # worked out once: a build asks for a 2,000-card deck's several times
         names = set()
         for piece in self.pieces:
             for side in (piece.face, piece.back):
@@ -139,7 +145,7 @@ class Component:
                     names.add(side.layout)
         if self.outside is not None:
             names.add(self.outside.layout)
-        return names
+        return frozenset(names)
 
 
 @dataclass(frozen=True)
