@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
+from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFResourceDictionary
 from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.plumbing.identity import ByIdentity, identity
@@ -308,7 +308,7 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
             canvas.endForm()
             packed_forms.restore(canvas, name, found.stream, found.filters)
             if runs:
-                canvas._doc.idToObject[canvas._doc.getXObjectName(name)].XObjects = canvas._doc.xobjDict(runs)
+                canvas._doc.idToObject[canvas._doc.getXObjectName(name)].XObjects = _run_resources(canvas, runs)
             heard = [ctx.where + text if relative else text for relative, text in found.heard]
             said[name] = (ctx.where, heard)
             for message in heard:
@@ -343,6 +343,17 @@ def _kept_runs(canvas: Canvas, layout: Layout, found: kept.KeptSide, frame: Side
     if len(forms) != len(found.runs) or None in forms:
         return None
     return forms  # type: ignore[return-value]
+
+
+def _run_resources(canvas: Canvas, forms: list[str]) -> PDFDictionary:
+    """The resource dictionary of the run forms a side places: one per document for each list of them (a deck's
+    20,000 forms held one each, 12 MB)."""
+    shared: dict[tuple[str, ...], PDFDictionary] = canvas.__dict__.setdefault("_punchboard_run_resources", {})
+    key = tuple(forms)
+    found = shared.get(key)
+    if found is None:
+        found = shared[key] = canvas._doc.xobjDict(forms)
+    return found
 
 
 RASTER = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".tif", ".tiff", ".bmp")
@@ -399,6 +410,8 @@ def _draw_form(canvas: Canvas, name: str, bounds: Rect, layout: Layout, fields: 
         asked.take(prints[(name, asked.bleed)])
     shadings = dict(canvas._shadingUsed)  # gradients (SVG) the form uses; endForm forgets them
     canvas.endForm()
+    if forms:
+        canvas._doc.idToObject[canvas._doc.getXObjectName(name)].XObjects = _run_resources(canvas, forms)
     _keep_transparency(canvas, name, shadings)
     packed_forms.pack(canvas, name)
     if store is None:
