@@ -78,7 +78,8 @@ class BuildContext:
         return _preflight if self.preflight else None
 
     def where(self, component: Component, piece: Piece, noun: str = "card") -> str:
-        label = f"'{piece.name}'" if piece.name else f"#{piece.index + 1}"
+        name = piece.name
+        label = f"'{name}'" if name else f"#{piece.index + 1}"
         return f"{self.game.id} / {component.id} / {noun} {label}"
 
     def painter(self, component: Component, piece: Piece, side: Side | None, noun: str = "card") -> Painter | None:

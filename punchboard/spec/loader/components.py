@@ -26,7 +26,7 @@ from .common import ENTRY_KEYS, LIST_KEYS, Collector, load_document, positive_le
 from .kept import KeptComponent, kept
 from .layouts import LayoutLoader
 from .sizes import parse_size
-from .spreadsheets import TableEntries, read_table, table_entries
+from .spreadsheets import CellMarks, TableEntries, read_table, table_entries
 
 # What an entry makes: count, fields, face, back, cells and marks of each of its pieces.
 Template = tuple[int, dict[str, Any], Side | None, Side | None, tuple[tuple[int, int], ...], Any]
@@ -337,24 +337,23 @@ class ComponentLoader:
         take the component's layout, back and cells. False, after the problem, if they bring it past max_pieces."""
         face, back = sides
         name = rows.table.name
-        field_columns = [(at, column) for at, column in enumerate(rows.header) if column != "count"]
+        columns = {column: at for at, column in enumerate(rows.header) if column != "count"}
+        counted = "count" in rows.header
         max_pieces = self.out.limits.max_pieces
         for row in rows.rows:
-            entry, line, places = row
+            entry, _, places = row
             count = entry.get("count", 1)
             total += count * copies
             if total > max_pieces:
                 culprit, where = (doc, ("copies",)) if count <= max_pieces and copies > 1 else (rows.document(row), ("count",))
                 self.out.add(_too_many(culprit, where, total, max_pieces))
                 return False
-            fields_of = dict(defaults)
-            marks = dict(default_marks)
-            for at, column in field_columns:
-                if column in entry:  # an empty cell sets nothing
-                    fields_of[column] = entry[column]
-                    cell_line, cell_column = places[at]
-                    marks[column] = f"{name}:{cell_line}:{cell_column}"  # file:LINE:COL, as _mark writes it
-            templates.append((count, fields_of, face, back, ONE_CELL, frozen_map(marks)))
+            if defaults or counted:  # an empty cell sets nothing: the default stands
+                fields_of = dict(defaults)
+                fields_of.update((column, entry[column]) for column in columns if column in entry)
+            else:
+                fields_of = entry  # its cells are the fields, in the header's order
+            templates.append((count, fields_of, face, back, ONE_CELL, CellMarks(name, places, columns, entry, default_marks)))
         return True
 
     def _safe_zones_fit(self, doc: Document, size: Size, kind: str, *sides: tuple[PathKey, Side | None]) -> bool:

@@ -22,6 +22,7 @@ import hashlib
 import io
 import json
 import re
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -319,6 +320,37 @@ class TableEntries:
         for column, place in zip(self.header, row.places, strict=False):
             doc.value_marks[(column,)] = place
         return doc
+
+
+class CellMarks(Mapping[str, str]):
+    """A card table row's marks, field → ``file:LINE:COL`` of its cell (or of the component's default), written out
+    only when asked for: a piece's marks are read when a check names its cell, and a 2,000-row table made 8,000
+    of them on every load. The same keys in the same order as the dict the entry loop makes."""
+
+    __slots__ = ("_name", "_places", "_columns", "_entry", "_defaults")
+
+    def __init__(self, name: str, places: Sequence[Place], columns: Mapping[str, int], entry: Mapping[str, Any],
+                 defaults: Mapping[str, str]):
+        self._name, self._places, self._columns, self._entry, self._defaults = name, places, columns, entry, defaults
+
+    def __getitem__(self, key: str) -> str:
+        at = self._columns.get(key)
+        if at is not None and key in self._entry:  # an empty cell sets nothing: the default's mark stands
+            line, column = self._places[at]
+            return f"{self._name}:{line}:{column}"
+        return self._defaults[key]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._defaults
+        for key in self._columns:
+            if key in self._entry and key not in self._defaults:
+                yield key
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return f"CellMarks({dict(self)!r})"
 
 
 def table_entries(table: Table, fields: list[str], out: Collector) -> TableEntries:
