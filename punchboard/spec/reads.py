@@ -104,6 +104,8 @@ _SIDE_READS: ByIdentity[Piece, list[tuple[Side, Layout, bytes]]] = ByIdentity(li
 def side_reads(layout: Layout, piece: Piece, side: Side) -> bytes:
     """:func:`reuse_key` of ``piece``'s ``side`` drawn with ``layout``, worked out once while its model is the
     one loaded last (see :func:`forget_side_reads`)."""
+    if _SORTED_READS.get(layout, _sorted_reads) == ():  # a layout that reads no field (a common back): no memo
+        return _READS_NOTHING
     known = _SIDE_READS.get(piece, _none_yet)
     for known_side, known_layout, digest in known:
         if known_side is side and known_layout is layout:
