@@ -328,12 +328,11 @@ class KeptPages:
         assert old is not None
         doc = canvas._doc
         page = _CopiedPage(old, record, _Copy(old, *contents))
-        # registered as doc.Reference registers a new named object, without its checks for objects it knows
+        # registered as doc.Reference registers a new named object, without its checks for objects it knows (none
+        # of them is: _objects_agree)
         to_object, to_number, to_name = doc.idToObject, doc.idToObjectNumberAndVersion, doc.numberToId
         counter = doc.objectcounter
         for index, name in enumerate(names[:-1]):
-            if name in to_object:
-                raise SpliceFailed(f"{name} is in the document already")
             counter += 1
             copy = _Copy(old, first + index, *places[index], page)
             copy.__InternalName__ = name

@@ -41,7 +41,7 @@ from .geometry import Rect
 
 FORMAT = 1  # part of every run form's name
 SMALL = 2048  # bytes of operators under which a run is written into each side: a form of its own would cost more
-_SHAPES = frozenset({"rect", "ellipse", "line", "polygon"})
+SHAPES = frozenset({"rect", "ellipse", "line", "polygon"})  # the elements drawn from their properties alone
 
 Run = tuple[int, ...]  # the indices of a run's elements in its layout
 DrawRun = Callable[[Canvas], list[list[str]]]  # draws a run's elements on a canvas: each one's operators
@@ -75,7 +75,7 @@ def _drawn(draw: DrawRun) -> tuple[tuple[str, ...], ...]:
 def _fixed(element: Element) -> bool:
     if "opacity" in element.props or not names_no_field(element):
         return False
-    if element.type in _SHAPES:
+    if element.type in SHAPES:
         return True
     icon = element.props.get("icon")
     return element.type == "icon" and isinstance(icon, str) and built_in(icon.strip().lower())

@@ -462,7 +462,7 @@ def _fingerprint(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], fram
         palette = {**ctx.palette, **layout.palette}
         quiet = replace(ctx, warn=lambda message: None, observe=None, fingerprint=None, stamp="", proof=False)
         key = None
-        if element.type in _SHAPES:  # drawn from its props alone: a deck's backgrounds are drawn once
+        if element.type in fixed_forms.SHAPES:  # drawn from its props alone: a deck's backgrounds are drawn once
             key = (layout.name, element.id, repr(bound_props(element.props, fields)), repr(sorted(palette.items())),
                    round(trim.width, 4), round(trim.height, 4), round(bleed, 4))
             found = _REDRAWN.get(key)
@@ -481,7 +481,6 @@ def _fingerprint(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], fram
     return fingerprint.digest(trim.width, trim.height, chunks)
 
 
-_SHAPES = frozenset({"rect", "ellipse", "line", "polygon"})
 _REDRAWN: dict[tuple[object, ...], bytes] = {}  # shapes on the bleed box drawn at the declared bleed, per process
 
 

@@ -67,7 +67,7 @@ def _both_ways(folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *,
         fast = _load(folder, tmp_path, **limits)
     assert bool(calls) == rows_read
     with monkeypatch.context() as patch:
-        patch.setattr(components, "_fields_alone", lambda rows, face: False)
+        patch.setattr(components, "_fields_alone", lambda face: False)
         slow = _load(folder, tmp_path, **limits)
     assert fast == slow
     if isinstance(fast, list):

@@ -30,8 +30,6 @@ from .spreadsheets import CellMarks, TableEntries, read_table, table_entries
 
 # What an entry makes: count, fields, face, back, cells and marks of each of its pieces.
 Template = tuple[int, dict[str, Any], Side | None, Side | None, tuple[tuple[int, int], ...], Any]
-# Entry keys that are not fields: a card table sets them only through a field of that name.
-_NOT_FIELDS = ENTRY_KEYS - {"count", "name"}
 # The entry keys no field may be named after: an entry's (or a card table row's) value under one is that key's.
 _ENTRY_ONLY = {"range": "range: makes a run of cards", "back": "back: gives the entry its own back",
                "layout": "layout: gives the entry its own layout", "cells": "cells: shapes a tile"}
@@ -44,10 +42,11 @@ def _mark(doc: Document, path: PathKey) -> str:
     return f"{doc.name}:{line}:{col}"
 
 
-def _fields_alone(rows: TableEntries, face: Side | None) -> bool:
-    """Whether a card table's rows set fields alone (and count and name) and take the component's layout: then
-    they are made into templates without the entry loop's checks (_row_templates)."""
-    return face is not None and _NOT_FIELDS.isdisjoint(rows.header)
+def _fields_alone(face: Side | None) -> bool:
+    """Whether a card table's rows are made into templates without the entry loop's checks (_row_templates): its
+    columns are declared fields, count and name (no field is named after another entry key), so its rows set
+    fields alone, and they take the component's layout; without one, the entry loop says each has none."""
+    return face is not None
 
 
 def _too_many(culprit: Document, path: PathKey, total: int, max_pieces: int) -> Problem:
@@ -223,7 +222,7 @@ class ComponentLoader:
             if table is not None:
                 table_file = table.path
                 rows = table_entries(table, fields, self.out)
-                if not _fields_alone(rows, face):  # the entry loop reads them, as it reads the component's entries
+                if not _fields_alone(face):  # the entry loop reads them, as it reads the component's entries
                     entries += [(row.entry, rows.document(row), ()) for row in rows.rows]
                     rows = None
         if not entries and list_key not in data and table_key not in data:
