@@ -15,11 +15,11 @@ and the server checks all of that again before it accepts the command.
 
 from __future__ import annotations
 
+import _signal  # signal's and struct's own modules: their wrappers build enums and cost a millisecond at start
 import _socket
+import _struct
 import marshal
 import os
-import signal
-import struct
 import sys
 import zlib
 from collections.abc import Sequence
@@ -27,7 +27,7 @@ from collections.abc import Sequence
 HANDED = frozenset({"build", "check", "verify", "bom", "list", "images", "tts", "preview"})
 NO_SERVER_ENV = "PUNCHBOARD_NO_SERVER"  # set (to anything but "" or "0"): every command runs in its own process
 PROTOCOL = 1
-_LENGTH = struct.Struct("!I")
+_LENGTH = _struct.Struct("!I")
 MAX_SOCKET_PATH = 100  # sun_path holds 104 (macOS) or 108 (Linux) bytes with its terminating zero
 
 
@@ -69,7 +69,7 @@ def send_message(sock: _socket.socket, message: object, fds: Sequence[int] = ())
     data = marshal.dumps(message)
     payload = _LENGTH.pack(len(data)) + data
     if fds:
-        sent = sock.sendmsg([payload], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, struct.pack(f"{len(fds)}i", *fds))])
+        sent = sock.sendmsg([payload], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, _struct.pack(f"{len(fds)}i", *fds))])
         payload = payload[sent:]
     while payload:
         payload = payload[sock.send(payload):]
@@ -162,14 +162,14 @@ def _answer(sock: _socket.socket) -> int | None:
         except OSError:
             pass
 
-    previous = [signal.signal(number, interrupt) for number in (signal.SIGINT, signal.SIGTERM)]
+    previous = [_signal.signal(number, interrupt) for number in (_signal.SIGINT, _signal.SIGTERM)]
     try:
         answer = receive_message(sock)
     except KeyboardInterrupt:
         return 130
     finally:
-        signal.signal(signal.SIGINT, previous[0])
-        signal.signal(signal.SIGTERM, previous[1])
+        _signal.signal(_signal.SIGINT, previous[0])
+        _signal.signal(_signal.SIGTERM, previous[1])
     if not isinstance(answer, dict):
         print("punchboard: internal error: the build server stopped before it answered; run the command again "
               f"(`{NO_SERVER_ENV}=1` runs it without the server)", file=sys.stderr)
