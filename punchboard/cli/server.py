@@ -37,6 +37,7 @@ from .common import EXIT_OK, Voice, add_common_flags, positive_seconds
 IDLE_DEFAULT = 1800.0  # seconds: half an hour without a command
 START_TIMEOUT = 30.0  # seconds ``start`` waits for the new server to answer
 MAX_MESSAGE = 1 << 24
+TIDY_AFTER = 1.0  # seconds without a command before the collector goes over what the last commands left
 
 
 class _Stop(Exception):
@@ -208,13 +209,21 @@ def _served(path: str, idle: float) -> int:
     from punchboard.cli import GC_THRESHOLDS
 
     gc.set_threshold(*GC_THRESHOLDS)
+    untidy = False  # a command ran since the collector last went over what commands left
     try:
         while True:
-            listener.settimeout(max(0.0, idle - (time.time() - state.last)))
+            left = idle - (time.time() - state.last)
+            if left <= 0 and not untidy:
+                break
+            listener.settimeout(max(0.001, min(left, TIDY_AFTER) if untidy else left))  # 0 would not wait at all
             try:
                 conn, _ = listener.accept()
             except TimeoutError:
-                break
+                if not untidy:
+                    break
+                gc.collect()  # while nobody waits: a command that comes at once does not wait for it
+                untidy = False
+                continue
             with conn:
                 conn.settimeout(None)
                 try:
@@ -226,7 +235,7 @@ def _served(path: str, idle: float) -> int:
 
                     traceback.print_exc()
             state.last = time.time()
-            gc.collect()
+            untidy = True
     except _Stop:
         pass
     finally:
