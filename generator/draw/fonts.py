@@ -20,7 +20,22 @@ VERA_FILES = {
     "Vera-BoldItalic": "VeraBI.ttf",
 }
 DEFAULT_FONT = "Vera"
-_registered: dict[str, Path] = {}
+BUILTIN = frozenset(VERA_FILES)
+# name → the file registered under it, and that file's stamp then: a process that builds again (watch, serve,
+# the build server) reads a font file again once it has changed
+_registered: dict[str, tuple[Path, tuple[int, ...]]] = {}
+# The fonts the side being drawn may use: the built-in ones and its layout's. Another layout's (another game's,
+# in a process that builds several) is not one of them: its ``Body-Bold`` is not this layout's bold face.
+_usable: frozenset[str] = BUILTIN
+_usable_from: Mapping[str, Path] | None = None
+
+
+def _stamp(path: Path) -> tuple[int, ...]:
+    try:
+        info = path.stat()
+    except OSError:
+        return ()
+    return (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
 
 
 def register_builtin() -> None:
@@ -29,15 +44,51 @@ def register_builtin() -> None:
 
 
 def register(name: str, path: Path) -> None:
-    if _registered.get(name) == path:
+    stamp = _stamp(path)
+    known = _registered.get(name)
+    if known == (path, stamp):
         return
+    if known is not None:  # another file under this name, or the file changed: reportlab keeps a name's first font
+        _forget(name)
     pdfmetrics.registerFont(TTFont(name, str(path)))
-    _registered[name] = path
+    _registered[name] = (path, stamp)
+
+
+def _forget(name: str) -> None:
+    """Let reportlab's font under ``name`` go, and its face's entry when no other name holds that font (reportlab
+    gives a new font whose face it knows the font it already has)."""
+    old = pdfmetrics._fonts.pop(name, None)
+    _registered.pop(name, None)
+    if old is None or any(font is old for font in pdfmetrics._fonts.values()):
+        return
+    face = getattr(getattr(old, "face", None), "name", None)
+    if pdfmetrics._dynFaceNames.get(face) is old:
+        del pdfmetrics._dynFaceNames[face]
+
+
+def forget_layout_fonts() -> None:
+    """Back to the fonts a new process has (the built-in ones): a process that runs one command after another (the
+    build server) sets each in the fonts its own layouts declare, as a process of its own would."""
+    global _usable, _usable_from
+    registered, known, faces = _BASELINE
+    pdfmetrics._fonts.clear()
+    pdfmetrics._fonts.update(known)
+    pdfmetrics._dynFaceNames.clear()
+    pdfmetrics._dynFaceNames.update(faces)
+    _registered.clear()
+    _registered.update(registered)
+    _usable, _usable_from = BUILTIN, None
 
 
 def register_layout_fonts(fonts: Mapping[str, Path]) -> None:
+    """Register a layout's fonts (again, if a file changed since) and make them, with the built-in ones, the
+    fonts its sides are set in. A layout's fonts are one mapping for all its sides: a deck's cards do this once."""
+    global _usable, _usable_from
+    if fonts is _usable_from:
+        return
     for name, path in fonts.items():
         register(name, path)
+    _usable, _usable_from = BUILTIN | frozenset(fonts), fonts
 
 
 def known(name: str) -> bool:
@@ -62,7 +113,7 @@ def styled(name: str, bold: bool, italic: bool) -> str:
             break
     suffix = "-BoldItalic" if bold and italic else "-Bold" if bold else "-Italic" if italic else ""
     candidate = base + suffix
-    if candidate in _registered:
+    if candidate in _usable:
         return candidate
     fallback = "Vera" + suffix
     return fallback if bold or italic else resolve(base)
@@ -83,3 +134,4 @@ def descent(font: str, size: float) -> float:
 
 
 register_builtin()
+_BASELINE = (dict(_registered), dict(pdfmetrics._fonts), dict(pdfmetrics._dynFaceNames))

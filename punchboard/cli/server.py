@@ -383,6 +383,9 @@ def _run(message: dict[str, Any], fds: list[int], conn: socket.socket, state: _S
         os.environ.update(saved_env)
         os.chdir(saved_cwd)
         os.umask(saved_umask)
+        fonts = sys.modules.get("punchboard.generator.draw.fonts")
+        if fonts is not None:  # the next command sets its text in its own layouts' fonts only
+            fonts.forget_layout_fonts()
     return code
 
 

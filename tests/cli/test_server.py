@@ -228,3 +228,64 @@ def test_the_hand_off_loads_nothing_but_the_interpreters_own_modules():
     stdlib = sys.stdlib_module_names
     foreign = [m for m in loaded.stdout.split() if m.split(".")[0] not in stdlib and not m.startswith("punchboard")]
     assert foreign == []
+
+
+VERA = Path(__import__("reportlab").__file__).parent / "fonts"
+
+
+def _font_game(folder: Path, layout: str, fonts: dict[str, str]) -> Path:
+    """A one-deck game whose own layout declares ``fonts`` (name → one of reportlab's Vera files) and sets its
+    text in ``Body``, with a bold word."""
+    (folder / "layouts" / layout).mkdir(parents=True)
+    for name, file in fonts.items():
+        (folder / "layouts" / layout / f"{name}.ttf").write_bytes((VERA / file).read_bytes())
+    declared = ", ".join(f"{name}: {name}.ttf" for name in fonts)
+    (folder / "layouts" / layout / "card.yaml").write_text(
+        f"fonts: {{{declared}}}\nelements:\n"
+        "  - {id: t, type: text, x: 5%, y: 5%, width: 90%, height: 30%, text: '{name} is **bold**', font: Body}\n",
+        encoding="utf-8")
+    (folder / "game.yaml").write_text(f"id: {folder.name}\ntitle: Fonts\nplayers: {{min: 2, max: 4}}\n"
+                                      "components: [cards.yaml]\n", encoding="utf-8")
+    (folder / "cards.yaml").write_text(f"id: cards\nkind: deck\nsize: poker\nlayout: {layout}/card\n"
+                                       "cards:\n  - {name: One, count: 2}\n", encoding="utf-8")
+    return folder
+
+
+def _font_names(pdf: Path) -> set[str]:
+    from pypdf import PdfReader
+
+    names = set()
+    for page in PdfReader(pdf).pages:
+        for form in page["/Resources"].get("/XObject", {}).values():
+            for font in form.get_object().get("/Resources", {}).get("/Font", {}).values():
+                names.add(str(font.get_object()["/BaseFont"]).split("+")[-1])
+        for font in page["/Resources"].get("/Font", {}).values():
+            names.add(str(font.get_object()["/BaseFont"]).split("+")[-1])
+    return names
+
+
+def test_a_server_that_built_another_game_writes_what_a_new_process_writes(server: int, tmp_path: Path):
+    """Fonts are a layout's own: a bold face another game's layout declared (``Body-Bold``, here Vera's oblique
+    file) is not this layout's, which has none and sets bold in Vera Bold, in the server as in a new process."""
+    other = _font_game(tmp_path / "other", "mine", {"Body": "Vera.ttf", "Body-Bold": "VeraIt.ttf"})
+    game = _font_game(tmp_path / "game", "mine", {"Body": "Vera.ttf"})
+    assert run_cli("build", str(other), "--out", str(tmp_path / "out"), "--quiet").returncode == 0
+    assert "BitstreamVeraSans-Oblique" in _font_names(tmp_path / "out" / "other" / "cards.pdf")
+    served = run_cli("build", str(game), "--out", str(tmp_path / "out"), "--quiet")
+    direct = _direct("build", str(game), "--out", str(tmp_path / "fresh"), "--quiet", cwd=tmp_path)
+    assert served.returncode == direct.returncode == 0, served.stderr
+    assert _served() == 2
+    assert "BitstreamVeraSans-Bold" in _font_names(tmp_path / "fresh" / "game" / "cards.pdf")
+    assert _files(tmp_path / "out" / "game") == _files(tmp_path / "fresh" / "game")
+
+
+def test_a_font_file_replaced_while_the_server_runs_is_read_again(server: int, tmp_path: Path):
+    game = _font_game(tmp_path / "game", "mine", {"Body": "Vera.ttf"})
+    assert run_cli("build", str(game), "--out", str(tmp_path / "out"), "--quiet").returncode == 0
+    assert "BitstreamVeraSans-Roman" in _font_names(tmp_path / "out" / "game" / "cards.pdf")
+    (game / "layouts" / "mine" / "Body.ttf").write_bytes((VERA / "VeraIt.ttf").read_bytes())
+    assert run_cli("build", str(game), "--out", str(tmp_path / "out"), "--quiet").returncode == 0
+    assert _direct("build", str(game), "--out", str(tmp_path / "fresh"), "--quiet", cwd=tmp_path).returncode == 0
+    assert _served() == 2
+    assert "BitstreamVeraSans-Oblique" in _font_names(tmp_path / "fresh" / "game" / "cards.pdf")
+    assert _files(tmp_path / "out" / "game") == _files(tmp_path / "fresh" / "game")
