@@ -145,9 +145,10 @@ def _slow_build(tmp_path: Path) -> tuple[subprocess.Popen[str], Path]:
     return process, out
 
 
-def test_ctrl_c_stops_the_command_in_the_server_and_not_the_server(server: int, tmp_path: Path):
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_stops_the_command_in_the_server_and_not_the_server(server: int, tmp_path: Path, stop: int):
     process, out = _slow_build(tmp_path)
-    process.send_signal(signal.SIGINT)
+    process.send_signal(stop)
     stdout, stderr = process.communicate(timeout=TIMEOUT)
     assert process.returncode == 130, stderr
     assert stderr.rstrip().endswith("interrupted") and "Traceback" not in stderr
@@ -155,6 +156,19 @@ def test_ctrl_c_stops_the_command_in_the_server_and_not_the_server(server: int, 
     assert _pid() == server
     again = run_cli("build", str(tmp_path / "game"), "--out", str(out), "--quiet")
     assert again.returncode == 0 and (out / "mini" / "mini-print-and-play.pdf").exists()
+
+
+def test_a_reader_that_stops_early_is_not_a_crash(server: int, tmp_path: Path):
+    """`punchboard bom … | head`, handed to the server: exit 141, nothing said, and the server serves on."""
+    process = subprocess.Popen([sys.executable, "-m", "punchboard", "bom", "steam_court"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, cwd=tmp_path)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    errors = process.stderr.read().decode()
+    assert process.wait(timeout=TIMEOUT) == 141
+    assert errors == "" and not list(tmp_path.glob("punchboard-crash-*"))
+    assert _served() == 1
+    assert run_cli("bom", "steam_court").stdout == _direct("bom", "steam_court", cwd=tmp_path).stdout
 
 
 def test_a_caller_that_dies_stops_its_command(server: int, tmp_path: Path):
