@@ -9,6 +9,7 @@ save, so a memo that outlives one build keeps at most ``limit`` entries and star
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
@@ -29,6 +30,7 @@ class ByIdentity(Generic[K, V]):
     def __init__(self, limit: int | None = 512):
         self.limit = limit
         self._known: dict[int, tuple[K, V]] = {}
+        _MEMOS.add(self)
 
     def get(self, obj: K, work: Callable[[K], V]) -> V:
         known = self._known.get(identity(obj))
@@ -43,3 +45,15 @@ class ByIdentity(Generic[K, V]):
     def clear(self) -> None:
         """Forget every object (a new model replaces the one these were worked out for)."""
         self._known.clear()
+
+
+_MEMOS: weakref.WeakSet[ByIdentity[object, object]] = weakref.WeakSet()
+
+
+def forget_all() -> None:
+    """A new model is being loaded: every memo lets the last one's objects go. A memo's ``limit`` bounds its
+    entries, not what they hold: an entry can hold a whole build (a frame's settings hold the build's context,
+    and through it the game), and a process that loads model after model (``watch``, ``serve``, the build
+    server) kept the last few dozen models alive until a memo filled up."""
+    for memo in list(_MEMOS):
+        memo.clear()

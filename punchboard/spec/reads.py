@@ -103,7 +103,7 @@ _SIDE_READS: ByIdentity[Piece, list[tuple[Side, Layout, bytes]]] = ByIdentity(li
 
 def side_reads(layout: Layout, piece: Piece, side: Side) -> bytes:
     """:func:`reuse_key` of ``piece``'s ``side`` drawn with ``layout``, worked out once while its model is the
-    one loaded last (see :func:`forget_side_reads`)."""
+    one loaded last (loading a model forgets the last one's: plumbing/identity.py's ``forget_all``)."""
     if _SORTED_READS.get(layout, _sorted_reads) == ():  # a layout that reads no field (a common back): no memo
         return _READS_NOTHING
     known = _SIDE_READS.get(piece, _none_yet)
@@ -117,8 +117,3 @@ def side_reads(layout: Layout, piece: Piece, side: Side) -> bytes:
 
 def _none_yet(piece: Piece) -> list[tuple[Side, Layout, bytes]]:
     return []
-
-
-def forget_side_reads() -> None:
-    """A new model is being loaded: let the last one's entries go (a long-running watch loads one per save)."""
-    _SIDE_READS.clear()

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from punchboard.plumbing.errors import Problem, SpecError, display_path
+from punchboard.plumbing.identity import forget_all
 from punchboard.plumbing.limits import DEFAULT_LIMITS, Limits
 from punchboard.plumbing.paths import GAME_FILE, LAYOUTS, is_inside, resolved, resolving_once
 from punchboard.spec import expressions, layout_checks, look_checks, schema_check
@@ -19,7 +20,6 @@ from punchboard.spec.model import (
     Layout,
     frozen_map,
 )
-from punchboard.spec.reads import forget_side_reads
 from punchboard.spec.yamlsource import Document, load_yaml
 
 from .common import HEX_COLOUR, Collector, load_document
@@ -160,7 +160,7 @@ def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS, out_dir: Path | Non
     ``out_dir`` is the output folder the game is loaded for (default ``output``): spreadsheet
     links are cached in its ``.sheets/`` folder.
     """
-    forget_side_reads()  # the last model's side digests (reads.py) go with it
+    forget_all()  # the last model's memos (its side digests, layout plans, frames' settings) go with it
     with resolving_once():  # each file's path is resolved once per load
         return _load_game(folder, limits, out_dir)
 
