@@ -347,6 +347,10 @@ def _run(message: dict[str, Any], fds: list[int], conn: socket.socket, state: _S
             except KeyboardInterrupt:
                 print("interrupted", file=sys.stderr)
                 code = 130
+            except SystemExit as stop:  # ends the command, as it would end the command's own process; not the server
+                if isinstance(stop.code, str):
+                    print(stop.code, file=sys.stderr)
+                code = stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1
             finally:
                 with state.lock:
                     state.building = False

@@ -234,6 +234,32 @@ def test_the_server_stops_when_the_installed_packages_change(server: int, tmp_pa
     _wait(lambda: _pid() is None, "the server to stop")
 
 
+def test_a_command_that_exits_ends_itself_and_not_the_server(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    """A ``SystemExit`` out of a command (as from a library) gives its code and message to the caller, as it would
+    from the command's own process, and the server's streams, folder and environment are its own again."""
+    import socket
+    import threading
+
+    import punchboard.cli
+    from punchboard.cli import server
+
+    def leaves(argv: list[str]) -> int:
+        assert os.getcwd() == str(tmp_path) and os.environ["ONLY_HERE"] == "1"
+        raise SystemExit("leaving early")
+
+    monkeypatch.setattr(punchboard.cli, "main", leaves)
+    read, write = os.pipe()
+    fds = [os.open(os.devnull, os.O_RDONLY), os.dup(write), os.dup(write)]
+    caller, _ = socket.socketpair()
+    message = {"argv": ["build"], "cwd": str(tmp_path), "env": dict(os.environ, ONLY_HERE="1"), "umask": 0o22,
+               "streams": [("utf-8", "strict")] * 3}
+    before = (os.getcwd(), sys.stdout, sys.stderr)
+    code = server._run(message, fds, caller, server._State(), threading.main_thread().ident)
+    os.close(write)
+    assert code == 1 and os.read(read, 100) == b"leaving early\n"
+    assert (os.getcwd(), sys.stdout, sys.stderr) == before and "ONLY_HERE" not in os.environ
+
+
 def test_the_hand_off_loads_nothing_but_the_interpreters_own_modules():
     """What every command imports before it is handed over, or not: nothing from site-packages, no pathlib work."""
     code = ("import sys; before = set(sys.modules); import punchboard.plumbing.handoff; "
