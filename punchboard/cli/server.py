@@ -52,6 +52,8 @@ class _NotStarted(Exception):
 class _State:
     building: bool = False
     interrupting: bool = False
+    caller_stopped: bool = False  # the command running was stopped by its caller (else, when it ends with 130,
+    # by a signal to the server itself: ``kill``, which stops the server once the command has answered)
     served: int = 0
     since: float = field(default_factory=time.time)
     last: float = field(default_factory=time.time)
@@ -295,6 +297,8 @@ def _handle(conn: socket.socket, state: _State, who: str, code: Any, idle: float
             handoff.send_message(conn, {"code": answer})
         except OSError:
             pass  # the caller went away (a second Ctrl-C)
+        if answer == 130 and not state.caller_stopped:
+            raise _Stop  # SIGTERM (or SIGINT) to the server stopped the command it ran: the server stops too
     finally:
         for fd in fds:
             os.close(fd)
@@ -306,7 +310,7 @@ def _watch(conn: socket.socket, wake: int, state: _State, main_thread: int) -> N
     if conn in readable:
         with state.lock:
             if state.building:
-                state.interrupting = True
+                state.interrupting = state.caller_stopped = True
                 signal.pthread_kill(main_thread, signal.SIGINT)
 
 
@@ -339,7 +343,7 @@ def _run(message: dict[str, Any], fds: list[int], conn: socket.socket, state: _S
             for fd in fds:
                 os.close(fd)
         with state.lock:
-            state.building = True
+            state.building, state.caller_stopped = True, False
         watcher.start()
         try:
             try:

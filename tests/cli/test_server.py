@@ -158,6 +158,17 @@ def test_ctrl_c_stops_the_command_in_the_server_and_not_the_server(server: int, 
     assert again.returncode == 0 and (out / "mini" / "mini-print-and-play.pdf").exists()
 
 
+def test_a_server_killed_during_a_command_stops_it_answers_and_stops(server: int, tmp_path: Path):
+    process, out = _slow_build(tmp_path)
+    os.kill(server, signal.SIGTERM)
+    _, stderr = process.communicate(timeout=TIMEOUT)
+    assert process.returncode == 130 and stderr.rstrip().endswith("interrupted")
+    _wait(lambda: _pid() is None, "the server to stop")
+    assert not Path(handoff.socket_path()).exists()
+    again = run_cli("build", str(tmp_path / "game"), "--out", str(out), "--quiet")  # in a process of its own
+    assert again.returncode == 0 and (out / "mini" / "mini-print-and-play.pdf").exists()
+
+
 def test_a_reader_that_stops_early_is_not_a_crash(server: int, tmp_path: Path):
     """`punchboard bom … | head`, handed to the server: exit 141, nothing said, and the server serves on."""
     process = subprocess.Popen([sys.executable, "-m", "punchboard", "bom", "steam_court"], stdout=subprocess.PIPE,
