@@ -141,9 +141,11 @@ def hand_off(argv: Sequence[str]) -> int | None:
         request = {"protocol": PROTOCOL, "identity": who, "argv": list(argv), "cwd": os.getcwd(),
                    "env": dict(os.environ), "umask": umask, "streams": streams}
         send_message(sock, request, (0, 1, 2))
-        return _answer(sock)
-    except OSError:  # the server went away before it took the command: it runs here
+    except OSError:  # the server went away before it took the command (or our folder did): it runs here
+        sock.close()
         return None
+    try:
+        return _answer(sock)
     finally:
         sock.close()
 
@@ -167,6 +169,8 @@ def _answer(sock: _socket.socket) -> int | None:
         answer = receive_message(sock)
     except KeyboardInterrupt:
         return 130
+    except OSError:  # the server went away while it ran the command: not run again here (it may have written)
+        answer = None
     finally:
         _signal.signal(_signal.SIGINT, previous[0])
         _signal.signal(_signal.SIGTERM, previous[1])

@@ -169,6 +169,20 @@ def test_a_server_killed_during_a_command_stops_it_answers_and_stops(server: int
     assert again.returncode == 0 and (out / "mini" / "mini-print-and-play.pdf").exists()
 
 
+def test_a_server_that_dies_during_a_command_says_so_and_the_command_is_not_run_twice(server: int, tmp_path: Path):
+    process, out = _slow_build(tmp_path)
+    os.kill(server, signal.SIGKILL)
+    stdout, stderr = process.communicate(timeout=TIMEOUT)
+    assert process.returncode == 3, stderr
+    assert "the build server stopped before it answered" in stderr and "Traceback" not in stderr
+    assert not (out / "mini" / "mini-print-and-play.pdf").exists()
+    assert _pid() is None  # its socket is left, and nobody answers there: commands run in their own process
+    again = run_cli("build", str(tmp_path / "game"), "--out", str(out), "--quiet")
+    assert again.returncode == 0 and (out / "mini" / "mini-print-and-play.pdf").exists()
+    started = run_cli("server", "start", "--idle", "60")  # a new server takes the socket's place (the fixture stops it)
+    assert started.returncode == 0 and "running (pid" in started.stdout
+
+
 def test_a_reader_that_stops_early_is_not_a_crash(server: int, tmp_path: Path):
     """`punchboard bom … | head`, handed to the server: exit 141, nothing said, and the server serves on."""
     process = subprocess.Popen([sys.executable, "-m", "punchboard", "bom", "steam_court"], stdout=subprocess.PIPE,
