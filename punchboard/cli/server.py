@@ -55,7 +55,6 @@ class _State:
     caller_stopped: bool = False  # the command running was stopped by its caller (else, when it ends with 130,
     # by a signal to the server itself: ``kill``, which stops the server once the command has answered)
     served: int = 0
-    since: float = field(default_factory=time.time)
     last: float = field(default_factory=time.time)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -81,8 +80,12 @@ def _socket_path() -> str:
     return path
 
 
+BUSY: dict[str, Any] = {"busy": True}  # a server took the connection but runs a command: it answers after
+
+
 def _ask(path: str, message: dict[str, Any], timeout: float = 5.0) -> dict[str, Any] | None:
-    """The answer of the server at ``path`` to ``message``, or None when none answers."""
+    """The answer of the server at ``path`` to ``message``; :data:`BUSY` when one listens there but has not
+    answered within ``timeout`` (it runs one command at a time); None when none listens."""
     sock = handoff.connect(path)
     if sock is None:
         return None
@@ -90,6 +93,8 @@ def _ask(path: str, message: dict[str, Any], timeout: float = 5.0) -> dict[str, 
         sock.settimeout(timeout)
         handoff.send_message(sock, message)
         answer = handoff.receive_message(sock)
+    except TimeoutError:
+        return BUSY
     except OSError:
         return None
     finally:
@@ -110,7 +115,7 @@ def _started(path: str, voice: Voice, idle: float) -> int:
     _private_folder()
     answer = _ask(path, {"ping": True})
     if answer is not None:
-        voice.say(f"punchboard server: already running (pid {answer['pid']})")
+        voice.say("punchboard server: already running" + (f" (pid {answer['pid']})" if answer is not BUSY else ""))
         return EXIT_OK
     log = _log_path()
     with log.open("ab") as sink:
@@ -121,7 +126,7 @@ def _started(path: str, voice: Voice, idle: float) -> int:
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
         answer = _ask(path, {"ping": True})
-        if answer is not None:
+        if answer is not None and answer is not BUSY:
             voice.say(f"punchboard server: running (pid {answer['pid']}); build, check, verify, bom, list and the "
                       f"exports run in it until it has been idle {idle:g} s (`punchboard server stop` stops it)")
             return EXIT_OK
@@ -141,6 +146,9 @@ def _stopped(path: str, voice: Voice) -> int:
     if answer is None:
         voice.say("punchboard server: not running")
         return EXIT_OK
+    if answer is BUSY:  # the request waits its turn: the server stops once its command has answered
+        voice.say("punchboard server: stops when the command it runs has ended")
+        return EXIT_OK
     deadline = time.monotonic() + START_TIMEOUT
     while Path(path).exists() and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -152,6 +160,9 @@ def _status(path: str, voice: Voice) -> int:
     answer = _ask(path, {"ping": True})
     if answer is None:
         voice.say("punchboard server: not running")
+        return EXIT_OK
+    if answer is BUSY:
+        voice.say(f"punchboard server: running a command; socket {path}")
         return EXIT_OK
     voice.say(f"punchboard server: running (pid {answer['pid']}), {_commands(answer['served'])} served, idle "
               f"{answer['idle_for']:.0f} s of {answer['idle']:g} s; socket {path}")
@@ -184,7 +195,7 @@ def _served(path: str, idle: float) -> int:
     except OSError as err:
         if err.errno != errno.EADDRINUSE:
             raise UsageError(f"cannot listen on {path}: {err.strerror or err}") from None
-        if _ask(path, {"ping": True}) is not None:
+        if _ask(path, {"ping": True}) is not None:  # (or is busy answering a command)
             listener.close()
             return EXIT_OK  # another server answers already
         os.unlink(path)  # left by a server that was killed
@@ -275,8 +286,11 @@ def _handle(conn: socket.socket, state: _State, who: str, code: Any, idle: float
         if not isinstance(message, dict):
             return
         if message.get("ping") or message.get("stop"):
-            handoff.send_message(conn, {"pid": os.getpid(), "served": state.served, "idle": idle,
-                                        "idle_for": time.time() - state.last})
+            try:
+                handoff.send_message(conn, {"pid": os.getpid(), "served": state.served, "idle": idle,
+                                            "idle_for": time.time() - state.last})
+            except OSError:  # the asker gave up waiting (the server was busy): a stop stands all the same
+                pass
             if message.get("stop"):
                 raise _Stop
             return

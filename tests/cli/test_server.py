@@ -196,6 +196,20 @@ def test_a_reader_that_stops_early_is_not_a_crash(server: int, tmp_path: Path):
     assert run_cli("bom", "steam_court").stdout == _direct("bom", "steam_court", cwd=tmp_path).stdout
 
 
+def test_status_and_stop_while_the_server_runs_a_command(server: int, tmp_path: Path):
+    """The server runs one command at a time: asked while it runs one, it says it is busy, and a stop waits its
+    turn (the command ends whole, then the server stops)."""
+    from punchboard.cli import server as server_verb
+
+    process, out = _slow_build(tmp_path)
+    assert server_verb._ask(handoff.socket_path(), {"ping": True}, 0.2) is server_verb.BUSY
+    assert server_verb._ask(handoff.socket_path(), {"stop": True}, 0.2) is server_verb.BUSY
+    stdout, stderr = process.communicate(timeout=TIMEOUT)
+    assert process.returncode == 0, stderr
+    assert (out / "mini" / "mini-print-and-play.pdf").exists()
+    _wait(lambda: _pid() is None, "the server to stop after the command")
+
+
 def test_a_caller_that_dies_stops_its_command(server: int, tmp_path: Path):
     process, out = _slow_build(tmp_path)
     process.kill()
