@@ -1,8 +1,9 @@
 """The ``punchboard`` command, as installed (``[project.scripts]``) and as ``python -m punchboard``.
 
 A command a running build server can take (``punchboard server start``) is handed to it first
-(:mod:`punchboard.plumbing.handoff`), before anything else is imported. Otherwise the memo of the methods ``dataclasses`` writes (:mod:`punchboard.plumbing.generated_code`) is put in place
-first, before :mod:`punchboard.cli` and the verbs' modules define their classes; then the command runs
+(:mod:`punchboard.plumbing.handoff`), before anything else is imported. Otherwise the memo of the methods
+``dataclasses`` writes (:mod:`punchboard.plumbing.generated_code`) is put in place first, before
+:mod:`punchboard.cli` and the verbs' modules define their classes; then the command runs
 (:func:`punchboard.cli.run`). Code that calls :func:`punchboard.cli.main` in-process (tests, scripts) leaves
 ``dataclasses`` as it is.
 """
