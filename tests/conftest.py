@@ -10,9 +10,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """Run the installed CLI as a user would, in a subprocess."""
-    env = dict(os.environ, PYTHONHASHSEED="0", COLUMNS="120")
+def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the installed CLI as a user would, in a subprocess (``env``: variables set besides this process's)."""
+    env = dict(os.environ, PYTHONHASHSEED="0", COLUMNS="120", **(env or {}))
     return subprocess.run(
         [sys.executable, "-m", "punchboard", *args],
         capture_output=True,

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import errno
 import gc
-import marshal
 import os
 import select
 import signal
@@ -263,18 +262,7 @@ def _served(path: str, idle: float) -> int:
 
 def _receive(conn: socket.socket) -> tuple[Any, list[int]]:
     data, fds, _, _ = socket.recv_fds(conn, 65536, 3)
-    if len(data) < 4:
-        data += handoff.receive_exactly(conn, 4 - len(data)) or b""
-    size = int.from_bytes(data[:4], "big")
-    if size > MAX_MESSAGE:
-        return None, fds
-    body = data[4:]
-    if len(body) < size:
-        body += handoff.receive_exactly(conn, size - len(body)) or b""
-    try:
-        return marshal.loads(body), fds
-    except (EOFError, ValueError, TypeError):
-        return None, fds
+    return handoff.receive_message(conn, data, MAX_MESSAGE), fds
 
 
 def _handle(conn: socket.socket, state: _State, who: str, code: Any, idle: float, main_thread: int) -> None:

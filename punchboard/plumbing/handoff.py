@@ -24,6 +24,8 @@ import sys
 import zlib
 from collections.abc import Sequence
 
+from punchboard.plumbing.cache_root import CACHE_ENV, cache_root_text
+
 HANDED = frozenset({"build", "check", "verify", "bom", "list", "images", "tts", "preview"})
 NO_SERVER_ENV = "PUNCHBOARD_NO_SERVER"  # set (to anything but "" or "0"): every command runs in its own process
 PROTOCOL = 1
@@ -31,18 +33,10 @@ _LENGTH = _struct.Struct("!I")
 MAX_SOCKET_PATH = 100  # sun_path holds 104 (macOS) or 108 (Linux) bytes with its terminating zero
 
 
-def cache_root_text(explicit: str | None, xdg: str | None) -> str:
-    """The cache folder (plumbing/cache_root.py) as text, computed without pathlib."""
-    if explicit:
-        return explicit
-    return os.path.join(xdg or os.path.join(os.path.expanduser("~"), ".cache"), "punchboard")
-
-
-def identity(environ: dict[str, str] | os._Environ[str] | None = None) -> str:
+def identity() -> str:
     """What a server and a command must share: this interpreter, this punchboard, this cache folder."""
-    env = os.environ if environ is None else environ
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    cache = cache_root_text(env.get("PUNCHBOARD_CACHE_DIR"), env.get("XDG_CACHE_HOME"))
+    cache = cache_root_text(os.environ.get(CACHE_ENV), os.environ.get("XDG_CACHE_HOME"))
     return "\0".join((f"protocol {PROTOCOL}", os.path.realpath(sys.executable), sys.prefix, package, cache))
 
 
@@ -87,12 +81,28 @@ def receive_exactly(sock: _socket.socket, size: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def receive_message(sock: _socket.socket) -> object | None:
-    head = receive_exactly(sock, _LENGTH.size)
-    if head is None:
+def receive_message(sock: _socket.socket, already: bytes = b"", limit: int | None = None) -> object | None:
+    """The message whose first bytes, ``already``, were read (the server reads them with the file descriptors);
+    None when the other end closed first, or the message is longer than ``limit`` or is not one."""
+    data = already
+    if len(data) < _LENGTH.size:
+        more = receive_exactly(sock, _LENGTH.size - len(data))
+        if more is None:
+            return None
+        data += more
+    size = _LENGTH.unpack(data[:_LENGTH.size])[0]
+    if limit is not None and size > limit:
         return None
-    body = receive_exactly(sock, _LENGTH.unpack(head)[0])
-    return None if body is None else marshal.loads(body)
+    body = data[_LENGTH.size:]
+    if len(body) < size:
+        more = receive_exactly(sock, size - len(body))
+        if more is None:
+            return None
+        body += more
+    try:
+        return marshal.loads(body)
+    except (EOFError, ValueError, TypeError):
+        return None
 
 
 def connect(path: str) -> _socket.socket | None:

@@ -43,3 +43,14 @@ def write_game(folder: Path, extra_decks: int = 0) -> Path:
     (folder / "cards.yaml").write_text(CARDS, encoding="utf-8")
     (folder / "chits.yaml").write_text(CHITS, encoding="utf-8")
     return folder
+
+
+def write_setup_short_of_cards(game: Path) -> None:
+    """A setup that deals three cards to each of up to four players from a five-card deck: ``verify`` fails it."""
+    (game / "setup.yaml").write_text(
+        "variants:\n  - id: standard\n    players: {min: 2, max: 4}\n    steps:\n"
+        "      - take: {component: cards, to: deck}\n"
+        "      - deal: {from: deck, to: hand, count: 3}\n",
+        encoding="utf-8",
+    )
+    (game / "game.yaml").write_text((game / "game.yaml").read_text() + "setup: setup.yaml\n", encoding="utf-8")

@@ -12,7 +12,7 @@ import punchboard.generator.build as generator_build
 import pytest
 
 from punchboard.cli import EXIT_INPUT, EXIT_INTERNAL, main
-from tests.cli.minigame import write_game
+from tests.cli.minigame import write_game, write_setup_short_of_cards
 from tests.conftest import ROOT, run_cli
 
 CRASH_LINE = re.compile(
@@ -103,13 +103,7 @@ def test_bad_flags_are_flag_errors_not_file_positions(tmp_path: Path):
 
 def test_verifier_failure_is_exit_1_and_invalid_input_exit_2(tmp_path: Path):
     game = write_game(tmp_path / "game")
-    (game / "setup.yaml").write_text(
-        "variants:\n  - id: standard\n    players: {min: 2, max: 4}\n    steps:\n"
-        "      - take: {component: cards, to: deck}\n"
-        "      - deal: {from: deck, to: hand, count: 3}\n",
-        encoding="utf-8",
-    )
-    (game / "game.yaml").write_text((game / "game.yaml").read_text() + "setup: setup.yaml\n", encoding="utf-8")
+    write_setup_short_of_cards(game)
     result = run_cli("verify", str(game), "--out", str(tmp_path / "out"))
     assert result.returncode == 1, result.stdout + result.stderr
     (game / "cards.yaml").write_text("id: [\n", encoding="utf-8")

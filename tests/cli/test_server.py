@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from punchboard.plumbing import handoff
-from tests.cli.minigame import write_game
+from tests.cli.minigame import write_game, write_setup_short_of_cards
 from tests.conftest import run_cli
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "getuid"), reason="the build server needs Unix sockets")
@@ -79,9 +79,8 @@ def server(own_cache: Path) -> Iterator[int]:
 
 
 def _direct(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONHASHSEED="0", COLUMNS="120", **{handoff.NO_SERVER_ENV: "1"})
-    return subprocess.run([sys.executable, "-m", "punchboard", *args], capture_output=True, text=True, cwd=cwd,
-                          env=env, timeout=600)
+    """The command in a process of its own, a server running or not."""
+    return run_cli(*args, cwd=cwd, env={handoff.NO_SERVER_ENV: "1"})
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -114,13 +113,7 @@ def test_a_handed_command_writes_what_its_own_process_writes(server: int, tmp_pa
 
 def test_exit_codes_and_located_errors_come_back_and_the_server_serves_on(server: int, tmp_path: Path):
     game = write_game(tmp_path / "game")
-    (game / "setup.yaml").write_text(
-        "variants:\n  - id: standard\n    players: {min: 2, max: 4}\n    steps:\n"
-        "      - take: {component: cards, to: deck}\n"
-        "      - deal: {from: deck, to: hand, count: 3}\n",
-        encoding="utf-8",
-    )
-    (game / "game.yaml").write_text((game / "game.yaml").read_text() + "setup: setup.yaml\n", encoding="utf-8")
+    write_setup_short_of_cards(game)
     failing = run_cli("verify", str(game), "--out", str(tmp_path / "out"))
     assert failing.returncode == 1, failing.stdout + failing.stderr
     assert failing.stdout == _direct("verify", str(game), "--out", str(tmp_path / "out"), cwd=tmp_path).stdout
