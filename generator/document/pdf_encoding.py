@@ -17,9 +17,13 @@ else still goes through the codec, errors included.
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 import threading
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, BinaryIO
 
 from reportlab import rl_config
@@ -68,12 +72,116 @@ def streaming_to(handle: BinaryIO) -> Iterator[None]:
         _local.sink = None
 
 
+class _Flate(pdfdoc.PDFStreamFilterZCompress):  # type: ignore[misc]
+    """reportlab's Flate; inside :func:`remembering`, a long stream is first looked up among those the last build
+    of the same PDF compressed."""
+
+    def encode(self, text: Any) -> bytes:
+        memo: FlateMemo | None = getattr(_local, "flate", None)
+        if memo is None:
+            return super().encode(text)  # type: ignore[no-any-return]
+        if isinstance(text, str):
+            text = text.encode("utf8")
+        return memo.encode(text)
+
+
 def install() -> None:
     """Binary streams, streamed saving, and the fast path for everything reportlab's pdfdoc module
     encodes (idempotent)."""
     rl_config.useA85 = 0
     pdfdoc.pdfdocEnc = pdfdoc_encode
     pdfdoc.PDFFile = _File
+    if type(pdfdoc.PDFZCompress) is pdfdoc.PDFStreamFilterZCompress:
+        pdfdoc.PDFZCompress = _Flate()
+
+
+class FlateMemo:
+    """The long streams one PDF's last build compressed, kept in a file beside its other kept parts, so the next
+    build of that PDF compresses only the long streams that changed.
+
+    Tokens and other shaped pieces are drawn into their page, not placed as forms: a sheet of gear tokens is a
+    340 KB content stream, and compressing it again after a one-token edit cost more than drawing the token.
+    A stream is found by a digest of its bytes, and what is found is inflated and compared with them before it
+    is used; zlib gives the same bytes for the same input under one zlib version (in the file's header, with
+    this module's format), so a PDF written with the memo is the PDF written without it. The file holds what
+    the last write used, and is rewritten only when that changed.
+    """
+
+    FORMAT = 1
+    SHORTEST = 32 << 10  # streams shorter than this are compressed every time (card pages, forms: most of them)
+    LIMIT = 16 << 20  # compressed bytes one PDF's memo holds at most
+
+    def __init__(self, path: Path, read: bool = True):
+        self.path, self.read = path, read
+        self.header = f"punchboard flate {self.FORMAT} zlib {zlib.ZLIB_RUNTIME_VERSION}"
+        self._known: dict[bytes, bytes] | None = None
+        self.used: dict[bytes, bytes] = {}
+        self.held = 0
+        self.active = False  # used for a write (:func:`remembering`); a memo never used leaves its file alone
+
+    @property
+    def known(self) -> dict[bytes, bytes]:
+        """What the file holds (read when first asked for)."""
+        if self._known is None:
+            self._known = self._load() if self.read else {}
+        return self._known
+
+    def _load(self) -> dict[bytes, bytes]:
+        try:
+            header, known = marshal.loads(self.path.read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):
+            return {}
+        if header != self.header or not isinstance(known, dict):
+            return {}
+        return known
+
+    def encode(self, data: bytes) -> bytes:
+        if len(data) < self.SHORTEST:
+            return zlib.compress(data)
+        key = hashlib.blake2b(data, digest_size=32).digest()
+        found = self.used.get(key)
+        if found is None:
+            found = self.known.get(key)
+            if found is None or not _inflates_to(found, data):  # a damaged file is never a wrong PDF
+                found = zlib.compress(data)
+            if self.held + len(found) <= self.LIMIT:
+                self.used[key] = found
+                self.held += len(found)
+        return found
+
+    def save(self) -> None:
+        """Keep what this write used, when that is not what the file holds."""
+        if not self.active or self.used.keys() == self.known.keys():
+            return
+        from punchboard.plumbing.atomicio import write_cache
+
+        if not self.used:
+            self.path.unlink(missing_ok=True)
+            return
+        write_cache(self.path, marshal.dumps((self.header, self.used)))
+
+
+def _inflates_to(compressed: Any, data: bytes) -> bool:
+    """Whether ``compressed`` is Flate bytes of ``data`` (inflating is a tenth of the cost of deflating)."""
+    try:
+        return isinstance(compressed, bytes) and zlib.decompress(compressed) == data
+    except zlib.error:
+        return False
+
+
+@contextmanager
+def remembering(memo: FlateMemo | None) -> Iterator[None]:
+    """Long streams compressed in this block (on this thread) go through ``memo``; a process that keeps every
+    stream it compressed (:func:`keep_encoded`: watch, serve) has no use for one."""
+    if memo is None or isinstance(pdfdoc.PDFZCompress, _KeptFlate):
+        yield
+        return
+    memo.active = True
+    _local.flate = memo
+    try:
+        yield
+    finally:
+        _local.flate = None
 
 
 class _KeptFlate(pdfdoc.PDFStreamFilterZCompress):  # type: ignore[misc]

@@ -18,6 +18,7 @@ from punchboard.spec.model import TokenShape
 from .geometry_memo import is_rings, remembered
 
 if TYPE_CHECKING:
+    from reportlab.pdfgen.pathobject import PDFPathObject
     from shapely.geometry.base import BaseGeometry
 
 Point = tuple[float, float]
@@ -56,6 +57,8 @@ class Outline:
             path.ellipse(x, y, w, h)
         elif self.kind == "rounded":
             path.roundRect(x, y, w, h, self.radius)
+        elif _is_reportlab_path(path):
+            _add_rings(path, self.rings)  # type: ignore[arg-type]
         else:
             for ring in self.rings:
                 path.moveTo(*ring[0])
@@ -127,6 +130,26 @@ class Outline:
         x, y, w, h = self.box
         rings = tuple(tuple((px + dx, py + dy) for px, py in ring) for ring in self.rings)
         return Outline(self.kind, (x + dx, y + dy, w, h), self.radius, rings)
+
+
+def _is_reportlab_path(path: PathLike) -> bool:
+    from reportlab.pdfgen.pathobject import PDFPathObject
+
+    return type(path) is PDFPathObject
+
+
+def _add_rings(path: PDFPathObject, rings: tuple[Ring, ...]) -> None:
+    """What ``moveTo``, ``lineTo`` for each further point and ``close`` append to a reportlab path, appended at once:
+    the same operators, each number formatted by one ``fp_str`` call over the whole ring (a gear token's bleed edge
+    has some 400 points, and a sheet of tokens clips and cuts along dozens of them)."""
+    from reportlab.lib.rl_accel import fp_str
+
+    for ring in rings:
+        path.moveTo(*ring[0])  # the path's first operator goes through its own check
+        numbers = fp_str(*[value for point in ring[1:] for value in point]).split(" ") if len(ring) > 1 else []
+        code = path._code
+        code.extend([f"{x} {y} l" for x, y in zip(numbers[::2], numbers[1::2], strict=True)])
+        path.close()
 
 
 def _even_odd(rings: Sequence[Ring]) -> BaseGeometry:
