@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import zlib
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from io import BytesIO
 from pathlib import Path
@@ -113,6 +114,42 @@ class KeptPngs:
         """Record this export's files for the next export (nothing when it wrote none)."""
         if self.written:
             write(self.record, self.written)
+
+
+class PixelsMemo:
+    """The SHA-256 of the pixels rendered from each drawing key, kept in a JSON file (None: kept in memory only):
+    what ``tts`` compares a deck's backs by, so deciding whether they differ renders only backs not seen before.
+    The file is rewritten with this export's keys when they are not the ones it holds."""
+
+    def __init__(self, path: Path | None):
+        self.path = path
+        self.kept: dict[str, str] = {}
+        if path is not None:
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                if data.get("format") == FORMAT and isinstance(data.get("pixels"), dict):
+                    self.kept = {str(k): str(v) for k, v in data["pixels"].items()}
+            except (OSError, ValueError, TypeError, AttributeError):
+                pass
+        self.used: dict[str, str] = {}
+
+    def digests(self, keys: Sequence[str | None], render: Callable[[list[int]], Iterable[Image.Image]]) -> list[str]:
+        """The pixels digest of each image drawn with ``keys``; ``render`` renders, in one pass, those (by position)
+        whose key is not known, or is None."""
+        found: list[str | None] = [self.used.get(key, self.kept.get(key)) if key is not None else None for key in keys]
+        missing = [n for n, digest in enumerate(found) if digest is None]
+        for n, image in zip(missing, render(missing), strict=True):
+            found[n] = hashlib.sha256(image.tobytes()).hexdigest()
+        for key, digest in zip(keys, found, strict=True):
+            if key is not None and digest is not None:
+                self.used[key] = digest
+        return [digest for digest in found if digest is not None]
+
+    def save(self) -> None:
+        if self.path is None or self.used == self.kept:
+            return
+        data = {"format": FORMAT, "pixels": dict(sorted(self.used.items()))}
+        write_cache(self.path, (json.dumps(data, indent=0) + "\n").encode("utf-8"))
 
 
 def drawing_key(page: str | None, size: tuple[int, int], alpha: bool, dpi: float | None) -> str | None:

@@ -20,6 +20,7 @@ import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -30,19 +31,21 @@ from punchboard.generator.impose.context import BuildContext
 from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.plumbing.atomicio import write_bytes
+from punchboard.plumbing.file_digest import file_digest
 from punchboard.spec.model import Component, Game, Piece
 
 from .images import (
+    DrawnPages,
     PieceSides,
     export_context,
     piece_key,
     piece_sides,
     piece_stem,
-    render_pages,
 )
-from .kept_images import KeptPngs
+from .kept_images import KeptPngs, PixelsMemo
 
 RECORD = ".punchboard-images.json"  # what the last export wrote (kept_images.py)
+BACKS = ".punchboard-backs.json"  # the pixels digest of each back drawn, by drawing key (kept_images.PixelsMemo)
 
 MAX_COLS, MAX_ROWS, MAX_SIDE = 10, 7, 4096
 CARDS_PER_SHEET = MAX_COLS * MAX_ROWS - 1  # the last slot is the hidden face
@@ -153,13 +156,48 @@ def _back_key(ctx: BuildContext, design: Design) -> tuple[object, ...]:
     return (side.layout, reuse_key(ctx.game.layouts[side.layout], {**piece.fields, **side.fields}))
 
 
-def _chunk_images(pages: Sequence[Page], size: tuple[int, int], title: str) -> Iterator[Image.Image]:
-    """One sheet's worth of card images, rendered through a PDF of just those cards."""
-    return render_pages(pages, [size] * len(pages), alpha=False, title=title)
+class _Cards:
+    """One sheet's worth of card images, drawn through a PDF of just those cards, each with its drawing key
+    (kept_images.drawing_key); rendered only when asked for, each at most once."""
+
+    def __init__(self, pages: Sequence[Page], size: tuple[int, int], title: str):
+        self.drawn = DrawnPages(pages, [size] * len(pages), False, title, None)
+        self.keys = self.drawn.keys
+        self._first: Image.Image | None = None
+
+    def image(self, number: int) -> Image.Image:
+        """One card's image (the first is kept once rendered: a deck's hidden face or common back)."""
+        if number == 0 and self._first is not None:
+            return self._first
+        found = next(iter(self.drawn.rasterised([number])))
+        if number == 0:
+            self._first = found
+        return found
+
+    def images(self) -> Iterator[Image.Image]:
+        """Every card's image, in order, one alive at a time (all of them through one rasterising pass)."""
+        return iter(self.drawn.rasterised(list(range(len(self.keys)))))
 
 
-def deck_sheets(ctx: BuildContext, component: Component, folder: Path, urls: Urls, pngs: KeptPngs) -> DeckSheets:
-    """Face sheets (and back sheets when backs differ), one sheet in memory at a time; ``pngs`` writes them."""
+def _sheet_key(grid: Grid, cards: Sequence[str | None], hidden: str | None) -> str | None:
+    """The drawing key of a sheet: its grid and the drawing keys of its cards and hidden face, with the code that
+    lays sheets out (None when a card has no key: the sheet is rendered)."""
+    if hidden is None or None in cards:
+        return None
+    text = f"{_sheet_code()}:{grid}:{hidden}:{','.join(cards)}"  # type: ignore[arg-type]
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@cache
+def _sheet_code() -> str:
+    return file_digest(Path(__file__)) or "missing"
+
+
+def deck_sheets(ctx: BuildContext, component: Component, folder: Path, urls: Urls, pngs: KeptPngs,
+                backs_seen: PixelsMemo | None = None) -> DeckSheets:
+    """Face sheets (and back sheets when backs differ), one sheet in memory at a time; ``pngs`` writes them, and a
+    sheet whose file holds what the same cards drew last time is not rendered again. ``backs_seen`` remembers the
+    pixels of each back by its drawing, so deciding whether a deck's backs differ renders only backs it has not seen."""
     assert component.size is not None  # decks and banknotes have a size
     width, height = component.size.width, component.size.height
     designs = distinct(piece_sides(ctx, component))
@@ -169,47 +207,54 @@ def deck_sheets(ctx: BuildContext, component: Component, folder: Path, urls: Url
     card_h = min(g.card_height for g in grids)
     grids = [Grid(g.cols, g.rows, card_w, card_h) for g in grids]
     size, title = (card_w, card_h), ctx.game.title
+    seen = backs_seen if backs_seen is not None else PixelsMemo(None)
     question_page = question_card(width, height, component.name)
-    question = next(_chunk_images([question_page], size, title))
+    question = _Cards([question_page], size, title)
 
     def back_pages(chunk: Sequence[Design]) -> list[Page]:
         return [d.sides.back or question_page for d in chunk]
 
     # Backs are compared as pixels (a back layout usually ignores most of the card's fields);
     # backs drawn from the same layout and the same fields they read are equal without looking.
+    backs: list[_Cards] = []
     if len({_back_key(ctx, d) for d in designs}) == 1:
         unique_back = False
-        single_back: Image.Image | None = next(_chunk_images(back_pages(designs[:1]), size, title))
+        single_back = _Cards(back_pages(designs[:1]), size, title)
     else:
-        digests: set[bytes] = set()
-        single_back = None
+        digests: set[str] = set()
         for chunk in chunks:
-            for image in _chunk_images(back_pages(chunk), size, title):
-                digests.add(hashlib.sha256(image.tobytes()).digest())
-                single_back = single_back or image
+            cards = _Cards(back_pages(chunk), size, title)
+            backs.append(cards)
+            digests.update(seen.digests(cards.keys, cards.drawn.rasterised))
         unique_back = len(digests) > 1
-    hidden = question if unique_back else single_back
-    assert hidden is not None
+        single_back = backs[0]
+    hidden, hidden_key = (question, question.keys[0]) if unique_back else (single_back, single_back.keys[0])
     files: list[Path] = []
     custom_deck: dict[str, dict[str, Any]] = {}
     card_ids: dict[tuple[object, ...], int] = {}
     back_file = None
     if not unique_back:
-        assert single_back is not None
         back_file = folder / f"{component.id}-back.png"
-        pngs.write(back_file, single_back)
+        if not pngs.current(back_file, single_back.keys[0]):
+            pngs.write(back_file, single_back.image(0), key=single_back.keys[0])
         files.append(back_file)
     for number, (chunk, grid) in enumerate(zip(chunks, grids, strict=True), start=1):
-        face_sheet = _sheet(grid, _chunk_images([d.sides.front for d in chunk], size, title), hidden)
+        fronts = _Cards([d.sides.front for d in chunk], size, title)
         face_file = folder / f"{component.id}-faces-{number}.png"
-        pngs.write(face_file, face_sheet)
-        del face_sheet
+        face_key = _sheet_key(grid, fronts.keys, hidden_key)
+        if not pngs.current(face_file, face_key):
+            face_sheet = _sheet(grid, fronts.images(), hidden.image(0))
+            pngs.write(face_file, face_sheet, key=face_key)
+            del face_sheet
         files.append(face_file)
         if unique_back:
-            back_sheet = _sheet(grid, _chunk_images(back_pages(chunk), size, title), question)
             sheet_back_file = folder / f"{component.id}-backs-{number}.png"
-            pngs.write(sheet_back_file, back_sheet)
-            del back_sheet
+            these = backs[number - 1]
+            back_key = _sheet_key(grid, these.keys, question.keys[0])
+            if not pngs.current(sheet_back_file, back_key):
+                back_sheet = _sheet(grid, these.images(), question.image(0))
+                pngs.write(sheet_back_file, back_sheet, key=back_key)
+                del back_sheet
             files.append(sheet_back_file)
         else:
             assert back_file is not None
@@ -287,8 +332,10 @@ def piece_objects(ctx: BuildContext, game: Game, component: Component, folder: P
     for page, _ in jobs:
         dpi = _piece_dpi(page.width, page.height)
         sizes.append((max(1, round(page.width * dpi / 72)), max(1, round(page.height * dpi / 72))))
-    for image, (_, path) in zip(render_pages([p for p, _ in jobs], sizes, shaped, game.title), jobs, strict=True):
-        pngs.write(path, image)
+    drawn = DrawnPages([p for p, _ in jobs], sizes, shaped, game.title, None)
+    todo = [n for n, (_, path) in enumerate(jobs) if not pngs.current(path, drawn.keys[n])]
+    for n, image in zip(todo, drawn.rasterised(todo), strict=True):  # an image drawn as last time is not rendered
+        pngs.write(jobs[n][1], image, key=drawn.keys[n])
     files = [path for _, path in jobs]
     url_of = {id(page): urls(path) for page, path in jobs}
 
@@ -344,6 +391,7 @@ def export_tts(game: Game, out_dir: Path, base_url: str | None = None, warn: Cal
 
 def _export_tts(ctx: BuildContext, game: Game, folder: Path, urls: Urls) -> list[Path]:
     pngs = KeptPngs(folder / RECORD)  # an image whose pixels are unchanged is not written again (kept_images.py)
+    backs_seen = PixelsMemo(folder / BACKS)
     written: list[Path] = []
     everything: list[dict[str, Any]] = []
     x = 0.0
@@ -351,7 +399,7 @@ def _export_tts(ctx: BuildContext, game: Game, folder: Path, urls: Urls) -> list
         if not component.pieces:
             continue
         if component.kind in DECK_KINDS:
-            sheets = deck_sheets(ctx, component, folder, urls, pngs)
+            sheets = deck_sheets(ctx, component, folder, urls, pngs, backs_seen)
             objects, files = deck_objects(game, component, sheets, x), sheets.files
         else:
             objects, files = piece_objects(ctx, game, component, folder, urls, x, pngs)
@@ -364,4 +412,5 @@ def _export_tts(ctx: BuildContext, game: Game, folder: Path, urls: Urls) -> list
     write_bytes(path, saved_object(game.title, everything))
     written.append(path)
     pngs.save()
+    backs_seen.save()
     return written
