@@ -136,15 +136,16 @@ def _rebuilds(out: Path) -> list[dict[str, str]]:
 
 def _other_doors(out: Path) -> list[dict[str, str]]:
     """What else a designer runs after a one-card tweak (issue 22, round 8): a token tweak rebuilt from the CLI,
-    ``check`` again, and ``images`` again after a tweak, against the export from nothing."""
+    ``check`` again, and ``images`` and ``tts`` again after a tweak, each against its export from nothing."""
     game, characters, original = _steam_court_copy()
     tokens = game / "gear_tokens.yaml"
     token_text = tokens.read_text(encoding="utf-8")
     execute(punchboard("build", str(game), "--quiet", "--out", str(out)))
     count = iter(range(1, 1000))
 
-    def token_tweak() -> float:
-        tokens.write_text(token_text.replace("once per game.", "once per game" + "!" * next(count), 1), encoding="utf-8")
+    def token_tweak() -> float:  # the power printed on the token's back (its power_text is printed nowhere)
+        tokens.write_text(token_text.replace("power: Discard two cards", "power: Discard two cards" + "!" * next(count), 1),
+                          encoding="utf-8")
         return execute(punchboard("build", str(game), "--quiet", "--out", str(out))).wall
 
     token, ref_token = paired(token_tweak, reference_import)
@@ -167,13 +168,29 @@ def _other_doors(out: Path) -> list[dict[str, str]]:
     images_from_nothing()
     tweaked, whole = paired(images_after_tweak, images_from_nothing, HEAVY_REPEATS)
     images_from_nothing()  # leaves a whole export for the next pair's tweak
+    tts = out / "tts-export"
+
+    def tts_from_nothing() -> float:
+        shutil.rmtree(tts, ignore_errors=True)
+        return execute(punchboard("tts", str(game), "--quiet", "--out", str(tts))).wall
+
+    def tts_after_tweak() -> float:
+        _tweak(characters, original, "!" * next(count))
+        return execute(punchboard("tts", str(game), "--quiet", "--out", str(tts))).wall
+
+    tts_from_nothing()
+    tts_tweaked, tts_whole = paired(tts_after_tweak, tts_from_nothing, HEAVY_REPEATS)
+    tts_from_nothing()
     return [
-        row("one-token tweak, CLI rebuild (Steam Court gear token's power text)", token.spread(),
+        row("one-token tweak, CLI rebuild (Steam Court gear token's printed power, on its back)", token.spread(),
             f"{ratio(token, ref_token):.2f} {REF}", ""),
         row("`check steam_court` again (its preflight's sides and looks kept)", check.spread(),
             f"{ratio(check, ref_check):.2f} {REF}", ""),
         row("`images steam_court` after a one-card tweak (only what draws differently is rendered)", tweaked.spread(),
             f"{ratio(tweaked, whole):.2f} × the export from nothing ({whole.median:.2f} s)", ""),
+        row("`tts steam_court` after a one-card tweak (only sheets and images that draw differently are rendered)",
+            tts_tweaked.spread(), f"{ratio(tts_tweaked, tts_whole):.2f} × the export from nothing ({tts_whole.median:.2f} s)",
+            ""),
     ]
 
 
