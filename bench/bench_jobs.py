@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench.decks import editable_deck
-from bench.measure import HEAVY_REPEATS, REPEATS, ROOT, Series, execute, punchboard, ratio, row
+from bench.measure import CLOSE_REPEATS, HEAVY_REPEATS, REPEATS, ROOT, Series, execute, punchboard, ratio, row
 
 WORK = ROOT / "bench" / ".work"
 GAMES = ("astonishing", "belpunk", "knights_vs_steambots", "steam_court", "steamark")
@@ -60,7 +60,8 @@ def run() -> list[dict[str, str]]:
     return [
         _pair("`build --force` the five bundled games (under 1,000 pieces each: no pool)", build(*GAMES)),
         _pair(f"`build --force` a {DECK:,}-card text deck", build(work), HEAVY_REPEATS),
-        _pair(f"`build`, one card edited in the {DECK:,}-card deck", build(work, force=False), before=edit),
+        # the same code runs either way (one component, one side to draw: no pool), so the ratio is the machine's noise
+        _pair(f"`build`, one card edited in the {DECK:,}-card deck", build(work, force=False), CLOSE_REPEATS, before=edit),
         _pair("`images steam_court` (300 dpi, every face and back, from nothing)",
               lambda flags: punchboard("images", "steam_court", "--out", str(out), *flags), HEAVY_REPEATS,
               before=lambda: shutil.rmtree(out / "steam_court" / "images", ignore_errors=True)),

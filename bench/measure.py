@@ -22,6 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
 # runs of the slow single-command rows (10,000-card deck, tts, verify); the table shows n
 HEAVY_REPEATS = int(os.environ.get("BENCH_HEAVY_REPEATS", str(REPEATS)))
+# Pairs for a cheap row judged against a ratio near its target (a one-card edit, about half a second a pair):
+# with 5 pairs its median of pair ratios moved by ±0.05 from one full run to the next.
+CLOSE_REPEATS = max(15, REPEATS)
 
 
 @dataclass(frozen=True)
