@@ -10,11 +10,11 @@ median of pair-by-pair ratios.
 * a generated 10,000-card text deck's CPU per card, and peak memory of clean builds at
   1,000, 5,000, 10,000 and 20,000 cards;
 * the ``tts`` export's peak memory at 1,000 and 10,000 cards;
-* a one-token tweak rebuilt and ``check`` run again, against the same reference, and ``images`` run
-  again after a one-card tweak against the export from nothing.
+* a one-token tweak rebuilt and ``check`` run again, against the same reference, and ``images`` and ``tts``
+  run again after a one-card tweak against their export from nothing.
 
-``BENCH_REPEATS`` (default 5) sets the runs per pair (the watch row takes at least 15, being cheap
-and spread); ``BENCH_QUICK=1`` uses 1,000
+``BENCH_REPEATS`` (default 5) sets the runs per pair (the watch row and the 2,000-card edit take at least
+15, being cheap, and spread or near their target); ``BENCH_QUICK=1`` uses 1,000
 cards instead of 10,000 for the large deck, and memory at 1,000 and 5,000 only (for iterating,
 not for the README).
 """
