@@ -158,7 +158,7 @@ def _back_key(ctx: BuildContext, design: Design) -> tuple[object, ...]:
 
 class _Cards:
     """One sheet's worth of card images, drawn through a PDF of just those cards, each with its drawing key
-    (kept_images.drawing_key); rendered only when asked for, each at most once."""
+    (kept_images.drawing_key); rendered only when asked for (the first, a deck's hidden face or common back, once)."""
 
     def __init__(self, pages: Sequence[Page], size: tuple[int, int], title: str):
         self.drawn = DrawnPages(pages, [size] * len(pages), False, title, None)
@@ -216,7 +216,7 @@ def deck_sheets(ctx: BuildContext, component: Component, folder: Path, urls: Url
 
     # Backs are compared as pixels (a back layout usually ignores most of the card's fields);
     # backs drawn from the same layout and the same fields they read are equal without looking.
-    backs: list[_Cards] = []
+    back_keys: list[list[str | None]] = []  # each sheet's backs' drawing keys (their PDFs are not held: drawn again)
     if len({_back_key(ctx, d) for d in designs}) == 1:
         unique_back = False
         single_back = _Cards(back_pages(designs[:1]), size, title)
@@ -224,10 +224,11 @@ def deck_sheets(ctx: BuildContext, component: Component, folder: Path, urls: Url
         digests: set[str] = set()
         for chunk in chunks:
             cards = _Cards(back_pages(chunk), size, title)
-            backs.append(cards)
+            back_keys.append(cards.keys)
             digests.update(seen.digests(cards.keys, cards.drawn.rasterised))
+            if len(back_keys) == 1:
+                single_back = cards
         unique_back = len(digests) > 1
-        single_back = backs[0]
     hidden, hidden_key = (question, question.keys[0]) if unique_back else (single_back, single_back.keys[0])
     files: list[Path] = []
     custom_deck: dict[str, dict[str, Any]] = {}
@@ -249,9 +250,9 @@ def deck_sheets(ctx: BuildContext, component: Component, folder: Path, urls: Url
         files.append(face_file)
         if unique_back:
             sheet_back_file = folder / f"{component.id}-backs-{number}.png"
-            these = backs[number - 1]
-            back_key = _sheet_key(grid, these.keys, question.keys[0])
+            back_key = _sheet_key(grid, back_keys[number - 1], question.keys[0])
             if not pngs.current(sheet_back_file, back_key):
+                these = single_back if number == 1 else _Cards(back_pages(chunk), size, title)
                 back_sheet = _sheet(grid, these.images(), question.image(0))
                 pngs.write(sheet_back_file, back_sheet, key=back_key)
                 del back_sheet

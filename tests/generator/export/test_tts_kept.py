@@ -117,3 +117,31 @@ def test_pixels_memo_renders_only_what_it_has_not_seen(tmp_path: Path):
     asked.clear()
     assert PixelsMemo(path).digests(keys[:1], render_for(keys)) == first[:1]
     assert asked == [[0]]
+
+
+def test_a_deck_of_two_sheets_with_its_own_backs_rewrites_only_the_sheets_of_the_card_edited(tmp_path: Path):
+    """80 cards whose backs show their name: two face sheets and two back sheets; renaming card 75 rewrites the
+    second face and back sheets, and the export is a fresh one."""
+    game = tmp_path / "ub"
+    game.mkdir()
+    (game / "game.yaml").write_text("id: ub\ntitle: Unique backs\nplayers: {min: 2, max: 4}\ncomponents: [cards.yaml]\n",
+                                    encoding="utf-8")
+    (game / "cards.yaml").write_text("id: cards\nkind: deck\nsize: poker\nlayout: base/card\nback: {layout: base/card}\n"
+                                     "fields: [value]\ncsv: cards.csv\n", encoding="utf-8")
+    csv = game / "cards.csv"
+    csv.write_text("name,value\n" + "".join(f"Card {n},{n}\n" for n in range(1, 81)), encoding="utf-8")
+    out, fresh = tmp_path / "out", tmp_path / "fresh"
+
+    def tts(target: Path) -> dict[str, tuple[bytes, int]]:
+        result = run_cli("tts", str(game), "--out", str(target))
+        assert result.returncode == 0, result.stderr
+        return _files(target)
+
+    first = tts(out)
+    assert sorted(first) == [f"ub/tts/cards-{side}-{n}.png" for side in ("backs", "faces") for n in (1, 2)]
+    assert tts(out) == first
+    csv.write_text(csv.read_text(encoding="utf-8").replace("Card 75,", "Card 75b,"), encoding="utf-8")
+    after = tts(out)
+    assert sorted(name for name in after if after[name] != first[name]) == ["ub/tts/cards-backs-2.png",
+                                                                            "ub/tts/cards-faces-2.png"]
+    assert {name: data for name, (data, _) in after.items()} == {name: data for name, (data, _) in tts(fresh).items()}
