@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -60,22 +61,31 @@ def pixels_digest(image: Image.Image, dpi: float | None) -> str:
     return sha.hexdigest()
 
 
+def _read_json(path: Path, section: str) -> dict[str, Any]:
+    """The mapping ``section`` of a JSON record this module wrote in its :data:`FORMAT` (empty when the file does
+    not read back as one)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        found = data.get("format") == FORMAT and data.get(section)
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _write_json(path: Path, section: str, values: dict[str, Any]) -> None:
+    data = {"format": FORMAT, section: {key: values[key] for key in sorted(values)}}
+    write_cache(path, (json.dumps(data, indent=0) + "\n").encode("utf-8"))
+
+
 def read(record: Path) -> Kept:
     """What the export that wrote ``record`` wrote (empty when it does not read back)."""
-    try:
-        data = json.loads(record.read_text(encoding="utf-8"))
-        if data.get("format") != FORMAT or not isinstance(data.get("files"), dict):
-            return {}
-        return {str(name): (str(entry[0]), str(entry[1]), str(entry[2])) for name, entry in data["files"].items()
-                if isinstance(entry, list) and len(entry) == 3}
-    except (OSError, ValueError, TypeError, AttributeError, KeyError):
-        return {}
+    return {str(name): (str(entry[0]), str(entry[1]), str(entry[2])) for name, entry in _read_json(record, "files").items()
+            if isinstance(entry, list) and len(entry) == 3}
 
 
 def write(record: Path, files: Kept) -> None:
     """Record what an export wrote (file name → pixels digest, file's SHA-256, drawing key)."""
-    data = {"format": FORMAT, "files": {name: list(files[name]) for name in sorted(files)}}
-    write_cache(record, (json.dumps(data, indent=0) + "\n").encode("utf-8"))
+    _write_json(record, "files", {name: list(entry) for name, entry in files.items()})
 
 
 class KeptPngs:
@@ -123,14 +133,7 @@ class PixelsMemo:
 
     def __init__(self, path: Path | None):
         self.path = path
-        self.kept: dict[str, str] = {}
-        if path is not None:
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-                if data.get("format") == FORMAT and isinstance(data.get("pixels"), dict):
-                    self.kept = {str(k): str(v) for k, v in data["pixels"].items()}
-            except (OSError, ValueError, TypeError, AttributeError):
-                pass
+        self.kept = {str(k): str(v) for k, v in _read_json(path, "pixels").items()} if path is not None else {}
         self.used: dict[str, str] = {}
 
     def digests(self, keys: Sequence[str | None], render: Callable[[list[int]], Iterable[Image.Image]]) -> list[str]:
@@ -148,8 +151,7 @@ class PixelsMemo:
     def save(self) -> None:
         if self.path is None or self.used == self.kept:
             return
-        data = {"format": FORMAT, "pixels": dict(sorted(self.used.items()))}
-        write_cache(self.path, (json.dumps(data, indent=0) + "\n").encode("utf-8"))
+        _write_json(self.path, "pixels", self.used)
 
 
 def drawing_key(page: str | None, size: tuple[int, int], alpha: bool, dpi: float | None) -> str | None:
