@@ -85,6 +85,10 @@ class _Names:
             return name.encode(), None
         return _label(self.doc, name).encode(), font
 
+    def shading(self, name: str) -> bytes:
+        found = self.doc.idToObject.get(name)
+        return repr(sorted(vars(found).items(), key=lambda kv: kv[0])).encode() if found is not None else name.encode()
+
 
 def _label(doc: object, name: str) -> str:
     """A font by its name and its file's digest, worked out once per document."""
@@ -97,10 +101,6 @@ def _label(doc: object, name: str) -> str:
             found = name
         labels[name] = found
     return found
-
-    def shading(self, name: str) -> bytes:
-        found = self.doc.idToObject.get(name)
-        return repr(sorted(vars(found).items(), key=lambda kv: kv[0])).encode() if found is not None else name.encode()
 
 
 _SLOW = re.compile(r"\\[0-7]|/F\d+\+[1-9]| gs\b| sh\b")  # codes a TrueType subset assigns in order of use, states
