@@ -88,6 +88,34 @@ def _step_problems(doc: Document, path: PathKey, step: Any) -> list[Problem]:
     for error in sub.iter_errors(step):
         if error.validator == "oneOf" and error.context:
             error = _best(error)
+        problems.extend(_misplaced_step_keys(doc, path, kinds[0], error) or schema_check.describe(error, doc, path))
+    return problems
+
+
+STEP_KEYS = ("say", "when")  # keys of the step itself, beside its kind key
+
+
+def _misplaced_step_keys(doc: Document, path: PathKey, kind: str, error: Any) -> list[Problem]:
+    """``when:`` or ``say:`` written inside ``remove: {…}``: they belong on the step, not among the kind's
+    options (a suggestion such as 'where' would change what the step means)."""
+    body = error.instance
+    if error.validator != "additionalProperties" or tuple(error.absolute_path) != (kind,) or not isinstance(body, dict):
+        return []
+    misplaced = [key for key in body if key in STEP_KEYS]
+    if not misplaced:
+        return []
+    problems = []
+    for key in misplaced:
+        value = f'"{body[key]}"' if isinstance(body[key], str) else "..."
+        problems.append(doc.problem(path + (kind, key), f"'{key}' belongs on the step, not inside '{kind}': move it "
+                                                         f"out of {kind}: {{…}} to sit beside it, as in "
+                                                         f"{{{kind}: {{…}}, {key}: {value}}}", key=True))
+    others = dict(body)
+    for key in misplaced:
+        del others[key]
+    allowed = error.schema.get("properties", {})
+    if any(key not in allowed for key in others):  # other unknown keys get the usual message
+        error.instance = others
         problems.extend(schema_check.describe(error, doc, path))
     return problems
 
