@@ -21,7 +21,12 @@ shows — changes nothing. Fingerprints are versioned (:data:`FINGERPRINTS`, the
 
 Records live beside the outputs as ``OUT/<game>/prints/0001.json`` …, each with
 its number, a UTC date, the render options and every piece's face and back
-fingerprint. Fingerprints are memoised in ``prints/.drawn``: per component
+fingerprint: either whole (``pieces``) or, so that prints do not grow by a whole
+deck per edit, as what changed since the print before it (``based_on`` and
+``changes``: runs of that print's pieces kept as they were, ``{"same": [from, to]}``,
+between the rows that differ). A record is whole when there is no print before
+it, when the changes are not much smaller than the whole, and every
+:data:`CHAIN_LIMIT` prints, so a print is read from at most that many files. Fingerprints are memoised in ``prints/.drawn``: per component
 under the build cache's component fingerprint, and per side drawn alone under a
 digest of everything it is drawn from, so an unchanged rebuild neither draws nor
 loads the renderers.
@@ -29,6 +34,7 @@ loads the renderers.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import marshal
@@ -91,6 +97,7 @@ class PrintRecord:
     options: dict[str, object]
     pieces: tuple[PiecePrint, ...]
     version: int = FINGERPRINTS  # of the fingerprints; records written before versions were kept are 1
+    depth: int = 0  # how many records written as changes lead back to a whole one (0: this one is whole)
 
     def to_json(self) -> str:
         """The record as ``json.dumps(..., indent=1, ensure_ascii=False)`` writes it, the piece rows put together
@@ -170,10 +177,16 @@ def load(folder: Path, number: int) -> PrintRecord:
         return read
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        record = PrintRecord(int(data["number"]), str(data["date"]), dict(data.get("options", {})), _expanded(data["pieces"]),
-                             int(data.get("version", 1)))
-    except (OSError, ValueError, TypeError, KeyError) as exc:
-        raise PrintError(f"{path}: cannot read print {number} ({exc})") from None
+        based_on = data.get("based_on")
+        if based_on is None:
+            pieces, depth = _expanded(data["pieces"]), 0
+        else:
+            base = _base(folder, number, based_on, path)
+            pieces, depth = _applied(base.pieces, data["changes"]), base.depth + 1
+        record = PrintRecord(int(data["number"]), str(data["date"]), dict(data.get("options", {})), pieces,
+                             int(data.get("version", 1)), depth)
+    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        raise PrintError(f"{path}: cannot read print {number} ({type(exc).__name__}: {exc})") from None
     if record.version not in (1, FINGERPRINTS):
         raise PrintError(f"{path}: print {number} has fingerprints of version {record.version}, which this punchboard "
                          f"cannot compare (it reads versions 1 and {FINGERPRINTS}); build with the punchboard that "
@@ -200,17 +213,77 @@ def resolve(folder: Path, game_id: str, wanted: str) -> PrintRecord:
 
 
 def save(folder: Path, record: PrintRecord) -> Path:
+    """Write ``record`` as print ``record.number``: as its changes since the print before it when that is
+    much smaller than the whole record (see the module's docstring)."""
     path = prints_folder(folder) / f"{record.number:04d}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_text(path, record.to_json())
+    earlier = [n for n in numbers(folder) if n < record.number]
+    text = None
+    if earlier:
+        try:
+            base = load(folder, earlier[-1])
+        except PrintError:  # an unreadable print before it: this one is written whole
+            base = None
+        if base is not None and base.depth + 1 < CHAIN_LIMIT and base.version == record.version:
+            text = _changes_json(record, base)
+            record = PrintRecord(record.number, record.date, record.options, record.pieces, record.version,
+                                 base.depth + 1 if text is not None else 0)
+    write_text(path, text if text is not None else record.to_json())
     _keep_last(folder, record, path)
     return path
+
+
+CHAIN_LIMIT = 40  # a record is whole at least every CHAIN_LIMIT prints
+
+
+def _base(folder: Path, number: int, based_on: object, path: Path) -> PrintRecord:
+    """The print a record written as changes is based on (an earlier one, so reading cannot go round in a circle)."""
+    if not isinstance(based_on, int) or isinstance(based_on, bool) or not 0 < based_on < number:
+        raise ValueError(f"'based_on' must name an earlier print, not {based_on!r}")
+    try:
+        return load(folder, based_on)
+    except PrintError as exc:
+        raise ValueError(f"it is written as its changes since print {based_on}, which cannot be read: {exc}") from None
+
+
+def _changes_json(record: PrintRecord, base: PrintRecord) -> str | None:
+    """``record`` as its changes since ``base``; None when the changes are not much smaller than the whole."""
+    changes: list[dict[str, object]] = []
+    new_rows = 0
+    matcher = difflib.SequenceMatcher(None, base.pieces, record.pieces, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            changes.append({"same": [i1, i2]})
+        elif j2 > j1:
+            rows = _grouped(record.pieces[j1:j2])
+            new_rows += len(rows)
+            changes.extend(rows)
+    if new_rows * 2 > max(len(_grouped(record.pieces)), 1):
+        return None
+    data = {"number": record.number, "version": record.version, "date": record.date, "options": record.options,
+            "based_on": base.number, "changes": changes}
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+def _applied(base: tuple[PiecePrint, ...], changes: list[dict[str, Any]]) -> tuple[PiecePrint, ...]:
+    """The pieces ``changes`` (as :func:`_changes_json` writes them) make of ``base``'s."""
+    pieces: list[PiecePrint] = []
+    for change in changes:
+        if "same" in change:
+            start, end = change["same"]
+            if not (isinstance(start, int) and isinstance(end, int) and 0 <= start <= end <= len(base)):
+                raise ValueError(f"'same': [{start!r}, {end!r}] is not a run of the {len(base)} pieces it is based on")
+            pieces.extend(base[start:end])
+        else:
+            pieces.extend(_expanded([change]))
+    return tuple(pieces)
 
 
 # The last record written, as marshal beside the JSON and stamped with its file: the next build compares with it
 # without parsing the JSON (a 2,000-card deck's record is 550 KB). Another stamp (the JSON edited or replaced)
 # and the JSON is read.
 LAST_FILE = ".last"
+LAST_VERSION = 3  # of ``.last``'s layout (3: with the record's depth)
 
 
 def _header(kind: str, version: int) -> bytes:
@@ -231,23 +304,23 @@ def _keep_last(folder: Path, record: PrintRecord, path: Path) -> None:
     if now is None:
         return
     options = json.loads(json.dumps(record.options))  # as the JSON gives them back (a tuple is a list there)
-    data = (now, record.number, record.date, options, tuple(map(tuple, record.pieces)), record.version)
+    data = (now, record.number, record.date, options, tuple(map(tuple, record.pieces)), record.version, record.depth)
     try:
         body = marshal.dumps(data)
     except ValueError:  # an option marshal cannot write: the JSON is read next time
         return
-    write_cache(prints_folder(folder) / LAST_FILE, _header("last print", FINGERPRINTS) + body)
+    write_cache(prints_folder(folder) / LAST_FILE, _header("last print", LAST_VERSION) + body)
 
 
 def _read_last(folder: Path, number: int, path: Path) -> PrintRecord | None:
     try:
-        kept = _read_marshal(prints_folder(folder) / LAST_FILE, "last print", FINGERPRINTS)
+        kept = _read_marshal(prints_folder(folder) / LAST_FILE, "last print", LAST_VERSION)
         if kept is None:
             return None
-        at, kept_number, date, options, pieces, version = kept
+        at, kept_number, date, options, pieces, version, depth = kept
         if kept_number != number or tuple(at) != stamp(path):
             return None
-        return PrintRecord(kept_number, date, dict(options), tuple(map(PiecePrint._make, pieces)), version)
+        return PrintRecord(kept_number, date, dict(options), tuple(map(PiecePrint._make, pieces)), version, depth)
     except (OSError, EOFError, ValueError, TypeError):
         return None
 

@@ -18,10 +18,11 @@ from punchboard.generator.options import BuildOptions
 from punchboard.spec.loader import load_game, load_paper
 from tests.build_helpers import make_game
 from tests.conftest import ROOT, run_cli
+from tests.print_records import read_record
 
 
 def _record(out: Path, game: str, number: int) -> dict:
-    return json.loads((out / game / "prints" / f"{number:04d}.json").read_text(encoding="utf-8"))
+    return read_record(out / game, number)
 
 
 def _alone(game_folder: Path, out: Path, options: BuildOptions) -> tuple[prints.PiecePrint, ...]:

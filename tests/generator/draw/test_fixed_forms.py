@@ -7,7 +7,6 @@ the print recorded must be the same, and the file much smaller.
 
 from __future__ import annotations
 
-import json
 import marshal
 import re
 import subprocess
@@ -24,6 +23,7 @@ from punchboard.cli import main
 from punchboard.spec.model import Element
 from tests.conftest import ROOT, run_cli
 from tests.generator.test_kept_sides import _deck, _edit, _same_as_clean
+from tests.print_records import read_record
 
 NO_RUNS = """\
 import sys
@@ -50,8 +50,8 @@ def _renders(pdf: Path) -> list[bytes]:
 
 
 def _pieces(out: Path) -> object:
-    record = json.loads(max((out / "kept" / "prints").glob("*.json")).read_text(encoding="utf-8"))
-    return record["pieces"]
+    last = max((out / "kept" / "prints").glob("*.json"))
+    return read_record(out / "kept", int(last.stem))["pieces"]
 
 
 def _run_forms(pdf: Path) -> tuple[dict[str, int], list[list[str]]]:
