@@ -116,6 +116,10 @@ def run() -> None:
     deck 20 ms (its model, its pages' records); the exit handlers still run and the standard streams are still
     flushed, and while any other thread runs (none should, once a verb returns) the exit is the usual one."""
     code = _main(None, leaving=True)
+    if code != EXIT_INTERRUPTED:
+        from punchboard.plumbing.cache_bound import trim_user_cache
+
+        trim_user_cache()  # the user's cache folder kept under its bound (measured at most once an hour)
     if threading.active_count() > 1:
         sys.exit(code)
     atexit._run_exitfuncs()
