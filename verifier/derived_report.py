@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .findings import Result
+from .playout import words as playout_words
 
 
 def _by_variant(results: Sequence[Result]) -> dict[str, list[Result]]:
@@ -81,7 +82,7 @@ def playouts_text(results: Sequence[Result]) -> list[str]:
     if len(rows) > 1:
         widths = [max(len(row[i]) for row in rows) for i in range(5)]
         lines.extend("    " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows)
-    return lines
+    return lines + playout_words.outcomes_text(results) + playout_words.models_text(results)
 
 
 def text(results: Sequence[Result]) -> list[str]:
@@ -126,4 +127,5 @@ def markdown(results: Sequence[Result]) -> list[str]:
                            f"| {first} | {cell.length_median}, {cell.length_p90}, {cell.length_mean:g} | {p.games} | "
                            f"`{cell.seed}` |")
         out.append("")
+        out += playout_words.outcomes_markdown(results) + playout_words.models_markdown(results)
     return out

@@ -148,17 +148,19 @@ def _read(builder: Builder, path: PathKey, raw: dict[str, Any], setup_zones: set
         if kind in ("gain", "refill", "spend", "return") and options["from_zone"] == options["to"]:
             builder.error(at + (kind, "to"), f"{kind} from '{options['to']}' into itself moves nothing")
         actions.append(Action(kind=kind, number=index + 1, say=step.get("say", ""), source=builder.source(at),
-                              when=step.get("when"), **options))
+                              when=step.get("when"), placeholder=step.get("placeholder", ""), **options))
     end = []
     for index, spec in enumerate(raw.get("end", [])):
         at = path + ("end", index)
+        said = {"means": spec.get("means", "ends"), "say": spec.get("say", "")}
         if "empty" in spec:
             _known(builder, at + ("empty",), spec["empty"], zones)
-            end.append(EndCondition("empty", builder.source(at), zone=spec["empty"]))
+            end.append(EndCondition("empty", builder.source(at), zone=spec["empty"], **said))
         else:
             if not any(a.kind == "score" for a in actions):
                 builder.error(at + ("score",), "end: score needs a score: action in each_round")
-            end.append(EndCondition("score", builder.source(at), score=builder.count(at + ("score",), spec["score"])))
+            end.append(EndCondition("score", builder.source(at), score=builder.count(at + ("score",), spec["score"]),
+                                    **said))
     rounds = builder.count(path + ("rounds",), raw["rounds"])
     if rounds is None:
         return None

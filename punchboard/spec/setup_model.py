@@ -272,6 +272,7 @@ class Action:
     up_to: Count | None = None  # refill: until ``to`` holds this many
     each_player: bool = False  # once per player, in turn order, on that player's own zones
     where: str | None = None  # gain, spend, return: only the pieces matching it
+    placeholder: str = ""  # what in this action is a guess, not the rulebook's ('' when nothing is)
 
     def describe(self) -> str:
         if self.say:
@@ -295,9 +296,17 @@ class EndCondition:
     source: str
     zone: str = ""
     score: Count | None = None  # a score of at least this (any player's)
+    means: str = "ends"  # what the game's end means when this holds: 'won', 'lost' or 'ends'
+    say: str = ""
 
     def describe(self) -> str:
+        if self.say:
+            return self.say
         return f"{self.zone} is empty" if self.kind == "empty" else f"a score reaches {self.score.describe() if self.score else '?'}"
+
+
+OUTCOMES = ("won", "lost", "ends")  # what an end condition may mean; a game that reaches the round limit: ROUND_LIMIT
+ROUND_LIMIT = "round limit"
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from punchboard.spec.model import Game, Piece, Side
 from punchboard.verifier import derived_report, report
 from punchboard.verifier.engine import verify_game
 from punchboard.verifier.findings import Result
+from punchboard.verifier.playout import words as playout_words
 
 from .concerns import place_warnings
 from .pictures import DistinctPiece, Picture, Pictures
@@ -90,7 +91,7 @@ def _derived_view(results: Sequence[Result]) -> dict[str, Any]:
     return {"sizes": tables, "sums": sums}
 
 
-def _verify_view(results: Sequence[Result], trials: int, seed: int) -> dict[str, Any]:
+def _verify_view(results: Sequence[Result], trials: int, seed: int, game: Game | None = None) -> dict[str, Any]:
     variants, counts, cells = report.matrix(results)
     statuses = {r.status for r in results}
     overall = "fail" if "fail" in statuses else "warn" if "warn" in statuses else "pass"
@@ -101,6 +102,7 @@ def _verify_view(results: Sequence[Result], trials: int, seed: int) -> dict[str,
         "counts": counts,
         "rows": [{"variant": v, "cells": [cells.get((v, c), "") for c in counts]} for v in variants],
         "derived": _derived_view(results),
+        "playouts": playout_words.studio_view(game, results) if game is not None else [],  # round models, placeholders
         "results": [
             {
                 "where": report.where(r),
@@ -266,5 +268,5 @@ class Studio:
                 continue
             with self._changed:
                 if generation == self._generation:
-                    self.publish(verify={**_verify_view(results, self.trials, self.seed), "running": False})
+                    self.publish(verify={**_verify_view(results, self.trials, self.seed, game), "running": False})
             self.log(f"{game.id}: verified in {time.perf_counter() - started:.1f} s")

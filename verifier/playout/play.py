@@ -145,24 +145,26 @@ def _act(table: Table, action: Action, player: int, env: Mapping[str, Any]) -> N
     table.take(action.from_zone, action.to, need, player, drains=kind == "gain", where=action.where)
 
 
-def _ended(table: Table, model: Playout, env: Mapping[str, Any]) -> bool:
-    for end in model.end:
+def _ended(table: Table, model: Playout, env: Mapping[str, Any]) -> int | None:
+    """The first end condition (its index in ``model.end``) that holds, or None."""
+    for index, end in enumerate(model.end):
         if end.kind == "empty":
             keys = [table.key(end.zone, p) for p in range(1, table.players + 1)] if end.zone in table.per_player else [end.zone]
             if any(not table.zones.get(k) for k in keys):
-                return True
+                return index
         elif table.scores and max(table.scores.values()) >= whole(end.score, env):
-            return True
-    return False
+            return index
+    return None
 
 
-def play(model: Playout, table: Table) -> int:
-    """Play until the round limit or an end condition; the number of rounds played."""
+def play(model: Playout, table: Table) -> tuple[int, int | None]:
+    """Play until the round limit or an end condition: the number of rounds played, and the end condition
+    that ended the game (its index in ``model.end``; the first listed when several hold), None at the limit."""
     env = table.env
     env["round"], env["player"], env["place"], env["score"] = 0, 0, 0, 0
     limit = whole(model.rounds, env)
     players = list(range(1, table.players + 1))
-    played = 0
+    played, ended = 0, None
     for played in range(1, limit + 1):
         env["round"] = played
         order = list(players)
@@ -177,9 +179,10 @@ def play(model: Playout, table: Table) -> int:
             else:
                 env["player"], env["place"], env["score"] = 0, 0, table.scores.get(0, 0)
                 _act(table, action, 0, env)
-        if _ended(table, model, env):
+        ended = _ended(table, model, env)
+        if ended is not None:
             break
-    return played
+    return played, ended
 
 
 def piles(model: Playout) -> tuple[str, ...]:

@@ -20,11 +20,11 @@ from ..counts import Open, whole
 from ..inventory import Instance
 from ..setup.simulate import simulate
 from .play import PlayoutError, Table, piles, play
-from .stats import PlayoutCell, summarise
+from .stats import PlayoutCell, round_model, summarise
 
 BLOCK = 250
 
-Played = list[tuple[int, tuple[int, ...]]] | str  # a block's games, or why it could not play them
+Played = list[tuple[int, tuple[int, ...], int]] | str  # a block's games, or why it could not play them
 
 
 @dataclass
@@ -58,14 +58,14 @@ class Study:
     def play_block(self, block: int, size: int) -> Played:
         rng = random.Random(f"{self.label}:{block}")
         model, names = self.model, piles(self.model)
-        out: list[tuple[int, tuple[int, ...]]] = []
+        out: list[tuple[int, tuple[int, ...], int]] = []
         try:
             for _ in range(size):
                 run = simulate(self.game, self.variant, self.players, rng, self.inventory, quiet=True, cache=self.cache)
                 per_player = {**run.per_player, **{z: self.players for z in model.player_zones}}
                 table = Table(run.zones, per_player, self.players, dict(run.env), rng, self.inventory, memo=self.memo)
-                length = play(model, table)
-                out.append((length, tuple(table.short.get(n, 0) for n in names)))
+                length, ended = play(model, table)
+                out.append((length, tuple(table.short.get(n, 0) for n in names), -1 if ended is None else ended))
         except (PlayoutError, ExpressionError, Open) as exc:
             return f"not played: {exc}"
         return out
@@ -85,10 +85,11 @@ def prepare(game: Game, variant: Variant, players: int, env: dict[str, Any], gam
 
 
 def finish(study: Study, blocks: list[Played]) -> PlayoutCell:
+    model = round_model(study.model)
     if study.note:
-        return PlayoutCell(0, study.label, study.limit, note=study.note)
+        return PlayoutCell(0, study.label, study.limit, note=study.note, model=model)
     for played in blocks:
         if isinstance(played, str):
-            return PlayoutCell(0, study.label, study.limit, note=played)
+            return PlayoutCell(0, study.label, study.limit, note=played, model=model)
     games = [g for played in blocks if not isinstance(played, str) for g in played]
-    return summarise(games, piles(study.model), study.label, study.limit or 0)
+    return summarise(games, piles(study.model), study.label, study.limit or 0, model)

@@ -167,7 +167,24 @@ function verifierSection(verify) {
     h("p", { class: "meta" }, `${verify.trials} Monte Carlo runs of each setup, seed ${verify.seed}`,
       verify.running ? " · re-simulating…" : ""),
     verify.rows.length ? table : h("p", { class: "meta" }, "no setup.yaml: nothing to simulate"),
-    findings, derivedSection(verify.derived)];
+    findings, derivedSection(verify.derived), playoutSection(verify.playouts)];
+}
+
+function playoutSection(playouts) {
+  if (!playouts || !playouts.length) return null;
+  return h("div", { class: "playouts" },
+    h("h3", {}, "Round models ", h("span", { class: "meta" }, "what verify --playouts plays; PLACEHOLDER: a guess, not the rulebook's")),
+    playouts.map((p) => h("div", { class: "playout", "data-variant": p.variant },
+      h("h4", {}, p.variant, p.model.say ? h("span", { class: "meta" }, ` ${p.model.say}`) : ""),
+      p.model.placeholders.length
+        ? h("p", { class: "warn placeholder-note" }, `${p.model.placeholders.length} amount(s) marked PLACEHOLDER`)
+        : null,
+      h("ol", {}, p.model.actions.map((a, i) => h("li", { class: a.placeholder ? "placeholder" : "" }, p.lines[i]))),
+      p.model.end.length
+        ? h("ul", { class: "ends" }, p.model.end.map((e) => h("li", {}, `end: ${e.condition} → ${e.means}`)))
+        : null,
+      p.played.map((c) => h("p", { class: "meta" }, `${plural(c.players, "player")}, ${c.games} games: `,
+        [...c.outcomes, ...c.piles].join("; "))))));
 }
 
 function derivedSection(derived) {
