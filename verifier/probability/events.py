@@ -253,7 +253,7 @@ def prepare(game: Game, variant: Variant, players: int, run: Run, trials: int, s
         for scope, env in _scopes(run):
             base = run.key(scope, event.zone)
             if base not in run.per_player:
-                if base not in run.zones or base in shared_seen:
+                if base in shared_seen or (base not in run.zones and base not in run.open_zones):
                     continue  # a shared zone (a market row, the nobles on the table) is read once
                 shared_seen.add(base)
             elif isinstance(event.who, int) and event.who > len(run.keys(scope, event.zone)):

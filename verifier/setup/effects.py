@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from punchboard.spec.setup_model import Step
+from punchboard.spec.setup_model import REMOVED, Step
 
 
 def zones_read(step: Step) -> list[str]:
@@ -18,6 +18,17 @@ def zones_written(step: Step) -> list[str]:
     if step.remainder:
         writes.append(step.remainder)
     return writes
+
+
+def zones_changed(step: Step) -> list[str]:
+    """Every zone whose contents or order the step can change: what it writes, the zone it takes from or
+    shuffles (a seat step only reads), and the removed pile for a removal."""
+    if step.kind == "seat":
+        return []
+    changed = [*zones_written(step), step.from_zone]
+    if step.kind == "remove":
+        changed.append(REMOVED)
+    return list(dict.fromkeys(changed))
 
 
 def step_texts(step: Step) -> list[str | None]:

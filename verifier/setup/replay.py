@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from punchboard.spec.setup_model import REMOVED, Step, Variant
+from punchboard.spec.setup_model import Step, Variant
 
-from .effects import zones_read, zones_written
+from .effects import zones_changed, zones_read, zones_written
 
 
 @dataclass(frozen=True)
@@ -26,12 +26,7 @@ class Plan:
 
 
 def _changes(step: Step) -> set[str]:
-    if step.kind == "seat":
-        return set()
-    changed = {*zones_written(step), step.from_zone}
-    if step.kind == "remove":
-        changed.add(REMOVED)
-    return changed
+    return set(zones_changed(step))
 
 
 def replay_plan(variant: Variant, zones: frozenset[str]) -> Plan:

@@ -20,15 +20,17 @@ from ..inventory import Instance, build_inventory
 from ..numbers import number_values
 from ..probability.origins import Origins
 from .checks import check_capacity, check_conservation, check_exactly, check_expectations
-from .effects import step_texts, zones_read, zones_written
+from .effects import step_texts, zones_changed, zones_read, zones_written
 from .replay import Plan, fixed_prefix, replay_plan
 from .shortfalls import fail
 from .steps import KINDS
 from .words import describe_step
-from .zones import Run, Scope
+from .zones import ANY_PIECE, Run, Scope
 
 
 def _open_reason(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> str | None:
+    """Why the step cannot be done at this player count: a text of it reads a value the rulebook leaves open,
+    or it reads a zone that a step skipped for that reason would have changed (so its contents are unknown)."""
     key = ("blocked", id(step), env.get("table", ""))
     if key in run.cache:  # what the texts leave open depends on the env alone, the same in every replay
         reason = run.cache[key]
@@ -37,12 +39,57 @@ def _open_reason(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> 
     if reason:
         return reason
     for name in zones_read(step):
+        if run.key(scope, name) == BOX:
+            reason = _box_open(run, step, env)
+            if reason is not None:
+                return reason
+            continue
         for key in run.keys(scope, name):
             if key in run.open_zones:
                 return run.open_zones[key]
         if run.key(scope, name) in run.open_zones:
             return run.open_zones[run.key(scope, name)]
     return None
+
+
+def _box_pieces(run: Run, step: Step, env: Mapping[str, Any]) -> frozenset[int]:
+    """The pieces a step may take from the box: what its components and condition select (every piece of
+    its components when the condition itself reads a value left open)."""
+    if step.where is not None and blocked_by([step.where], env) is not None:
+        return run.matching(None, step.components, env)
+    return run.matching(step.where, step.components, env)
+
+
+def _box_open(run: Run, step: Step, env: Mapping[str, Any]) -> str | None:
+    """Why what the step may take from the box is unknown: a skipped step might have taken those pieces."""
+    if not run.open_box:
+        return None
+    if ANY_PIECE in run.open_box:
+        return run.open_box[ANY_PIECE]
+    wanted = _box_pieces(run, step, env)
+    return next((run.open_box[i] for i in wanted if i in run.open_box), None)
+
+
+def _leave_open(run: Run, step: Step, scope: Scope, env: Mapping[str, Any], reason: str) -> None:
+    """A step skipped because the rulebook leaves it open: it is reported, and every zone it would have
+    changed (what it fills, the zone it takes from or shuffles, the removed pile) is open from here on, so
+    every later step that reads one is skipped too and no event or size over them is taken as known."""
+    said = any(reason in f.message for f in run.findings)
+    fail(run, step, scope, "skipped: it depends on what the rulebook leaves open (above)" if said
+          else f"left open by the rulebook: {reason}", severity="warn")
+    for name in zones_changed(step):
+        base = run.key(scope, name)
+        if base == BOX:  # by piece: what a skipped step would have taken of some says nothing of the others
+            if name == step.from_zone:
+                box = set(run.zones.get(BOX, []))
+                run.open_box.update((i, reason) for i in _box_pieces(run, step, env) if i in box)
+            else:  # it would have put pieces back in the box
+                run.open_box[ANY_PIECE] = reason
+        run.open_zones[base] = reason
+        if step.per_player and name == step.to:
+            run.per_player[base] = scope.players
+        for key in run.keys(scope, name):
+            run.open_zones[key] = reason
 
 
 def run_steps(run: Run, steps: tuple[Step, ...], scope: Scope, env: dict[str, Any], *, start: int = 0,
@@ -69,15 +116,7 @@ def run_steps(run: Run, steps: tuple[Step, ...], scope: Scope, env: dict[str, An
                 reason = str(gap)
             _follow_read_zones(run, step, scope, reads_before)
         if reason is not None:
-            said = any(reason in f.message for f in run.findings)
-            fail(run, step, scope, "skipped: it depends on what the rulebook leaves open (above)" if said
-                  else f"left open by the rulebook: {reason}", severity="warn")
-            for name in zones_written(step):
-                run.open_zones[run.key(scope, name)] = reason
-                if step.per_player and name == step.to:
-                    run.per_player[run.key(scope, name)] = scope.players
-                    for key in run.keys(scope, name):
-                        run.open_zones[key] = reason
+            _leave_open(run, step, scope, env, reason)
             continue
         if not scope.table:
             run.shared.update(zones_written(step))
@@ -183,10 +222,11 @@ def simulate(game: Game, variant: Variant, players: int, seed: str | random.Rand
                 table_start = fixed_prefix(variant.tables[0].steps, plan, variant.tables[0].name)
                 run_steps(run, variant.tables[0].steps, *first, stop=table_start, plan=plan)
             saved = run.cache[key] = ({k: list(v) for k, v in run.zones.items()}, dict(run.per_player),
-                                      set(run.shared), dict(run.open_zones), table_start)
-        zones, per_player, shared, open_zones, table_start = saved
+                                      set(run.shared), dict(run.open_zones), dict(run.open_box), table_start)
+        zones, per_player, shared, open_zones, open_box, table_start = saved
         run.zones = {k: list(v) for k, v in zones.items()}
         run.per_player, run.shared, run.open_zones = dict(per_player), set(shared), dict(open_zones)
+        run.open_box = dict(open_box)
     else:
         run.zones[BOX] = [i.id for i in inventory]
     run_steps(run, steps, top, env, start=start, plan=plan)

@@ -20,6 +20,8 @@ from ..findings import Finding
 from ..inventory import Instance
 from ..probability.origins import Origins
 
+ANY_PIECE = -1  # in Run.open_box: what the box holds is unknown altogether
+
 
 @dataclass
 class Scope:
@@ -39,6 +41,8 @@ class Run:
     shared: set[str] = field(default_factory=lambda: {BOX, REMOVED})
     per_player: dict[str, int] = field(default_factory=dict)  # zone key base → players
     open_zones: dict[str, str] = field(default_factory=dict)  # zone key → why it is left open
+    # the pieces a step skipped as left open might have taken from the box (ANY_PIECE: any): why
+    open_box: dict[int, str] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
     env: dict[str, Any] = field(default_factory=dict)
     table_sizes: dict[str, int] = field(default_factory=dict)
