@@ -26,6 +26,7 @@ from .setup_model import (
     Expectation,
     RuleNumber,
     Setup,
+    ShuffleIn,
     Step,
     Table,
     Variant,
@@ -482,7 +483,7 @@ class _Builder:
         if kind in ("take", "remove") and each_player and source_read not in per_player:
             self.error(at + ("each_player",), f"each_player: true takes from a zone each player has, but "
                                               f"'{source_read}' is one shared zone")
-        elif kind in ("take", "remove", "deal", "give", "place", "draw_keep") and source_read in per_player and not each_player:
+        elif kind in ("take", "remove", "deal", "give", "place", "draw_keep", "split") and source_read in per_player and not each_player:
             if kind in ("take", "remove"):
                 how = (f"write each_player: true to {kind} from each player's own '{source_read}' "
                        "(count is then per player" + (", into each player's own 'to')" if kind == "take" else ")"))
@@ -497,6 +498,8 @@ class _Builder:
             options.update(count=self.count(at + ("count",), body.get("count")), pick=body.get("pick", "first"))
         elif kind == "remove":
             options.update(count=self.count(at + ("count",), body.get("count")), face=body.get("face", ""))
+        if kind in ("take", "remove") and "match" in body:
+            options.update(self.match_options(at, body["match"], each_player, known, per_player))
         elif kind == "deal":
             if body.get("evenly") and "count" in body:
                 self.error(at, "deal takes either count (each) or evenly: true, not both")
@@ -526,6 +529,8 @@ class _Builder:
             if source_zone == BOX and self.places is not None:  # judged at every player count (check_counts)
                 self.places.append((at, self.table_name, when, components, where, options["each"],
                                     options["into"], options["distinct_field"]))
+        elif kind == "split":
+            options.update(self.split_options(at, body, known, per_player))
         elif kind == "draw_keep":
             options.update(draw=self.count(at + ("draw",), body["draw"]), keep=self.count(at + ("keep",), body["keep"]))
             if isinstance(body["draw"], int) and isinstance(body["keep"], int) and body["keep"] > body["draw"]:
@@ -543,6 +548,50 @@ class _Builder:
         return Step(kind=kind, number=number, say=raw.get("say", ""), source=self.source(path), when=when,
                     components=components, where=where, **options)
 
+    def split_options(self, at: PathKey, body: dict[str, Any], known: set[str], per_player: set[str]) -> dict[str, Any]:
+        """``split: {from, piles, to, shuffle_in: {from, component, where, each}}``."""
+        if body["piles"] == 0:
+            self.error(at + ("piles",), "piles: 0 splits the zone into no pile; a split needs 1 or more piles")
+        options: dict[str, Any] = {"piles": self.count(at + ("piles",), body["piles"]), "to": body.get("to", body["from"])}
+        raw = body.get("shuffle_in")
+        if raw is None:
+            return options
+        path = at + ("shuffle_in",)
+        zone = raw.get("from", BOX)
+        self.check_read(path + ("from",), zone, known)
+        if zone in per_player:
+            self.error(path + ("from",), f"'{zone}' is a zone each player has: pieces shuffled into shared piles come "
+                                         f"from one shared zone; take them from each player's own '{zone}' first")
+        component = raw.get("component")
+        components = tuple([component] if isinstance(component, str) else component or [])
+        for i, cid in enumerate(components):
+            if cid not in self.components:
+                hint = schema_check.suggest(cid, sorted(self.components))
+                self.error(path + ("component",) + ((i,) if isinstance(component, list) else ()),
+                           f"unknown component '{cid}'{hint}; expected one of {', '.join(sorted(self.components))}")
+        where = raw.get("where")
+        if where is not None:
+            self.expression(path + ("where",), where, condition=True)
+        each = self.count(path + ("each",), raw.get("each", 1)) or Count(value=1)
+        options["shuffle_in"] = ShuffleIn(zone, each, components, where)
+        return options
+
+    def match_options(self, at: PathKey, match: dict[str, Any], each_player: bool, known: set[str],
+                      per_player: set[str]) -> dict[str, Any]:
+        """``match: {field, zone, zone_field}`` on a take or remove: the pieces whose field equals the zone_field of
+        the pieces in a shared zone an earlier step filled."""
+        path = at + ("match",)
+        self.check_field(path + ("field",), match["field"])
+        self.check_field(path + ("zone_field",), match.get("zone_field"))
+        self.check_read(path + ("zone",), match["zone"], known)
+        if match["zone"] in per_player:
+            self.error(path + ("zone",), f"match zone '{match['zone']}' is a zone each player has: a shared step "
+                                         f"matches one shared zone (to match each player's own, use give: with match:)")
+        if each_player:
+            self.error(path, "match: chooses by one shared zone; it cannot be combined with each_player: true")
+        return {"match_field": match["field"], "match_zone": match["zone"],
+                "match_zone_field": match.get("zone_field", match["field"])}
+
     def check_writes(self, at: PathKey, kind: str, body: dict[str, Any], each_player: bool, known: set[str],
                      per_player: set[str]) -> None:
         """A zone is either one shared pile or one zone per player, never both: a write that mixes them would
@@ -552,6 +601,8 @@ class _Builder:
         if per_player_step:
             targets.append((at + ("to",), body["to"]))
         elif kind == "take":
+            targets.append((at + ("to",), body["to"]))
+        elif kind == "split" and "to" in body:
             targets.append((at + ("to",), body["to"]))
         for key in ("into", "extra"):
             for j, zone in enumerate(body.get(key, [])):

@@ -14,7 +14,7 @@ from typing import Any
 
 from .model import frozen_map
 
-STEP_KINDS = ("take", "remove", "shuffle", "deal", "give", "place", "draw_keep", "seat")
+STEP_KINDS = ("take", "remove", "shuffle", "deal", "give", "place", "draw_keep", "seat", "split")
 BOX, REMOVED = "box", "removed"
 SHARED_ZONES = (BOX, REMOVED)
 COUNT_VARIABLES = ("players", "table_players", "table", "table_index")
@@ -60,6 +60,17 @@ class ZoneLimit:
 
 
 @dataclass(frozen=True)
+class ShuffleIn:
+    """``split``'s ``shuffle_in:``: ``each`` pieces (matching ``components`` and ``where``, the first ones of
+    ``from_zone``) shuffled into every pile (Pandemic: one Epidemic card into each)."""
+
+    from_zone: str
+    each: Count
+    components: tuple[str, ...] = ()
+    where: str | None = None
+
+
+@dataclass(frozen=True)
 class Step:
     """One setup step; only the options of its ``kind`` are set."""
 
@@ -90,6 +101,11 @@ class Step:
     by: str | None = None
     face: str = ""  # remove: 'up' or 'down' ('' when not said)
     each_player: bool = False  # take/remove: once per player, from that player's own zone
+    piles: Count | None = None  # split: into this many near-equal piles (the larger on top)
+    shuffle_in: ShuffleIn | None = None  # split: pieces shuffled into each pile
+    # take/remove with match: {field, zone, zone_field}: the pieces whose match_field equals the zone_field of
+    # the pieces in the shared zone match_zone (Codenames: the key card says which team starts)
+    match_zone_field: str | None = None
 
     @property
     def per_player(self) -> bool:

@@ -9,6 +9,8 @@ def zones_read(step: Step) -> list[str]:
     reads = [step.from_zone]
     if step.match_zone:
         reads.append(step.match_zone)
+    if step.shuffle_in is not None:  # split: the pieces shuffled into each pile
+        reads.append(step.shuffle_in.from_zone)
     return reads
 
 
@@ -33,7 +35,9 @@ def zones_changed(step: Step) -> list[str]:
 
 def step_texts(step: Step) -> list[str | None]:
     texts: list[str | None] = [step.where, step.when]
-    for count in (step.count, step.each, step.draw, step.keep):
+    if step.shuffle_in is not None:
+        texts.append(step.shuffle_in.where)
+    for count in (step.count, step.each, step.draw, step.keep, step.piles, step.shuffle_in and step.shuffle_in.each):
         if count is not None and isinstance(count.value, str):
             texts.append(count.value)
     return texts

@@ -60,6 +60,7 @@ def fixed_prefix(steps: tuple[Step, ...], plan: Plan | None, table: str = "") ->
     for index, step in enumerate(steps):
         if plan is not None and (table, index) in plan.skip:
             continue
-        if step.kind in ("shuffle", "deal", "draw_keep") or step.pick == "random" or (step.kind == "give" and step.same):
+        if (step.kind in ("shuffle", "deal", "draw_keep") or step.pick == "random" or (step.kind == "give" and step.same)
+                or (step.kind == "split" and step.shuffle_in is not None)):
             return index
     return len(steps)

@@ -11,18 +11,37 @@ from punchboard.spec.setup_model import REMOVED, Step
 from ..counts import whole
 from .shortfalls import fail
 from .words import describe_step
-from .zones import Run, Scope
+from .zones import Pile, Run, Scope
 
 
 def _candidates(run: Run, step: Step, scope: Scope, env: Mapping[str, Any], key: str | None = None) -> list[int]:
     """The pieces a step may move: in its ``from`` zone (or one player's ``key`` of it) and matching it."""
     zone = list(run.zones.get(key, [])) if key is not None else run.pieces(scope, step.from_zone)
-    if step.where is None and not step.components:
-        return zone
-    selected = run.matching(step.where, step.components, env)
-    if run.origins.enabled:
-        run.origins.looked_at(zone, selected.__contains__, describe_step(step, scope))
-    return [i for i in zone if i in selected]
+    if step.where is not None or step.components:
+        selected = run.matching(step.where, step.components, env)
+        if run.origins.enabled:
+            run.origins.looked_at(zone, selected.__contains__, describe_step(step, scope))
+        zone = [i for i in zone if i in selected]
+    if step.kind in ("take", "remove") and step.match_zone and step.match_field:
+        zone = _matched(run, step, scope, zone)
+    return zone
+
+
+def _matched(run: Run, step: Step, scope: Scope, found: list[int]) -> list[int]:
+    """``match: {field, zone, zone_field}``: the pieces of ``found`` whose field equals the ``zone_field`` of the
+    pieces in the shared match zone (Codenames: the key card says which team starts). When those pieces were
+    arranged at random, which pieces this chooses differs from deal to deal: a random read."""
+    assert step.match_zone is not None and step.match_field is not None
+    field, there = step.match_field, step.match_zone_field or step.match_field
+    shown = run.pieces(scope, step.match_zone)
+    made_by = describe_step(step, scope)
+    if any(run.origins.tag.get(i) is not None for i in shown):
+        run.origins.read(shown, lambda i: run.inventory[i].env.get(there), made_by)
+        run.origins.chose_at_random_by_content(found, made_by)
+    else:
+        run.origins.looked_at(found, lambda i: run.inventory[i].env.get(field), made_by)
+    wanted = {run.inventory[i].env.get(there) for i in shown} - {None}
+    return [i for i in found if run.inventory[i].env.get(field) in wanted]
 
 
 def _sources(run: Run, step: Step, scope: Scope) -> list[tuple[str, str | None, str]]:
@@ -245,6 +264,61 @@ def _shuffle(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None
             run.origins.shuffled(run.zones[key], describe_step(step, scope))
 
 
+def _split(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
+    """Split ``from`` into ``piles`` near-equal piles (the top pieces make the first pile; sizes differ by at
+    most one, the larger first), shuffle ``shuffle_in.each`` pieces into each pile, and stack the piles, the
+    first on top, into ``to``. The piles are recorded on ``run.piles[to]`` (:class:`~.zones.Pile`)."""
+    source_key, made_by = run.key(scope, step.from_zone), describe_step(step, scope)
+    pool = list(run.zones.get(source_key, []))
+    assert step.piles is not None
+    count = whole(step.piles, env)
+    if count == 0:
+        fail(run, step, scope, "a split needs 1 or more piles", need=1, have=0, component=run.component_label(pool, step))
+        return
+    size, larger = divmod(len(pool), count)
+    added: list[int] = []
+    each = 0
+    if step.shuffle_in is not None:
+        added, each = _shuffled_in(run, step, scope, env, count)
+    piles: list[Pile] = []
+    start = 0
+    for n in range(count):
+        base = pool[start:start + size + (1 if n < larger else 0)]
+        start += len(base)
+        mine = added[n * each:(n + 1) * each]
+        ids = base + mine
+        if step.shuffle_in is not None:
+            run.rng.shuffle(ids)
+            if run.origins.enabled:
+                run.origins.shuffled(ids, made_by)
+        piles.append(Pile(tuple(ids), tuple(base), tuple(mine), step.shuffle_in is not None))
+    run.zones[source_key] = []
+    target = run.key(scope, step.to or step.from_zone)
+    run.put(target, [i for pile in piles for i in pile.ids])
+    run.piles[target] = tuple(piles)
+
+
+def _shuffled_in(run: Run, step: Step, scope: Scope, env: Mapping[str, Any], count: int) -> tuple[list[int], int]:
+    """The pieces a split shuffles into its ``count`` piles (the first ones matching), taken out of their zone;
+    fewer than ``each`` × piles is a shortfall, and the last piles get fewer."""
+    assert step.shuffle_in is not None
+    spec = step.shuffle_in
+    zone = run.pieces(scope, spec.from_zone)
+    if spec.where is not None or spec.components:
+        selected = run.matching(spec.where, spec.components, env)
+        if run.origins.enabled:
+            run.origins.looked_at(zone, selected.__contains__, describe_step(step, scope))
+        zone = [i for i in zone if i in selected]
+    each = whole(spec.each, env)
+    need = each * count
+    if len(zone) < need:
+        label = ", ".join(spec.components) or run.component_label(zone, step)
+        fail(run, step, scope, f"{each} to shuffle into each of {count} piles", need=need, have=len(zone), component=label)
+    chosen = zone[:need]
+    run.take_out(scope, spec.from_zone, chosen)
+    return chosen, each
+
+
 KINDS = {
     "take": _take,
     "remove": _remove,
@@ -254,4 +328,5 @@ KINDS = {
     "place": _place,
     "draw_keep": _draw_keep,
     "seat": _seat,
+    "split": _split,
 }

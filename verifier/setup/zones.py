@@ -30,6 +30,20 @@ class Scope:
     limits: Mapping[str, ZoneLimit]
 
 
+@dataclass(frozen=True)
+class Pile:
+    """One pile a ``split`` step stacked into a zone (``steps._split``), recorded for exact figures over stacked,
+    separately shuffled piles. ``base``: its pieces from the split zone (a run of that zone's order, so as random
+    as the zone was); ``added``: the pieces shuffled in with them (Pandemic: one Epidemic); ``ids``: the pile as
+    stacked, top first, ``added`` shuffled among ``base`` when ``shuffled``. Piles stack top first, the larger
+    ones (by ``base``, which differ by at most one) on top."""
+
+    ids: tuple[int, ...]
+    base: tuple[int, ...]
+    added: tuple[int, ...]
+    shuffled: bool
+
+
 @dataclass
 class Run:
     game: Game
@@ -48,6 +62,9 @@ class Run:
     table_sizes: dict[str, int] = field(default_factory=dict)
     origins: Origins = field(default_factory=Origins)
     short: dict[str, str] = field(default_factory=dict)  # zone key → the root finding that left it short
+    # zone key → the piles a split stacked there, top first, as the split left them: a later step that moved
+    # pieces of the zone leaves it other than the concatenated ids (check before using the record)
+    piles: dict[str, tuple[Pile, ...]] = field(default_factory=dict)
     quiet: bool = False  # a Monte Carlo replay: no conservation, capacity or expectation checks
     cache: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # condition results, shared by replays
     current: tuple[Step, Scope] | None = None  # the step being run (an enumeration asks whose draw it is)
