@@ -3,12 +3,15 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install browser build test lint bench clean
+.PHONY: install browser build test lint bench docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+# The editable install (tests and every command run the working tree's code) goes through setuptools'
+# import hook, because generator/ and verifier/ install inside punchboard; its one notice about that
+# ("Editable installation … same name as your package") is informational and filtered out.
+	PYTHONWARNINGS='ignore:Editable installation' $(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
 install: $(STAMP) browser
@@ -24,9 +27,13 @@ browser:
 build: $(STAMP)
 	$(BIN)/punchboard build --out output
 	$(BIN)/punchboard verify --out output || [ $$? -eq 1 ]
+	@echo
+	@echo "punchboard is installed in $(VENV)/. Run it as $(BIN)/punchboard (e.g. $(BIN)/punchboard init mygame),"
+	@echo "or first 'source $(BIN)/activate' and then just punchboard. Docs: make docs, then open site/index.html."
 
 test: $(STAMP) browser
 	$(BIN)/ruff check .
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir $(VENV)/site-check
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
@@ -34,6 +41,11 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+	$(BIN)/python -m bench.readme
+
+# The documentation site (MkDocs, Material theme) from docs/ into site/.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 clean:
-	rm -rf $(VENV) output .pytest_cache
+	rm -rf $(VENV) output site .pytest_cache

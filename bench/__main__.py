@@ -5,8 +5,8 @@ Each ``bench/bench_*.py`` exposes ``run() -> list[dict]`` with ``benchmark``,
 against a reference measured in the same run (min, max and n shown), because
 these machines are shared and noisy. Naming modules runs only those;
 ``--quick`` (1,000-card large deck, 3 runs per pair) is for iterating, not for
-the README. The table is also written to ``bench/.work/results.md``;
-``python -m bench.readme`` copies it into README.md between its markers.
+the published table. The table is also written to ``bench/.work/results.md``;
+``python -m bench.readme`` copies it into docs/benchmarks.md between its markers (``make bench`` does).
 """
 
 from __future__ import annotations

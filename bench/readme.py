@@ -1,6 +1,7 @@
-"""Copy the last benchmark table (bench/.work/results.md) into README.md between its markers.
+"""Copy the last benchmark table (bench/.work/results.md) into docs/benchmarks.md between its markers.
 
-``python -m bench.readme`` — the README's figures are never typed by hand.
+``python -m bench.readme`` (``make bench`` runs it after the full run) — the page's figures are never typed
+by hand. (The module keeps its name from when the table lived in README.md.)
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from pathlib import Path
 
 from bench.__main__ import RESULTS
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
 START, END = "<!-- bench:start -->", "<!-- bench:end -->"
 
 
@@ -18,14 +19,14 @@ def main() -> int:
     if not RESULTS.is_file():
         print(f"no {RESULTS}: run `make bench` first", file=sys.stderr)
         return 2
-    text = README.read_text(encoding="utf-8")
+    text = PAGE.read_text(encoding="utf-8")
     if START not in text or END not in text:
-        print(f"README.md has no {START} … {END} markers", file=sys.stderr)
+        print(f"docs/benchmarks.md has no {START} … {END} markers", file=sys.stderr)
         return 2
     head, rest = text.split(START, 1)
     _, tail = rest.split(END, 1)
-    README.write_text(f"{head}{START}\n{RESULTS.read_text(encoding='utf-8')}{END}{tail}", encoding="utf-8")
-    print(f"README.md: benchmark table updated from {RESULTS}")
+    PAGE.write_text(f"{head}{START}\n{RESULTS.read_text(encoding='utf-8')}{END}{tail}", encoding="utf-8")
+    print(f"docs/benchmarks.md: benchmark table updated from {RESULTS}")
     return 0
 
 
