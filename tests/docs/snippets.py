@@ -70,6 +70,7 @@ def blocks(page: str) -> list[Block]:
         end = i + 1
         while end < len(lines) and lines[end].strip() != "```":
             end += 1
+        assert end < len(lines), f"{page}:{i + 1}: a fence that is never closed"
         body = "\n".join(line[len(indent) :] for line in lines[i + 1 : end]) + "\n"
         previous = lines[i - 1].strip() if i else ""
         marked = MARKER.match(previous)
