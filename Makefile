@@ -24,7 +24,10 @@ browser:
 
 # verify exits 1 when it finds a real gap in a rulebook (several bundled games have one,
 # reported on purpose); only invalid input (exit 2) or a crash fails the build.
+# Byte-compile the tree the editable install runs from: where PYTHONDONTWRITEBYTECODE is set, Python never
+# writes it, and every command compiled punchboard's sources again (0.55 s against 0.27 s for a one-card tweak).
 build: $(STAMP)
+	$(BIN)/python -m compileall -q punchboard generator verifier > /dev/null
 	$(BIN)/punchboard build --out output
 	$(BIN)/punchboard verify --out output || [ $$? -eq 1 ]
 	@echo
