@@ -182,3 +182,13 @@ def test_every_punchboard_line_parses(where: str, line: str):
         build_parser().parse_args(words)
     except SystemExit as stop:
         assert stop.code == 0, f"{where}: {line!r} is refused by punchboard's argument parser"
+
+
+def test_the_readme_links_and_pictures_resolve():
+    """The README is read on the forge, outside the site: each relative link and picture names a file there."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = [t for t in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text) if "://" not in t]
+    assert len(targets) >= 20
+    missing = [t for t in targets if not (ROOT / t).exists()]
+    assert not missing, f"README.md links to files that do not exist: {missing}"
+    assert len(text.splitlines()) <= 250
