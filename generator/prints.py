@@ -373,11 +373,11 @@ def _drawing_digest(ctx: BuildContext, piece: Piece, bleed: float, parts: Sequen
     the drawing uses, the font file itself. A fresh canvas per side keeps font
     numbering and subset encoding independent of anything drawn before.
     """
+    from punchboard.generator.draw.pdf_canvas import PunchCanvas
     from punchboard.generator.draw.side import SideContext, SideFrame, draw_side
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfgen.canvas import Canvas
 
-    canvas = Canvas(BytesIO(), invariant=1, pageCompression=0, initialFontName="Vera")
+    canvas = PunchCanvas(BytesIO(), page_compression=0)
     context = SideContext(ctx.game.palette, (ctx.game.folder,))
     for side, trim, clip, rotation in parts:
         layout = ctx.game.layouts[side.layout]
@@ -617,9 +617,9 @@ def _fingerprint_run(state: tuple[BuildContext, str, dict[str, dict[str, str]], 
                 found = used.get(side_key) or known.get(side_key)
                 if found is None and card_like:
                     if scratch is None:
-                        from reportlab.pdfgen.canvas import Canvas
+                        from punchboard.generator.draw.pdf_canvas import PunchCanvas
 
-                        scratch = Canvas(BytesIO(), invariant=1, pageCompression=0, initialFontName="Vera")
+                        scratch = PunchCanvas(BytesIO(), page_compression=0)
                     found = _drawn_digest(ctx, piece, bleed, parts[0], scratch)
                 elif found is None:
                     found = _drawing_digest(ctx, piece, bleed, parts, files)

@@ -39,11 +39,11 @@ import marshal
 import re
 import sys
 from collections.abc import Sequence
-from functools import partial
 from itertools import islice
 from pathlib import Path
 from typing import IO, Any, Protocol
 
+from punchboard.generator.draw.pdf_canvas import state_of
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDFObject
 from reportlab.pdfgen.canvas import Canvas
@@ -52,9 +52,10 @@ from punchboard.plumbing.atomicio import write_cache
 from punchboard.plumbing.file_digest import stamp
 
 from .file_window import FileWindow
-from .kept_runs import format_in_runs, lies_at
+from .kept_runs import lies_at
 from .page_content import PageContent, SpliceFailed
 from .pages import Page
+from .pdf_encoding import PdfWriter
 from .references import references, renumbered
 
 FORMAT = 2
@@ -246,7 +247,9 @@ class KeptPages:
         taking = self.voice.side_prints is not None
         self._doc_key = hashlib.sha256(repr((FORMAT, self.salt, taking, document)).encode()).hexdigest()
         self._canvas = canvas
-        canvas._doc.format = partial(format_in_runs, canvas._doc, _verbatim)  # copies written a run at a time
+        writer = canvas._doc.writer
+        assert isinstance(writer, PdfWriter)  # a document written by punchboard's writer (pages.py)
+        writer.verbatim = _verbatim  # copies written a run at a time
         self._fonts = font_state(canvas._doc)
         self.pages_copied = 0
         # per page: as drawn, as copied (its record and page), or None (not to keep)
@@ -273,7 +276,7 @@ class KeptPages:
 
     def _state(self, canvas: Canvas) -> tuple[Any, ...]:
         doc = canvas._doc
-        return (doc.pageCounter, len(canvas.__dict__.get("_punchboard_forms", ())), self._fonts)
+        return (doc.pageCounter, len(state_of(canvas).forms), self._fonts)
 
     def copied(self, canvas: Canvas, page: Page, number: int) -> bool:
         """Page ``number`` (from 1) is copied from the last build's file when it can be: True when it was."""
@@ -292,7 +295,7 @@ class KeptPages:
             return True
         taken = self.voice.side_prints
         self._live = (key, content, before, canvas._doc.objectcounter, self.sides.new_keys(),
-                      len(taken) if taken is not None else 0, len(canvas.__dict__.get("_punchboard_form_prints", ())))
+                      len(taken) if taken is not None else 0, len(state_of(canvas).form_prints))
         self.voice.heard = []
         return False
 
@@ -302,7 +305,7 @@ class KeptPages:
         slots, new = record[8], {name for name, _, _ in record[9]}
         if len(slots) != len(content.forms):
             return False
-        forms: dict[Any, str] = canvas.__dict__.get("_punchboard_forms", {})
+        forms = state_of(canvas).forms
         for form, name in zip(content.forms, slots, strict=True):
             if form is None:
                 if name is not None:
@@ -342,14 +345,14 @@ class KeptPages:
         doc.objectcounter = counter
         doc.addPage(page)
         canvas._pageNumber += 1
-        forms: dict[Any, str] = canvas.__dict__.setdefault("_punchboard_forms", {})
-        said: dict[str, tuple[str, list[str]]] = canvas.__dict__.setdefault("_punchboard_form_warnings", {})
+        state = state_of(canvas)
+        forms, said = state.forms, state.form_warnings
         for name, where, heard in new_forms:
             said[name] = (where, list(heard))
         for form, name in zip(content.forms, slots, strict=True):
             if form is not None:
                 forms.setdefault(form, name)
-        prints: dict[Any, str] = canvas.__dict__.setdefault("_punchboard_form_prints", {})
+        prints = state.form_prints
         for (name, bleed), digest in form_prints:
             prints[(name, bleed)] = digest
         for message in warnings:
@@ -379,12 +382,13 @@ class KeptPages:
             self._written.append(None)
             return
         assert key is not None and content is not None
-        forms: dict[Any, str] = canvas.__dict__.get("_punchboard_forms", {})
+        state = state_of(canvas)
+        forms = state.forms
         slots = tuple(forms.get(form) if form is not None else None for form in content.forms)
         if any(name is None for name, form in zip(slots, content.forms, strict=True) if form is not None):
             self._written.append(None)
             return
-        said: dict[str, tuple[str, list[str]]] = canvas.__dict__.get("_punchboard_form_warnings", {})
+        said = state.form_warnings
         new_forms = []
         for name in names[:-1]:
             form = name[len("FormXob."):]
@@ -394,7 +398,7 @@ class KeptPages:
         self._written.append(_Drawn(key, before, first + 1, names, slots, tuple(new_forms), tuple(heard),
                                     tuple(self.sides.keys_from(sides_from)),
                                     _last(taken, taken_from) if taken is not None else (),
-                                    _last(canvas.__dict__.get("_punchboard_form_prints", {}), prints_from)))
+                                    _last(state.form_prints, prints_from)))
 
     def _close_old(self) -> None:
         if self._old is not None:
@@ -413,13 +417,8 @@ class KeptPages:
         self.read = False
 
     def close(self) -> None:
-        """The document is written, or failed: let go of the old file (before the new one is renamed over it), and
-        of the document's own ``format`` (a cycle through the document: with the cycle collector off, as the
-        command runs, it would hold the whole document until the process ends)."""
+        """The document is written, or failed: let go of the old file (before the new one is renamed over it)."""
         self._close_old()
-        canvas = getattr(self, "_canvas", None)
-        if canvas is not None:
-            canvas._doc.__dict__.pop("format", None)
 
     # ---------------------------------------------------------------- after the file is in place
 

@@ -1,4 +1,5 @@
-"""reportlab's last step, writing a document's objects, with the kept pages' copies written a run at a time.
+"""reportlab's last step, writing a document's objects (document/pdf_encoding.py's writer), with the kept pages'
+copies written a run at a time.
 
 A one-card edit of a 2,000-card deck copies 2,900 of its 2,906 objects from the last build's file
 (:mod:`.kept_pages`), nearly all of them under the number they had there and with every reference they hold
@@ -14,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, BinaryIO, Protocol
 
-from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
 
 from .file_window import BLOCK
@@ -29,17 +29,16 @@ class Source(Protocol):
 Verbatim = Callable[[Any, int, Any], "tuple[Source, int, int] | None"]
 
 
-def format_in_runs(doc: Any, verbatim: Verbatim) -> bytes:
-    """``doc.format()`` (reportlab 4–5), the objects ``verbatim`` says lie as they are in an old file, one after
-    another, copied from it a run at a time."""
-    if doc.encrypt.info() or getattr(doc, "_digiSigs", None) or (rl_config.pdfComments and not rl_config.invariant):
-        return pdfdoc.PDFDocument.format(doc)  # documents punchboard does not write: reportlab's own loop
+def format_in_runs(doc: Any, verbatim: Verbatim, out: Any, prepare: Callable[[Any], None]) -> bytes:
+    """``doc.format()`` (reportlab 4–5) into ``out`` (a ``PDFFile``), each object given to ``prepare`` before it is
+    formatted, the objects ``verbatim`` says lie as they are in an old file, one after another, copied from it a
+    run at a time. punchboard's documents are invariant and neither encrypted nor signed."""
     doc.encrypt.prepare(doc)
     catalog, info = doc.Catalog, doc.info
     doc.Reference(catalog)
     doc.Reference(info)
     to_id, objects, offsets = doc.numberToId, doc.idToObject, doc.idToOffset
-    doc.__accum__ = out = pdfdoc.PDFFile(doc._pdfVersion)
+    doc.__accum__ = out
     ids: list[str] = []
     number = 1
     asked = False  # whether ``found`` is already what verbatim says of object ``number`` (it stopped a run)
@@ -50,6 +49,7 @@ def format_in_runs(doc: Any, verbatim: Verbatim) -> bytes:
             found = verbatim(objects[name], number, doc)
         asked = False
         if found is None:
+            prepare(objects[name])
             offsets[name] = out.add(pdfdoc.PDFIndirectObject(name, objects[name]).format(doc))
             ids.append(name)
             number += 1

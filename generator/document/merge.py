@@ -40,8 +40,6 @@ from .references import references, renumbered
 
 _ENTRY = re.compile(rb"(\d{10}) (\d{5}) ([nf])")
 _HEADER = re.compile(rb"(\d+) 0 obj\r?\n")
-_SUBSET = re.compile(rb"(/BaseFont|/FontName)(\s*)/([A-Z]{6})\+")
-TAG_SPAN = 26**3  # subset tags a part may use before the next part's begin (reportlab counts up from AAAAAA)
 _STREAM = re.compile(rb">>\s*stream\r?\n")
 _ROOT = re.compile(rb"/Root (\d+) 0 R")
 _INFO = re.compile(rb"/Info (\d+) 0 R")
@@ -269,25 +267,6 @@ def _size(pdf: bytes | Path) -> int:
         return 0
 
 
-def subset_tag(tag: bytes, part: int) -> bytes:
-    """A font subset's six-letter tag made unique to its part of the combined PDF.
-
-    Every component PDF names its first subset of a font AAAAAA+; copied side by side,
-    a dozen different subsets would share one name, which some print shops' RIPs take
-    for one font (and print wrong glyphs). The tag counts on past the earlier parts'
-    (the part copied whole is part 0, whose tags stay as they are).
-    """
-    value = 0
-    for letter in tag:
-        value = value * 26 + letter - 65
-    value = part * TAG_SPAN + value % TAG_SPAN
-    letters = []
-    for _ in range(6):
-        value, digit = divmod(value, 26)
-        letters.append(65 + digit)
-    return bytes(reversed(letters))
-
-
 def merge(parts: Sequence[tuple[bytes, bool]], blank: bytes, title: str, subject: str, duplex: str | None = None,
           print_range: tuple[int, int] | None = None) -> bytes | None:
     """:func:`merge_to` into memory: the combined PDF's bytes, or None."""
@@ -391,7 +370,7 @@ def _plan(sources: Sequence[tuple[_Identity | None, Callable[[], _Source], bool]
     objects: list[_Out] = []  # numbered from base + 1
     kids: list[int] = []
     used: dict[tuple[_Identity, int, int, int], _Copied] = {}  # what this merge copied, to be kept for the next
-    parts_copied = 1 if verbatim is not None else 0  # the part kept whole is part 0: its subset tags stay
+    parts_copied = 1 if verbatim is not None else 0  # the part kept whole is part 0
     held = 0
 
     def copy(identity: _Identity | None, read: Callable[[], _Source]) -> list[int]:
@@ -410,10 +389,6 @@ def _plan(sources: Sequence[tuple[_Identity | None, Callable[[], _Source], bool]
         held += source.size if keep else 0
         numbers = {old: base + len(objects) + 1 + i for i, old in enumerate(source.reachable())}
         numbers[source.pages_root] = tree
-
-        def retag(match: re.Match[bytes]) -> bytes:
-            return match.group(1) + match.group(2) + b"/" + subset_tag(match.group(3), part) + b"+"
-
         first = len(objects)
         for old in sorted(numbers):
             if old == source.pages_root:
@@ -422,8 +397,6 @@ def _plan(sources: Sequence[tuple[_Identity | None, Callable[[], _Source], bool]
             spans = source.spans[old]
             if spans:
                 head = renumbered(head, spans, numbers)
-            if b"+" in head:  # a plain search first: only a font's dictionaries name a subset
-                head = _SUBSET.sub(retag, head)
             if rest is not None:
                 objects.append(head + rest)
             elif keep:

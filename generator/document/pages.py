@@ -15,6 +15,7 @@ from pathlib import Path
 from punchboard.generator.draw import fonts, packed_forms
 from punchboard.generator.draw.colours import resolved
 from punchboard.generator.draw.geometry import Rect
+from punchboard.generator.draw.pdf_canvas import PunchCanvas
 from punchboard.generator.impose.style import SheetStyle
 from reportlab.pdfgen.canvas import Canvas
 
@@ -75,7 +76,7 @@ def render(pages: Sequence[Page], title: str, style: SheetStyle, subject: str = 
     """PDF bytes for ``pages``; identical input gives identical bytes (invariant mode).
     ``duplex`` (Simplex, DuplexFlipLongEdge, DuplexFlipShortEdge) asks the print dialog for it."""
     buffer = BytesIO()
-    _write(buffer, pages, title, style, subject, duplex)
+    _write(buffer, pages, title, style, subject, duplex, pdf_encoding.PdfWriter())
     return buffer.getvalue()
 
 
@@ -87,8 +88,8 @@ def render_to(path: Path, pages: Sequence[Page], title: str, style: SheetStyle, 
     build wrote to ``path`` that would be written the same are copied from it, not drawn (:mod:`.kept_pages`);
     with ``flate``, its long streams compressed as an earlier build compressed them are taken from it."""
     def write() -> None:
-        with writing(path) as handle, pdf_encoding.streaming_to(handle), pdf_encoding.remembering(flate):
-            _write(BytesIO(), pages, title, style, subject, duplex, kept)
+        with writing(path) as handle:
+            _write(BytesIO(), pages, title, style, subject, duplex, pdf_encoding.PdfWriter(handle, flate), kept)
 
     try:
         write()
@@ -102,17 +103,18 @@ def render_to(path: Path, pages: Sequence[Page], title: str, style: SheetStyle, 
         flate.save()
 
 
-def _canvas(buffer: BytesIO, pages: Sequence[Page]) -> Canvas:
-    pdf_encoding.install()
-    return Canvas(buffer, pagesize=(pages[0].width, pages[0].height) if pages else (612, 792), invariant=1, pageCompression=1,
-                  initialFontName="Vera")
+def _canvas(buffer: BytesIO, pages: Sequence[Page], writer: pdf_encoding.PdfWriter | None) -> PunchCanvas:
+    """A canvas for ``pages``, written by ``writer`` (None: one that is only drawn on)."""
+    size = (pages[0].width, pages[0].height) if pages else (612, 792)
+    flate = writer.flate if writer is not None else pdf_encoding.stream_filter()
+    return PunchCanvas(buffer, pagesize=size, flate=flate, writer=writer)
 
 
 def draw_apart(pages: Sequence[Page], first: int, stop: int, title: str, style: SheetStyle) -> None:
     """Draw pages ``first`` to ``stop - 1`` (counted from 0) of ``pages`` as :func:`render` draws them, on a
     canvas of their own that is never written: what is kept of their sides is all that is wanted
     (generator/warm_sides.py)."""
-    canvas = _canvas(BytesIO(), pages)
+    canvas = _canvas(BytesIO(), pages, None)
     try:
         for index in range(first, stop):
             _draw_page(canvas, pages[index], index + 1, len(pages), title, style)
@@ -121,8 +123,8 @@ def draw_apart(pages: Sequence[Page], first: int, stop: int, title: str, style: 
 
 
 def _write(buffer: BytesIO, pages: Sequence[Page], title: str, style: SheetStyle, subject: str, duplex: str | None,
-           kept: PageKeeper | None = None) -> None:
-    canvas = _canvas(buffer, pages)
+           writer: pdf_encoding.PdfWriter, kept: PageKeeper | None = None) -> None:
+    canvas = _canvas(buffer, pages, writer)
     canvas.setTitle(title)
     canvas.setAuthor("punchboard")
     canvas.setCreator("punchboard")

@@ -1,98 +1,242 @@
-"""How punchboard's PDFs are encoded: binary streams, and a fast path for PDFDocEncoding.
+"""How punchboard's PDFs are written: :class:`PdfWriter`, the writer a document is made with (pages.py).
 
-Streams (page contents, forms, images, fonts) are Flate-compressed and written
-as binary, without reportlab's default ASCII85 layer on top (``rl_config.useA85``):
-ASCII85 makes every stream a quarter larger and costs time to write and to read,
-and a PDF is a binary file anyway. Renders are identical either way.
+A :class:`PdfWriter` is handed to the :class:`~punchboard.generator.draw.pdf_canvas.PunchCanvas` a document is
+drawn on, and writes it out when the canvas is saved:
 
-A fast path for reportlab's PDFDocEncoding of ASCII text, giving the same bytes:
+- streams (page contents, forms, fonts) are Flate-compressed by the writer's own filter and written as
+  binary, without reportlab's ASCII85 layer on top: ASCII85 makes every stream a quarter larger and costs time
+  to write and to read, and a PDF is a binary file anyway. Renders are identical either way;
+- objects go straight to the writer's ``sink`` (the file being written) as they are formatted, instead of a
+  list joined at the end (same bytes, same offsets), a run of copied objects at a time (kept_runs.py);
+- a PDF's long streams are compressed as its last build compressed them when it has a :class:`FlateMemo`;
+- each TrueType subset is tagged by a digest of its glyph set (:func:`subset_tag`): the same tag in any of a
+  game's PDFs is the same font program, and a tag does not depend on what else the document holds.
 
-reportlab encodes every content stream and every formatted number through its
-``extpdfdoc`` codec, a Python-level character map: in a 1,000-card deck that
-was a fifth of the build. For ASCII without the eight codes the codec leaves
-unmapped (0x18–0x1F, which it refuses), PDFDocEncoding is ASCII itself, so
-``str.encode('ascii')`` writes exactly the bytes the codec would; anything
-else still goes through the codec, errors included.
+Nothing here changes reportlab: another document in the same process is written as reportlab writes it.
+In ``watch`` and ``serve`` (:func:`keep_encoded`), the writers made from then on remember the streams and
+subsets they encoded, so a save re-encodes only what changed (the same bytes).
 """
 
 from __future__ import annotations
 
 import hashlib
 import marshal
-import threading
 import zlib
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from reportlab import rl_config
+from punchboard.generator.draw.pdf_canvas import FLATE, Flate, PunchDocument, StreamFilter, pdfdoc_encode
 from reportlab.pdfbase import pdfdoc
+from reportlab.pdfbase.ttfonts import TTFont, makeToUnicodeCMap
+from reportlab.pdfgen.canvas import Canvas
 
-_UNMAPPED = bytes(range(0x18, 0x20))
-_codec_encode = pdfdoc.pdfdocEnc
+from .kept_runs import Verbatim, format_in_runs
 
-
-def pdfdoc_encode(text: Any) -> Any:
-    if isinstance(text, str) and text.isascii():
-        encoded = text.encode("ascii")
-        if len(encoded.translate(None, _UNMAPPED)) == len(encoded):
-            return encoded
-    return _codec_encode(text)
+__all__ = ["FlateMemo", "PdfWriter", "keep_encoded", "pdfdoc_encode", "stream_filter", "subset_tag"]
 
 
-_ORIGINAL_FILE = pdfdoc.PDFFile
-_local = threading.local()
+class _File(pdfdoc.PDFFile):  # type: ignore[misc]
+    """reportlab's output collector; with a ``sink``, each formatted object goes straight to it instead of a list
+    joined at the end (same bytes, same offsets)."""
 
-
-class _File(_ORIGINAL_FILE):  # type: ignore[misc, valid-type]
-    """reportlab's output collector; inside :func:`streaming_to`, each formatted object goes straight
-    to the handle instead of a list joined at the end (same bytes, same offsets)."""
-
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
-        self._sink = getattr(_local, "sink", None)
-        if self._sink is not None:
+    def __init__(self, version: Any, sink: BinaryIO | None):
+        self._sink = sink
+        super().__init__(version)
+        if sink is not None:
             for chunk in self.strings:
-                self._sink.write(chunk)
+                sink.write(chunk)
             self.strings = []
-            self.write = self._sink.write
+            self.write = sink.write
+
+    def add(self, s: Any) -> int:
+        s = pdfdoc_encode(s)
+        at = self.offset
+        self.offset = at + len(s)
+        self.write(s)
+        return at  # type: ignore[no-any-return]
 
     def format(self, document: Any) -> bytes:
-        return b"" if self._sink is not None else super().format(document)
+        return b"" if self._sink is not None else super().format(document)  # type: ignore[no-any-return]
 
 
-@contextmanager
-def streaming_to(handle: BinaryIO) -> Iterator[None]:
-    """reportlab documents saved in this block (on this thread) are written to ``handle`` as they are formatted."""
-    _local.sink = handle
-    try:
-        yield
-    finally:
-        _local.sink = None
+class _MemoFlate(Flate):
+    """Flate whose long streams are first looked up among those the last build of the same PDF compressed."""
 
-
-class _Flate(pdfdoc.PDFStreamFilterZCompress):  # type: ignore[misc]
-    """reportlab's Flate; inside :func:`remembering`, a long stream is first looked up among those the last build
-    of the same PDF compressed."""
+    def __init__(self, memo: FlateMemo):
+        self.memo = memo
 
     def encode(self, text: Any) -> bytes:
-        memo: FlateMemo | None = getattr(_local, "flate", None)
-        if memo is None:
-            return super().encode(text)  # type: ignore[no-any-return]
         if isinstance(text, str):
             text = text.encode("utf8")
-        return memo.encode(text)
+        return self.memo.encode(text)
 
 
-def install() -> None:
-    """Binary streams, streamed saving, and the fast path for everything reportlab's pdfdoc module
-    encodes (idempotent)."""
-    rl_config.useA85 = 0
-    pdfdoc.pdfdocEnc = pdfdoc_encode
-    pdfdoc.PDFFile = _File
-    if type(pdfdoc.PDFZCompress) is pdfdoc.PDFStreamFilterZCompress:
-        pdfdoc.PDFZCompress = _Flate()
+class _KeptFlate(Flate):
+    """Flate that remembers what it compressed (zlib gives the same bytes for the same input): in a
+    long-running process a save rewrites pages and font subsets that are mostly as they were."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit  # bytes of input remembered; beyond, it starts afresh
+        self.held = 0
+        self.known: dict[bytes, bytes] = {}
+
+    def encode(self, text: Any) -> bytes:
+        if isinstance(text, str):
+            text = text.encode("utf8")
+        known = self.known.get(text)
+        if known is None:
+            known = zlib.compress(text)
+            if self.held + len(text) > self.limit:
+                self.known.clear()
+                self.held = 0
+            self.known[text] = known
+            self.held += len(text)
+        return known
+
+
+@dataclass
+class _Kept:
+    """What the writers of a long-running process remember (:func:`keep_encoded`)."""
+
+    flate: _KeptFlate
+    subsets: dict[tuple[int, tuple[int, ...]], tuple[Any, bytes]] = field(default_factory=dict)
+
+
+_KEPT: list[_Kept] = []  # empty, or the one record :func:`keep_encoded` made
+
+
+def keep_encoded(limit: int = 32 << 20) -> None:
+    """For the rest of this process (watch, serve): the writers made from now on remember compressed streams by
+    their bytes and font subsets by their font and letters, so a save re-encodes only what changed (same bytes)."""
+    if not _KEPT:
+        _KEPT.append(_Kept(_KeptFlate(limit)))
+
+
+def stream_filter(memo: FlateMemo | None = None) -> StreamFilter:
+    """The Flate a document's streams are compressed with: through ``memo`` (its long streams as the last build
+    compressed them), or remembering every stream in a process that keeps them (:func:`keep_encoded`)."""
+    if _KEPT:
+        return _KEPT[0].flate
+    if memo is not None:
+        memo.active = True
+        return _MemoFlate(memo)
+    return FLATE
+
+
+def subset_tag(program: bytes, codes: Sequence[int]) -> bytes:
+    """The six capital letters a font subset is tagged with: a digest of its font program and the characters its
+    codes stand for, so two subsets share a tag only when they are the same glyph set (in any document)."""
+    digest = hashlib.blake2b(program, digest_size=16)
+    digest.update(repr(tuple(codes)).encode())
+    return bytes(65 + byte % 26 for byte in digest.digest()[:6])
+
+
+class PdfWriter:
+    """How punchboard writes a document (see the module's docstring): to ``sink`` as it is formatted (else into
+    the bytes ``GetPDFData`` returns), compressed by ``flate`` (:func:`stream_filter`), the objects ``verbatim``
+    says lie as they are in an old file copied from it (kept_pages.py)."""
+
+    def __init__(self, sink: BinaryIO | None = None, memo: FlateMemo | None = None):
+        self.sink = sink
+        self.flate = stream_filter(memo)
+        self.verbatim: Verbatim | None = None
+        self._subsets = _KEPT[0].subsets if _KEPT else None
+
+    def data(self, document: PunchDocument, canvas: Canvas) -> bytes:
+        """What reportlab's ``GetPDFData`` does, with this writer's fonts, filters and output."""
+        for font in document.delayedFonts:
+            if isinstance(font, TTFont):
+                self._add_font(font, document)
+            else:
+                font.addObjects(document)
+        document.info.invariant = document.invariant
+        document.info.digest(document.signature)
+        document.Reference(document.Catalog)
+        document.Reference(document.info)
+        document.Outlines.prepare(document, canvas)
+        if document.Outlines.ready < 0:
+            document.Catalog.Outlines = None
+        out = _File(document._pdfVersion, self.sink)
+        return format_in_runs(document, self.verbatim or _nothing, out, self._own_filters)
+
+    def _own_filters(self, obj: Any) -> None:
+        """Give a stream this writer's Flate in place of reportlab's, and no ASCII85 (a form not packed when it
+        was drawn, draw/packed_forms.py, is written as a stream of its own: given its content stream now)."""
+        if type(obj) is pdfdoc.PDFFormXObject and obj.compression and not obj.Contents and obj.stream:
+            contents = pdfdoc.PDFStream(content=obj.stream, filters=[self.flate])
+            contents.__Comment__ = "xobject form stream"
+            obj.Contents, obj.compression = contents, 0
+            return
+        filters = getattr(obj, "filters", None)
+        if filters and (pdfdoc.PDFZCompress in filters or pdfdoc.PDFBase85Encode in filters):
+            obj.filters = [self.flate if step is pdfdoc.PDFZCompress else step for step in filters
+                           if step is not pdfdoc.PDFBase85Encode]
+
+    def _program(self, face: Any, subset: list[int]) -> bytes:
+        """The font program of ``subset`` of ``face`` (remembered in a process that keeps them)."""
+        known = self._subsets
+        if known is None:
+            return face.makeSubset(subset)  # type: ignore[no-any-return]
+        key = (id(face), tuple(subset))
+        found = known.get(key)
+        if found is None or found[0] is not face:
+            if len(known) >= 64:
+                known.clear()
+            found = known[key] = (face, face.makeSubset(subset))
+        return found[1]
+
+    def _add_font(self, font: TTFont, doc: PunchDocument) -> None:
+        """``TTFont.addObjects`` (reportlab 4–5), each subset tagged by :func:`subset_tag`."""
+        state = font.state.get(doc)
+        if state is None:
+            state = font.state[doc] = TTFont.State(font._asciiReadable)
+        state.frozen = 1
+        face = font.face
+        fonts = doc.idToObject["BasicFonts"].dict
+        for n, subset in enumerate(state.subsets):
+            internal = font.getSubsetInternalName(n, doc)[1:]
+            program = self._program(face, subset)
+            base = b"".join((subset_tag(program, subset), b"+", face.name, face.subfontNameX)).decode("pdfdoc")
+            pdf_font = pdfdoc.PDFTrueTypeFont()
+            pdf_font.__Comment__ = f"Font {font.fontName} subset {n}"
+            pdf_font.Name = internal
+            pdf_font.BaseFont = base
+            pdf_font.FirstChar = 0
+            pdf_font.LastChar = len(subset) - 1
+            pdf_font.Widths = pdfdoc.PDFArray(list(map(face.getCharWidth, subset)))
+            cmap = pdfdoc.PDFStream()
+            cmap.content = makeToUnicodeCMap(base, subset)
+            if doc.compression:
+                cmap.filters = [self.flate]
+            pdf_font.ToUnicode = doc.Reference(cmap, "toUnicodeCMap:" + base)
+            pdf_font.FontDescriptor = self._descriptor(face, doc, base, program)
+            doc.Reference(pdf_font, internal)
+            fonts[internal] = pdf_font
+        del font.state[doc]
+
+    def _descriptor(self, face: Any, doc: PunchDocument, name: str, program: bytes) -> Any:
+        """``TTFontFace.addSubsetObjects`` (reportlab 4–5) for a subset whose font program is ``program``."""
+        file = pdfdoc.PDFStream()
+        file.content = program
+        file.dictionary["Length1"] = len(program)
+        if doc.compression:
+            file.filters = [self.flate]
+        file_ref = doc.Reference(file, f"fontFile:{face.filename}({name})")
+        flags = (face.flags & ~(1 << 5)) | (1 << 2)  # not non-symbolic, symbolic (FF_NONSYMBOLIC, FF_SYMBOLIC)
+        descriptor = pdfdoc.PDFDictionary({
+            "Type": "/FontDescriptor", "Ascent": face.ascent, "CapHeight": face.capHeight, "Descent": face.descent,
+            "Flags": flags, "FontBBox": pdfdoc.PDFArray(face.bbox), "FontName": pdfdoc.PDFName(name),
+            "ItalicAngle": face.italicAngle, "StemV": face.stemV, "FontFile2": file_ref,
+            "MissingWidth": face.defaultWidth,
+        })
+        return doc.Reference(descriptor, "fontDescriptor:" + name)
+
+
+def _nothing(obj: Any, number: int, document: Any) -> None:
+    """Nothing lies as it is in an old file: every object is formatted."""
+    return None
 
 
 class FlateMemo:
@@ -117,7 +261,7 @@ class FlateMemo:
         self._known: dict[bytes, bytes] | None = None
         self.used: dict[bytes, bytes] = {}
         self.held = 0
-        self.active = False  # used for a write (:func:`remembering`); a memo never used leaves its file alone
+        self.active = False  # used for a write (:func:`stream_filter`); a memo never used leaves its file alone
 
     @property
     def known(self) -> dict[bytes, bytes]:
@@ -167,68 +311,3 @@ def _inflates_to(compressed: Any, data: bytes) -> bool:
         return isinstance(compressed, bytes) and zlib.decompress(compressed) == data
     except zlib.error:
         return False
-
-
-@contextmanager
-def remembering(memo: FlateMemo | None) -> Iterator[None]:
-    """Long streams compressed in this block (on this thread) go through ``memo``; a process that keeps every
-    stream it compressed (:func:`keep_encoded`: watch, serve) has no use for one."""
-    if memo is None or isinstance(pdfdoc.PDFZCompress, _KeptFlate):
-        yield
-        return
-    memo.active = True
-    _local.flate = memo
-    try:
-        yield
-    finally:
-        _local.flate = None
-
-
-class _KeptFlate(pdfdoc.PDFStreamFilterZCompress):  # type: ignore[misc]
-    """Flate that remembers what it compressed (zlib gives the same bytes for the same input): in a
-    long-running process a save rewrites pages and font subsets that are mostly as they were."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit  # bytes of input remembered; beyond, it starts afresh
-        self.held = 0
-        self.known: dict[bytes, bytes] = {}
-
-    def encode(self, text: Any) -> bytes:
-        if isinstance(text, str):
-            text = text.encode("utf8")
-        known = self.known.get(text)
-        if known is None:
-            known = super().encode(text)
-            if self.held + len(text) > self.limit:
-                self.known.clear()
-                self.held = 0
-            self.known[text] = known
-            self.held += len(text)
-        return known
-
-
-_ORIGINAL_SUBSET = None
-
-
-def keep_encoded(limit: int = 32 << 20) -> None:
-    """For the rest of this process (watch, serve): remember compressed streams by their bytes and font
-    subsets by their font and letters, so a save re-encodes only what changed (same bytes)."""
-    global _ORIGINAL_SUBSET
-    from reportlab.pdfbase import ttfonts
-
-    if not isinstance(pdfdoc.PDFZCompress, _KeptFlate):
-        pdfdoc.PDFZCompress = _KeptFlate(limit)
-    if _ORIGINAL_SUBSET is None:  # the fonts a document embeds (TTFontFace), not the ones the loader checks
-        _ORIGINAL_SUBSET = original = ttfonts.TTFontFace.makeSubset
-        subsets: dict[tuple[int, tuple[int, ...]], tuple[Any, bytes]] = {}
-
-        def make_subset(self: Any, subset: Any) -> bytes:
-            key = (id(self), tuple(subset))
-            known = subsets.get(key)
-            if known is None or known[0] is not self:
-                if len(subsets) >= 64:
-                    subsets.clear()
-                known = subsets[key] = (self, original(self, subset))
-            return known[1]
-
-        ttfonts.TTFontFace.makeSubset = make_subset

@@ -28,6 +28,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.plumbing.file_digest import file_digest
 
+from .pdf_canvas import PunchCanvas, PunchDocument
+
 VERSION = 2
 
 
@@ -90,9 +92,9 @@ class _Names:
         return repr(sorted(vars(found).items(), key=lambda kv: kv[0])).encode() if found is not None else name.encode()
 
 
-def _label(doc: object, name: str) -> str:
+def _label(doc: PunchDocument, name: str) -> str:
     """A font by its name and its file's digest, worked out once per document."""
-    labels: dict[str, str] = doc.__dict__.setdefault("_punchboard_font_labels", {})
+    labels = doc.state.font_labels
     found = labels.get(name)
     if found is None:
         try:
@@ -164,14 +166,14 @@ def digest(width: float, height: float, chunks: Sequence[bytes]) -> str:
     return sha.hexdigest()
 
 
-_SCRATCH: list[Canvas] = []
+_SCRATCH: list[PunchCanvas] = []
 SCRATCH_DRAWINGS = 2000  # a fresh scratch canvas after this many, so its document does not grow without end
 
 
-def scratch() -> Canvas:
+def scratch() -> PunchCanvas:
     """A canvas to draw an element on only to fingerprint it (its page is emptied after every use)."""
-    if not _SCRATCH or _SCRATCH[0].__dict__.get("_punchboard_uses", 0) >= SCRATCH_DRAWINGS:
-        _SCRATCH[:] = [Canvas(BytesIO(), invariant=1, pageCompression=0, initialFontName="Vera")]
+    if not _SCRATCH or _SCRATCH[0].state.drawings >= SCRATCH_DRAWINGS:
+        _SCRATCH[:] = [PunchCanvas(BytesIO(), page_compression=0)]
     canvas = _SCRATCH[0]
-    canvas.__dict__["_punchboard_uses"] = canvas.__dict__.get("_punchboard_uses", 0) + 1
+    canvas.state.drawings += 1
     return canvas

@@ -38,6 +38,7 @@ from punchboard.spec.reads import names_no_field
 from . import fingerprint, kept, packed_forms
 from .art import built_in
 from .geometry import Rect
+from .pdf_canvas import state_of
 
 FORMAT = 1  # part of every run form's name
 SMALL = 2048  # bytes of operators under which a run is written into each side: a form of its own would cost more
@@ -123,8 +124,7 @@ def drawing(canvas: Canvas, layout: Layout, run: Run, frame: tuple[Any, ...], ga
     ``palette`` (``game_palette`` with the layout's own), as ``canvas``'s document has it: its form drawn there
     once, inside ``bounds`` (or its content as ``store`` kept it from an earlier build); None when the run names
     a resource and must be drawn with its side."""
-    known: dict[tuple[Any, ...], tuple[Layout, Mapping[str, str], RunDrawing | None]] = \
-        canvas.__dict__.setdefault("_punchboard_runs", {})
+    known: dict[tuple[Any, ...], tuple[Layout, Mapping[str, str], RunDrawing | None]] = state_of(canvas).runs
     key = (identity(layout), identity(game_palette), run, frame)
     found = known.get(key)
     if found is not None and found[0] is layout and found[1] is game_palette:

@@ -28,6 +28,7 @@ from reportlab.pdfbase.pdfdoc import (
     PDFObjectReference,
     PDFStream,
 )
+from reportlab.pdfbase.pdfutils import asciiBase85Decode
 from reportlab.pdfgen.canvas import Canvas
 
 from .geometry import Rect
@@ -66,6 +67,19 @@ class _PassThroughPNG(PDFImageXObject):
         )
         entries["Length"] = len(self.streamContent)
         return stream.format(document)
+
+
+def _binary(image: PDFImageXObject) -> PDFImageXObject:
+    """``image`` (and its soft mask) with binary data: reportlab loads an image ASCII85-encoded while its
+    ``rl_config.useA85`` is on (its default), and punchboard's PDFs are binary (draw/pdf_canvas.py)."""
+    filters = tuple(image._filters)
+    if filters[:1] == ("ASCII85Decode",):
+        image.streamContent = asciiBase85Decode(image.streamContent)
+        image._filters = filters[1:]
+    smask = getattr(image, "_smask", None)
+    if smask is not None:
+        _binary(smask)
+    return image
 
 
 def read_png(path: Path) -> tuple[int, int, str, int, bytes] | None:
@@ -125,7 +139,7 @@ def draw_image(
             w, h, colour_space, colours, stream = found
             image = _PassThroughPNG(name, w, h, colour_space, colours, stream)
         else:
-            image = PDFImageXObject(name, str(path), mask="auto")
+            image = _binary(PDFImageXObject(name, str(path), mask="auto"))
             image.name = name
         canvas._setXObjects(image)
         document.Reference(image, registered)

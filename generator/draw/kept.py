@@ -37,19 +37,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reportlab import rl_config
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.pdfdoc import PDFDocument
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.plumbing.file_digest import file_digest as plumbing_file_digest
 from punchboard.plumbing.identity import ByIdentity
 from punchboard.spec.model import Layout
 
+from .pdf_canvas import FontCall, PunchDocument
+
 FORMAT = 2  # the kept entries' layout; part of every key (2: sides place their fixed elements' run forms)
-# Font calls as logged: ("i", psname, result), ("s", font, text, result), ("n", font, subset, result)
-FontCall = tuple[Any, ...]
 _PRINTABLE = re.compile(r"[ -~]*")
 
 
@@ -118,59 +115,21 @@ def bleed_name(bleed: float) -> str:
 
 
 def key(salt: str, parts: tuple[Any, ...]) -> str:
-    sha = hashlib.sha256(f"{FORMAT}:{salt}:{rl_config.useA85}".encode())
+    sha = hashlib.sha256(f"{FORMAT}:{salt}:0".encode())  # 0: streams without ASCII85 (draw/pdf_canvas.py)
     sha.update(repr(parts).encode())
     return sha.hexdigest()
 
 
-_ACTIVE: dict[int, list[list[FontCall]]] = {}  # id of a document being recorded → each open recording's calls
-_INSTALLED: list[bool] = []
-
-
-def _install() -> None:
-    """Wrap the three font calls once, for good: each logs its call when its document is being recorded
-    (any other document, in this thread or another, goes straight through)."""
-    if _INSTALLED:
-        return
-    _INSTALLED.append(True)
-    internal, split, subset_name = PDFDocument.getInternalFontName, TTFont.splitString, TTFont.getSubsetInternalName
-
-    def get_internal(self: PDFDocument, psname: str) -> Any:
-        result = internal(self, psname)
-        for calls in _ACTIVE.get(id(self), ()):
-            calls.append(("i", psname, result))
-        return result
-
-    def split_string(self: TTFont, text: Any, doc: PDFDocument, encoding: str = "utf-8") -> Any:
-        result = split(self, text, doc, encoding)
-        for calls in _ACTIVE.get(id(doc), ()):
-            calls.append(("s", self.fontName, text if isinstance(text, str) else text.decode(encoding), tuple(result)))
-        return result
-
-    def get_subset_name(self: TTFont, subset: int, doc: PDFDocument) -> Any:
-        result = subset_name(self, subset, doc)
-        for calls in _ACTIVE.get(id(doc), ()):
-            calls.append(("n", self.fontName, subset, result))
-        return result
-
-    PDFDocument.getInternalFontName = get_internal  # type: ignore[method-assign]
-    TTFont.splitString = split_string  # type: ignore[method-assign]
-    TTFont.getSubsetInternalName = get_subset_name  # type: ignore[method-assign]
-
-
 @contextmanager
-def recording(doc: PDFDocument) -> Iterator[list[FontCall]]:
-    """Log the font calls made on ``doc`` while the block runs (see the module's docstring)."""
-    _install()
+def recording(doc: PunchDocument) -> Iterator[list[FontCall]]:
+    """Log the font calls made on ``doc`` while the block runs (see the module's docstring; the document and its
+    text objects log them, draw/pdf_canvas.py)."""
     calls: list[FontCall] = []
-    open_ = _ACTIVE.setdefault(id(doc), [])
-    open_.append(calls)  # a recording inside another: both hear the calls
+    doc.recordings.append(calls)  # a recording inside another: both hear the calls
     try:
         yield calls
     finally:
-        del open_[next(n for n, found in enumerate(open_) if found is calls)]  # by identity: [] == []
-        if not open_:
-            del _ACTIVE[id(doc)]
+        del doc.recordings[next(n for n, found in enumerate(doc.recordings) if found is calls)]  # by identity
 
 
 def _sizes(thing: object) -> dict[str, tuple[int, int]]:
@@ -186,7 +145,7 @@ class Watch:
     but for the run forms of fixed elements it places (``runs``: their names, in order; draw/fixed_forms.py),
     drawn in the document before the side and placed again when it is replayed."""
 
-    FONT_STATE = frozenset({"fontMapping", "delayedFonts"})
+    FONT_STATE = frozenset({"fontMapping", "delayedFonts", "recordings"})  # recordings: draw/pdf_canvas.py
     ACCUMULATORS = ("_annotationrefs", "_colorsUsed", "_shadingUsed")
 
     def __init__(self, canvas: Canvas, runs: list[str] | None = None):
@@ -214,21 +173,22 @@ class Watch:
             and now.keys() == self.canvas_before.keys()
 
 
-def _ascii_ready(font: Any, doc: PDFDocument) -> bool:
+def _ascii_ready(font: Any, doc: PunchDocument) -> bool:
     """Whether ``font`` already shows printable ASCII as itself in ``doc`` (reportlab's asciiReadable
     subsets: codes 32–126 are given in advance, so such text changes nothing of the document)."""
     states = getattr(font, "state", None)  # a TrueType font's per-document state (a WeakKeyDictionary)
     state = states.get(doc) if states is not None else None
     if state is None:
         return False
-    ready = getattr(state, "_punchboard_ascii", None)
+    known = doc.state.ascii_ready
+    ready = known.get(font.fontName)
     if ready is None:
         assignments = state.assignments
-        ready = state._punchboard_ascii = all(assignments.get(code) == code for code in range(32, 127))
-    return bool(ready)
+        ready = known[font.fontName] = all(assignments.get(code) == code for code in range(32, 127))
+    return ready
 
 
-def replay_fonts(doc: PDFDocument, calls: tuple[FontCall, ...]) -> bool:
+def replay_fonts(doc: PunchDocument, calls: tuple[FontCall, ...]) -> bool:
     """Make ``calls`` on ``doc``; True when each returned what it returned when the side was drawn.
 
     A ``splitString`` call kept with ``None`` for its result showed printable ASCII text as itself in the
@@ -239,7 +199,7 @@ def replay_fonts(doc: PDFDocument, calls: tuple[FontCall, ...]) -> bool:
     gave before once it has given it (a font keeps its name, a subset its name, a character its code), and
     changes nothing when made again. A deck's sides make the same calls (the same font, subset 0, the same
     labels) over and over."""
-    made: set[FontCall] = doc.__dict__.setdefault("_punchboard_font_calls", set())
+    made = doc.state.font_calls
     for call in calls:
         if call in made:
             continue

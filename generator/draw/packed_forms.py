@@ -4,8 +4,8 @@ reportlab keeps every form's content stream unencoded until ``save()``; a drawn
 card face is about 26 KB of operators, so a 10,000-card deck held a quarter of
 a gigabyte of them. Running the stream through reportlab's own filters as soon
 as its form is closed keeps a tenth of that. The bytes written are the ones
-reportlab would write: the same filters (``rl_config.useA85`` decides whether
-ASCII85 follows Flate), applied to the same stream, named in the same order.
+the document's writer would write: its Flate (draw/pdf_canvas.py), applied to
+the same stream, named the same.
 
 The encoded content then waits for the writer in a temporary file of the
 canvas's own (:class:`_Spilled`), not in memory: about 6 KB a card face, which
@@ -26,18 +26,17 @@ from __future__ import annotations
 import tempfile
 from typing import IO, Any
 
-from reportlab import rl_config
 from reportlab.pdfbase.pdfdoc import NoEncryption as _NoEncryption
 from reportlab.pdfbase.pdfdoc import (
     PDFArray,
-    PDFBase85Encode,
     PDFDictionary,
     PDFObjectReference,
     PDFResourceDictionary,
     PDFStream,
-    PDFZCompress,
 )
 from reportlab.pdfgen.canvas import Canvas
+
+from .pdf_canvas import state_of
 
 
 class _Applied:
@@ -73,7 +72,7 @@ class _Spilled(PDFStream):
         shape = _plain_shape(self, document)
         if shape is None:
             return super().format(document)
-        heads: dict[tuple[Any, ...], tuple[bytes, bytes]] = document.__dict__.setdefault("_punchboard_form_heads", {})
+        heads = document.state.form_heads
         content = self.content
         head = heads.get(shape)
         if head is None:
@@ -133,9 +132,10 @@ def _forms(xobjects: Any) -> tuple[tuple[str, str], ...] | None:
 
 
 def _stream(canvas: Canvas, content: bytes, filters: list[_Applied]) -> PDFStream:
-    spill = canvas.__dict__.get("_punchboard_spill")
+    state = state_of(canvas)
+    spill = state.spill
     if spill is None:
-        spill = canvas.__dict__["_punchboard_spill"] = tempfile.TemporaryFile(prefix="punchboard-forms-")
+        spill = state.spill = tempfile.TemporaryFile(prefix="punchboard-forms-")
     contents = _Spilled(spill, content, filters)
     contents.__Comment__ = "xobject form stream"
     return contents
@@ -143,7 +143,8 @@ def _stream(canvas: Canvas, content: bytes, filters: list[_Applied]) -> PDFStrea
 
 def close(canvas: Canvas) -> None:
     """The document is written: remove the canvas's spill file."""
-    spill = canvas.__dict__.pop("_punchboard_spill", None)
+    state = state_of(canvas)
+    spill, state.spill = state.spill, None
     if spill is not None:
         spill.close()
 
@@ -153,13 +154,8 @@ def pack(canvas: Canvas, name: str) -> None:
     form = canvas._doc.idToObject[canvas._doc.getXObjectName(name)]
     if not form.compression or form.Contents or not isinstance(form.stream, bytes):
         return  # not a case this copies (PDFFormXObject.format): leave it to the writer
-    filters = [PDFBase85Encode, PDFZCompress] if rl_config.useA85 else [PDFZCompress]
-    content = form.stream
-    for step in reversed(filters):  # PDFStream.format applies them last first
-        content = step.encode(content)
-    if isinstance(content, str):  # ASCII85 gives text, which the writer encodes as PDFDocEncoding (ASCII)
-        content = content.encode("latin-1")
-    form.Contents = _stream(canvas, content, [_Applied(step.pdfname) for step in filters])
+    flate = canvas._doc.flate  # the document's own Flate (draw/pdf_canvas.py), never with ASCII85
+    form.Contents = _stream(canvas, flate.encode(form.stream), [_Applied(flate.pdfname)])
     form.stream = None
     form.compression = 0  # the writer would otherwise set its own filters and encode a second time
 

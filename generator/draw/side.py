@@ -29,6 +29,7 @@ from .art import Ink, draw_icon
 from .colours import resolved
 from .geometry import Rect
 from .observe import Drawn, SideObserver
+from .pdf_canvas import state_of
 from .pictures import draw_picture
 from .reads import reuse_key
 from .stamp import draw_stamp
@@ -272,11 +273,11 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
     assert isinstance(clip, Rect)  # form_key gives a key only for a rectangular clip
     outer = _outer(frame, clip)
     local_clip = Rect(outer.x - trim.x, outer.y - trim.y, outer.width, outer.height)
-    forms: dict[tuple[Any, ...], str] = canvas.__dict__.setdefault("_punchboard_forms", {})
-    said: dict[str, tuple[str, list[str]]] = canvas.__dict__.setdefault("_punchboard_form_warnings", {})
+    state = state_of(canvas)
+    forms, said = state.forms, state.form_warnings
     name = forms.get(key)
     asked = ctx.fingerprint if not frame.turned else None  # a turned slot draws the layout off the origin
-    prints: dict[tuple[str, float], str] = canvas.__dict__.setdefault("_punchboard_form_prints", {})
+    prints = state.form_prints
     if name is not None:
         first, messages = said[name]
         for message in messages:  # the side warns again for this piece, by this piece's name
@@ -348,7 +349,7 @@ def _kept_runs(canvas: Canvas, layout: Layout, found: kept.KeptSide, frame: Side
 def _run_resources(canvas: Canvas, forms: list[str]) -> PDFDictionary:
     """The resource dictionary of the run forms a side places: one per document for each list of them (a deck's
     20,000 forms held one each, 12 MB)."""
-    shared: dict[tuple[str, ...], PDFDictionary] = canvas.__dict__.setdefault("_punchboard_run_resources", {})
+    shared = state_of(canvas).run_resources
     key = tuple(forms)
     found = shared.get(key)
     if found is None:

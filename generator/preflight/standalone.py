@@ -17,6 +17,7 @@ from typing import Protocol
 from punchboard.generator.draw import packed_forms
 from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.draw.kept import Store
+from punchboard.generator.draw.pdf_canvas import PunchCanvas
 from punchboard.generator.draw.side import SideFrame, draw_side
 from punchboard.generator.impose.context import BuildContext
 from punchboard.generator.impose.kinds import KINDS
@@ -25,7 +26,6 @@ from punchboard.generator.impose.sheets import panels
 from punchboard.generator.impose.style import load_style
 from punchboard.generator.impose.tiles import piece_size
 from punchboard.generator.options import BuildOptions
-from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.spec.loader import load_paper
 from punchboard.spec.model import PIECE_NOUNS, Component, Game, Piece, Side
@@ -75,7 +75,7 @@ def preflight_game(game: Game, options: BuildOptions | None = None, kept: Kept |
     for component in game.printed:
         if component.kind not in KINDS:
             continue
-        canvas = Canvas(BytesIO(), invariant=1, pageCompression=1 if kept is not None else 0, initialFontName="Vera")
+        canvas = PunchCanvas(BytesIO(), page_compression=1 if kept is not None else 0)
         bleed = ctx.bleed_for(component) if component.kind in CARD_KINDS else bleed_for(ctx, component)
         noun = PIECE_NOUNS.get(component.kind, "piece")
         store = kept.sides(component) if kept is not None else None

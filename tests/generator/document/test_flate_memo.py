@@ -19,7 +19,7 @@ from tests.conftest import run_cli
 
 
 def _memo(path: Path, read: bool = True) -> FlateMemo:
-    """A memo as a PDF's write uses it (pdf_encoding.remembering)."""
+    """A memo as a PDF's write uses it (pdf_encoding.stream_filter)."""
     memo = FlateMemo(path, read)
     memo.active = True
     return memo
@@ -181,11 +181,9 @@ def test_a_token_edit_compresses_only_the_sheets_it_changed(tmp_path: Path, coun
                                                            monkeypatch: pytest.MonkeyPatch):
     """In-process, the long streams compressed by a build after a one-token edit: the sheets that token is on
     (its component's and its print group's), none of the others."""
-    from reportlab.pdfbase import pdfdoc
-
     from punchboard.cli import main
 
-    monkeypatch.setattr(pdfdoc, "PDFZCompress", pdf_encoding._Flate())  # as a new process has it (no watch before)
+    monkeypatch.setattr(pdf_encoding, "_KEPT", [])  # as a new process has it (no watch before)
 
     game, out = _steam_court(tmp_path), tmp_path / "out"
     assert main(["build", str(game), "--out", str(out), "--jobs", "1", "--quiet"]) == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 from punchboard.generator.document.merge import merge
@@ -98,29 +99,35 @@ def test_streamed_files_hold_the_same_bytes_as_the_documents_made_in_memory(tmp_
     assert [page.get_contents().get_data() for page in reader.pages[:5]] == original
 
 
-def font_subsets(pdf: Path) -> list[str]:
-    """The /FontName of every font descriptor in the file (one per embedded subset)."""
+def font_subsets(pdf: Path) -> list[tuple[str, str]]:
+    """The /FontName of every font descriptor in the file (one per embedded subset), with its font program's
+    digest."""
     reader = PdfReader(pdf)
-    names = []
+    found = []
     for number in range(1, int(reader.trailer["/Size"])):
         obj = reader.get_object(number)
         if hasattr(obj, "get") and obj.get("/Type") == "/FontDescriptor":
-            names.append(str(obj["/FontName"]))
-    return names
+            program = obj["/FontFile2"].get_object().get_data()
+            found.append((str(obj["/FontName"]), hashlib.sha256(program).hexdigest()))
+    return found
 
 
-def test_every_font_subset_in_the_combined_pdf_has_its_own_name(tmp_path: Path):
-    """Each component PDF names its first subset of a font AAAAAA+…; side by side in the combined
-    PDF those would be several different subsets under one name (wrong glyphs at some RIPs)."""
+def test_every_font_subset_tag_names_one_glyph_set_across_a_games_pdfs(tmp_path: Path):
+    """A subset's tag is a digest of its glyph set (issue #39): reportlab tags every document's first subset of
+    a font AAAAAA+, so a game's PDFs (and the combined one) held one name for several glyph sets, which a
+    shop combining PDFs takes for one font (wrong glyphs at some RIPs)."""
     game = make_game(tmp_path / "tiny")
     result = build(game, tmp_path / "out", "--backs", "duplex-long")
     assert result.returncode == 0, result.stderr
     folder = tmp_path / "out" / "tiny"
-    parts = [font_subsets(folder / name) for name in ("cards.pdf", "tokens.pdf")]
-    assert all(parts) and set(parts[0]) & set(parts[1])  # the components on their own share names
-    combined = font_subsets(folder / "tiny-print-and-play.pdf")
-    assert len(combined) >= sum(len(p) for p in parts)
-    assert len(set(combined)) == len(combined)  # every subset its own name
+    programs: dict[str, set[str]] = {}
+    for pdf in sorted(folder.glob("*.pdf")):
+        for name, digest in font_subsets(pdf):
+            programs.setdefault(name, set()).add(digest)
+    assert len({digest for found in programs.values() for digest in found}) >= 3  # several glyph sets
+    assert all(len(found) == 1 for found in programs.values()), programs  # each tag one glyph set
+    combined = [name for name, _ in font_subsets(folder / "tiny-print-and-play.pdf")]
+    assert len(combined) >= 3
     for name in combined:
         tag, font = name.lstrip("/").split("+", 1)
         assert len(tag) == 6 and tag.isalpha() and tag.isupper() and font  # still a subset name

@@ -10,9 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from punchboard.generator.document import merge
+from punchboard.generator.document.pdf_encoding import PdfWriter
+from punchboard.generator.draw.pdf_canvas import PunchCanvas
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.plumbing.atomicio import write_bytes
 
@@ -20,11 +21,12 @@ WORDS = ["gear", "crown", "Äther", "smoke", "ŵheel", "brass", "cog", "steam"]
 
 
 def _pdf(words: list[str], pages: int, compressed: bool = True) -> bytes:
-    """A small PDF as punchboard's writer makes them: TrueType text (a subset tagged AAAAAA+), several pages."""
+    """A small PDF as punchboard's writer makes them: TrueType text (a subset tagged by its glyph set), several
+    pages."""
     if "Vera" not in pdfmetrics.getRegisteredFontNames():
         pdfmetrics.registerFont(TTFont("Vera", "Vera.ttf"))
     out = BytesIO()
-    canvas = Canvas(out, pagesize=(300, 400), invariant=1, pageCompression=int(compressed))
+    canvas = PunchCanvas(out, pagesize=(300, 400), page_compression=int(compressed), writer=PdfWriter())
     for page in range(pages):
         canvas.setFont("Vera", 12)
         canvas.drawString(20, 300, " ".join(words[page:] + words[:page]))

@@ -7,12 +7,13 @@ from io import BytesIO
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from punchboard.generator.draw import fonts, kept
+from punchboard.generator.draw.pdf_canvas import PunchCanvas
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 
-def _canvas() -> Canvas:
-    return Canvas(BytesIO())
+def _canvas() -> PunchCanvas:
+    return PunchCanvas(BytesIO())
 
 
 def _font() -> str:
@@ -33,7 +34,7 @@ def test_calls_on_one_document_are_logged_and_others_go_through():
     assert [call[0] for call in calls][:1] == ["s"]
     assert all("Valve" not in str(call) for call in calls)
     assert any(call[0] == "s" and call[2] == "Gear ÆØ" for call in calls)
-    assert kept._ACTIVE == {}
+    assert one._doc.recordings == [] and other._doc.recordings == []
 
 
 def test_a_recording_inside_another_is_heard_by_both():
@@ -45,7 +46,7 @@ def test_a_recording_inside_another_is_heard_by_both():
         _draw(canvas, "Trick")
     assert [c[2] for c in inner if c[0] == "s"] == ["Queen é"]
     assert [c[2] for c in outer if c[0] == "s"] == ["Court", "Queen é", "Trick"]
-    assert kept._ACTIVE == {}
+    assert canvas._doc.recordings == []
 
 
 def test_replaying_the_calls_gives_the_same_codes_only_in_the_same_order():
@@ -86,7 +87,7 @@ TEXTS = ["Gear", "Žluť", "ÆØ", "€ 5", "Queen é", "Ünder", "ß", "Ωmega"
        before=st.lists(st.sampled_from(TEXTS), max_size=3),
        replays=st.lists(st.integers(0, 5), min_size=1, max_size=10))
 def test_calls_already_made_are_not_made_again_and_the_verdicts_stay_those_of_making_them(drawn, before, replays):
-    """Oracle: a document that skips calls it already made (``_punchboard_font_calls``) says the same, and
+    """Oracle: a document that skips calls it already made (its state's ``font_calls``) says the same, and
     ends in the same font state, as one that makes every call every time."""
     recorded = []
     source = _canvas()
@@ -101,7 +102,7 @@ def test_calls_already_made_are_not_made_again_and_the_verdicts_stay_those_of_ma
     font = pdfmetrics.getFont(_font())
     for index in replays:
         calls = recorded[index % len(recorded)]
-        making._doc.__dict__.pop("_punchboard_font_calls", None)
+        making._doc.state.font_calls.clear()
         said = kept.replay_fonts(making._doc, calls)
         assert kept.replay_fonts(skipping._doc, calls) == said
         if not said:  # the side is drawn instead, on both

@@ -1,5 +1,6 @@
 """packed_forms writes a plain form from its shape's head, formatted once per document: the bytes must be the
-ones reportlab writes for every form, whatever its box, length, filters or resources."""
+ones reportlab writes for every form, whatever its box, length, filters or resources, and whatever reportlab's
+``rl_config.useA85`` says (punchboard's documents are binary: draw/pdf_canvas.py)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ import io
 import random
 
 import pytest
+from punchboard.generator.document.pdf_encoding import PdfWriter
 from punchboard.generator.draw import packed_forms
+from punchboard.generator.draw.pdf_canvas import PunchCanvas
 from punchboard.generator.draw.side import _keep_transparency
 from reportlab import rl_config
 from reportlab.pdfbase.pdfdoc import PDFStream
-from reportlab.pdfgen.canvas import Canvas
 
 
 def _forms(seed: int, a85: bool = False) -> tuple[bytes, bytes, int]:
@@ -19,9 +21,9 @@ def _forms(seed: int, a85: bool = False) -> tuple[bytes, bytes, int]:
     heads were formatted."""
     rng = random.Random(seed)
     old = rl_config.useA85
-    rl_config.useA85 = a85  # punchboard writes without (document/pdf_encoding.py); reportlab's default has it
+    rl_config.useA85 = a85  # reportlab's default has it; punchboard's canvas does not read it
     try:
-        canvas = Canvas(io.BytesIO(), invariant=1, pageCompression=1)
+        canvas = PunchCanvas(io.BytesIO())
         names = []
         for index in range(12):
             width = rng.choice([63, 63.5, 180.0, 188.5039, 10])
@@ -47,7 +49,7 @@ def _forms(seed: int, a85: bool = False) -> tuple[bytes, bytes, int]:
             document.Reference(form)
             ours.append(form.format(document))
             theirs.append(PDFStream.format(form.Contents, document))
-        return b"".join(ours), b"".join(theirs), len(document.__dict__.get("_punchboard_form_heads", {}))
+        return b"".join(ours), b"".join(theirs), len(document.state.form_heads)
     finally:
         rl_config.useA85 = old
 
@@ -64,7 +66,7 @@ def test_forms_written_from_their_shape_are_reportlabs_bytes(seed: int, a85: boo
 def _document(seed: int, pack: bool) -> bytes:
     rng = random.Random(seed)
     out = io.BytesIO()
-    canvas = Canvas(out, invariant=1, pageCompression=1)
+    canvas = PunchCanvas(out, writer=PdfWriter())
     for index in range(6):
         name = f"F{index}"
         canvas.beginForm(name, 0, 0, rng.choice([63, 88.5]), 88)
@@ -87,6 +89,8 @@ def test_a_packed_document_is_the_one_reportlab_writes(a85: bool):
     rl_config.useA85 = a85
     try:
         for seed in range(4):
-            assert _document(seed, pack=True) == _document(seed, pack=False)
+            packed = _document(seed, pack=True)
+            assert packed == _document(seed, pack=False)
+            assert b"ASCII85Decode" not in packed and b"/FlateDecode" in packed
     finally:
         rl_config.useA85 = old
