@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING
 
 from reportlab.pdfgen.canvas import Canvas
 
+from punchboard.spec.images import MAX_SVG_BYTES
+
 from .fonts import register_builtin
 from .geometry import Rect
 from .placement import Placement, place_picture
@@ -32,7 +34,7 @@ from .placement import Placement, place_picture
 if TYPE_CHECKING:  # reportlab.graphics (and platypus with it) is imported when a game has an SVG, not before
     from reportlab.graphics.shapes import Drawing
 
-MAX_BYTES = 2_000_000
+MAX_BYTES = MAX_SVG_BYTES  # the loader refuses a larger SVG (spec/images.check_svg)
 # Nodes svglib skips that carry no paint of their own; the others are reported.
 _SILENT_NODES = {"title", "desc", "metadata", "style", "script", "filter", "mask", "pattern"}
 # Attributes svglib leaves unused that change what the picture looks like.

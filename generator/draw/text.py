@@ -260,9 +260,7 @@ def _draw_word(
                 if fragment.icon:
                     return
                 face = _face(base, fragment)
-                cut = fragment.text
-                while cut and fonts.width(cut, face, size) > room + 0.01:
-                    cut = cut[:-1]
+                cut = _longest_start(fragment.text, face, size, room + 0.01)
                 if cut:
                     canvas.setFont(face, size)
                     canvas.drawString(x, baseline, cut)
@@ -277,3 +275,16 @@ def _draw_word(
             canvas.setFont(face, size)
             canvas.drawString(x, baseline, fragment.text)
             x += fonts.width(fragment.text, face, size)
+
+
+def _longest_start(text: str, face: str, size: float, room: float) -> str:
+    """The longest start of ``text`` at most ``room`` wide in ``face`` at ``size`` ('' when none is): a start's
+    width never shrinks as it grows, so the cut is bisected, O(n log n) for a word of n characters."""
+    short, long = 0, len(text)  # text[:short] fits (or is empty); no start longer than text[:long] fits
+    while short < long:
+        middle = (short + long + 1) // 2
+        if fonts.width(text[:middle], face, size) <= room:
+            short = middle
+        else:
+            long = middle - 1
+    return text[:short]

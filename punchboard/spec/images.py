@@ -9,14 +9,17 @@ an unchanged picture is decoded once, not on every command.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
+import io
 import re
 import struct
 import warnings
 import zlib
 from pathlib import Path, PurePosixPath
 
-from punchboard.plumbing.limits import FLAGS
+from punchboard.plumbing.limits import DEFAULT_LIMITS, FLAGS
 from punchboard.plumbing.paths import is_inside
 from punchboard.spec.model import Layout
 
@@ -68,7 +71,7 @@ def check_image(path: Path, src: str, max_pixels: int, max_bytes: int) -> None:
     if size > max_bytes:
         raise ImageRefused(f"image '{src}' is {size} bytes, more than the limit of {max_bytes} (raise it with {FLAGS['max_file_bytes']})")
     if path.suffix.lower() in VECTOR_SUFFIXES:
-        check_svg(path, src)
+        check_svg(path, src, max_pixels)
         return
     import PIL  # the package's version only; Pillow's image code is imported to decode (a game without pictures never is)
 
@@ -76,55 +79,75 @@ def check_image(path: Path, src: str, max_pixels: int, max_bytes: int) -> None:
     entry = validated.key(path, digest, "image", max_pixels, max_bytes, PIL.__version__)
     if validated.known_valid(entry):
         return
-    _decode(path, src, max_pixels)
+    _decode(path, f"image '{src}'", max_pixels)
     validated.remember_valid(entry)
 
 
-def _decode(path: Path, src: str, max_pixels: int) -> None:
+def _decode(source: Path | bytes, label: str, max_pixels: int) -> None:
+    """Decode every pixel of ``source`` (a file, or the bytes of an embedded picture) within ``max_pixels``, or
+    raise :class:`ImageRefused` saying what is wrong with it (``label``: how it is named, "image 'a.png'")."""
     from PIL import Image, UnidentifiedImageError
+
+    def opened() -> Image.Image:
+        return Image.open(io.BytesIO(source) if isinstance(source, bytes) else source)
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(path) as image:
+            with opened() as image:
                 kind, (width, height) = image.format, image.size
                 if kind not in FORMATS:
-                    raise ImageRefused(f"image '{src}' is a {kind} file; expected PNG, JPG or SVG")
+                    raise ImageRefused(f"{label} is a {kind} file; expected PNG, JPG or SVG")
                 if width * height > max_pixels:
                     raise ImageRefused(
-                        f"image '{src}' is {width} × {height} pixels, more than the limit of {max_pixels} "
+                        f"{label} is {width} × {height} pixels, more than the limit of {max_pixels} "
                         f"(raise it with {FLAGS['max_image_pixels']})"
                     )
                 image.verify()
-            with Image.open(path) as image:  # verify() reads chunks, not pixels: decode them all, as the build will
+            with opened() as image:  # verify() reads chunks, not pixels: decode them all, as the build will
                 image.load()
     except Image.DecompressionBombError:
         raise ImageRefused(
-            f"image '{src}' has more than {min(max_pixels, 2 * (Image.MAX_IMAGE_PIXELS or 0))} pixels, too many to open safely; "
+            f"{label} has more than {min(max_pixels, 2 * (Image.MAX_IMAGE_PIXELS or 0))} pixels, too many to open safely; "
             f"expected a smaller image (raise the limit with {FLAGS['max_image_pixels']}, up to Pillow's own limit)"
         ) from None
     except UnidentifiedImageError:
-        raise ImageRefused(f"image '{src}' is not a readable image; expected PNG, JPG or SVG") from None
+        raise ImageRefused(f"{label} is not a readable image; expected PNG, JPG or SVG") from None
     except (OSError, SyntaxError, ValueError, EOFError, struct.error, zlib.error) as exc:
-        raise ImageRefused(f"image '{src}' is corrupt ({str(exc)[:120] or type(exc).__name__}); expected a valid PNG, JPG or SVG") from None
+        raise ImageRefused(f"{label} is corrupt ({str(exc)[:120] or type(exc).__name__}); expected a valid PNG, JPG or SVG") from None
 
 
 MAX_SVG_DEPTH = 64
 MAX_SVG_ELEMENTS = 100_000
 MAX_SVG_NUMBER = 1e9
+MAX_SVG_BYTES = 2_000_000  # the largest SVG the renderer (generator/draw/svg.py) converts
 _SVG_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+# Words of an attribute value whose digits are no number: a colour or a reference (#1f4e79, url(#g4e79)),
+# an embedded picture (data:…), a quoted font family name
+_NOT_NUMBERS = re.compile(r"#[\w.:-]*|url\([^)]*\)|data:\S*|'[^']*'|\"[^\"]*\"", re.IGNORECASE)
+# Attributes that hold names, never numbers (their local names)
+_NAME_ATTRIBUTES = frozenset({"id", "class", "href", "font-family", "lang", "space", "type", "media", "name", "title"})
+_XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+_EMBEDDED = re.compile(r"^data:image/(jpe?g|png);base64")  # what svglib decodes; other data: URIs it leaves out
 
 
-def check_svg(path: Path, src: str) -> None:
-    """Parse an SVG as the renderer will; refuse what it could not draw or would draw wrongly."""
+def check_svg(path: Path, src: str, max_pixels: int = DEFAULT_LIMITS.max_image_pixels) -> None:
+    """Parse an SVG as the renderer will; refuse what it could not draw or would draw wrongly, and decode each
+    picture it embeds (``data:`` URI) as :func:`check_image` decodes a file (within ``max_pixels``)."""
     import xml.etree.ElementTree as ET
 
+    size = path.stat().st_size
+    if size > MAX_SVG_BYTES:
+        raise ImageRefused(f"image '{src}' is an SVG of {size} bytes, more than the {MAX_SVG_BYTES} an SVG may have; "
+                           "expected a smaller SVG (or a PNG or JPG of the picture)")
+    data = path.read_bytes()
     try:
-        root = ET.fromstring(path.read_bytes())
+        root = ET.fromstring(data)
     except ET.ParseError as exc:
         raise ImageRefused(f"image '{src}' is not a readable SVG ({exc}); expected well-formed SVG XML") from None
     if root.tag.rsplit("}", 1)[-1] != "svg":
         raise ImageRefused(f"image '{src}' is not an SVG (its root element is <{root.tag.rsplit('}', 1)[-1][:40]}>); expected <svg>")
+    embedded: list[str] = []
     stack, count = [(root, 1)], 0
     while stack:
         element, depth = stack.pop()
@@ -132,11 +155,47 @@ def check_svg(path: Path, src: str) -> None:
         if depth > MAX_SVG_DEPTH or count > MAX_SVG_ELEMENTS:
             what = f"nests deeper than {MAX_SVG_DEPTH} levels" if depth > MAX_SVG_DEPTH else f"has more than {MAX_SVG_ELEMENTS} elements"
             raise ImageRefused(f"image '{src}' {what}; expected a simpler SVG")
-        for value in element.attrib.values():
-            for number in _SVG_NUMBER.findall(value):
-                if not abs(float(number)) <= MAX_SVG_NUMBER:
-                    raise ImageRefused(f"image '{src}' holds the number {number[:40]}, beyond ±{MAX_SVG_NUMBER:g}; expected finite coordinates")
+        _check_numbers(element.attrib, src)
+        if element.tag.rsplit("}", 1)[-1] == "image":
+            href = element.attrib.get(_XLINK_HREF) or element.attrib.get("href") or ""
+            if href.startswith("data:"):
+                embedded.append(href)
         stack.extend((child, depth + 1) for child in element)
     view = [float(n) for n in _SVG_NUMBER.findall(root.attrib.get("viewBox", ""))]
     if "viewBox" in root.attrib and (len(view) != 4 or view[2] <= 0 or view[3] <= 0):
         raise ImageRefused(f"image '{src}' has viewBox '{root.attrib['viewBox'][:40]}'; expected four numbers with a positive width and height")
+    if embedded:
+        _check_embedded(path, data, embedded, src, max_pixels)
+
+
+def _check_numbers(attributes: dict[str, str], src: str) -> None:
+    """Refuse a number in an attribute beyond ±MAX_SVG_NUMBER (svglib reads ``1e999`` as infinity); names,
+    colours, references and embedded data are not read as numbers."""
+    for name, value in attributes.items():
+        if name.rsplit("}", 1)[-1] in _NAME_ATTRIBUTES:
+            continue
+        for number in _SVG_NUMBER.findall(_NOT_NUMBERS.sub(" ", value)):
+            if not abs(float(number)) <= MAX_SVG_NUMBER:
+                raise ImageRefused(f"image '{src}' holds the number {number[:40]}, beyond ±{MAX_SVG_NUMBER:g}; expected finite coordinates")
+
+
+def _check_embedded(path: Path, data: bytes, embedded: list[str], src: str, max_pixels: int) -> None:
+    """Decode each picture an SVG embeds, as the renderer would; a decode that passed is remembered by the
+    SVG's bytes (:mod:`.validated`)."""
+    import PIL
+
+    entry = validated.key(path, hashlib.sha256(data).hexdigest(), "svg pictures", max_pixels, PIL.__version__)
+    if validated.known_valid(entry):
+        return
+    for number, href in enumerate(embedded, 1):
+        what = f"picture {number} embedded in '{src}'"
+        kind = _EMBEDDED.match(href)
+        if kind is None:
+            raise ImageRefused(f"image '{src}' embeds a picture as '{href[:40]}', which is not drawn; "
+                               "expected data:image/png;base64 or data:image/jpeg;base64")
+        try:
+            picture = base64.decodebytes(href[kind.end() + 1:].encode("ascii"))
+        except (ValueError, binascii.Error) as exc:
+            raise ImageRefused(f"{what} is not readable base64 ({str(exc)[:80]}); expected a base64 PNG or JPG") from None
+        _decode(picture, what, max_pixels)
+    validated.remember_valid(entry)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import pickle
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib.machinery import EXTENSION_SUFFIXES
@@ -208,7 +209,61 @@ class _Converter:
             return None
         if isinstance(value, (datetime.date, datetime.datetime, bytes)):
             return node.value
+        wrong = _not_decimal(node.tag, node.value, value) if isinstance(value, (int, float)) else None
+        if wrong is None and isinstance(value, str) and not value.isascii():
+            wrong = _not_unicode(value)
+        if wrong is not None:
+            line, col = _mark(node)
+            self.problems.append(Problem(self.doc.name, line, col, wrong))
+            return None
         return value
+
+
+_INT_TAG = "tag:yaml.org,2002:int"
+_FLOAT_TAG = "tag:yaml.org,2002:float"
+_DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _not_decimal(tag: str, text: str, value: float) -> str | None:
+    """What is wrong with a number YAML 1.1 reads from a form other than plain decimal (``0x10``, ``010``,
+    ``0b11``, ``1:30``, ``1_000``), which would silently become another count; None for a plain one."""
+    if tag == _INT_TAG and _DECIMAL.fullmatch(text):
+        return None
+    if tag != _INT_TAG and (tag != _FLOAT_TAG or ("_" not in text and ":" not in text)):
+        return None
+    digits = text.lstrip("+-")
+    if ":" in text:
+        form = "a base-60 (sexagesimal) number"
+    elif "_" in text:
+        form = "a number with '_' between its digits"
+    elif digits[:2] in ("0x", "0X"):
+        form = "a hexadecimal number"
+    elif digits[:2] in ("0b", "0B"):
+        form = "a binary number"
+    else:
+        form = "an octal number (it starts with 0)"
+    shown = f"{value:g}" if isinstance(value, float) else str(value)
+    meant = f" (or {int(text, 10)}, if that was meant)" if form.startswith("an octal") else ""
+    return (f"'{text[:40]}' is {form}, which YAML 1.1 reads as {shown}; expected a plain decimal number: "
+            f"write {shown}{meant}, or quote '{text[:40]}' to keep it as text")
+
+
+def _not_unicode(text: str) -> str | None:
+    """What is wrong with text holding a lone UTF-16 surrogate (``"\\uD800"``), which is no character and
+    cannot be written to a file; None for valid Unicode."""
+    found = _SURROGATE.search(text)
+    if found is None:
+        return None
+    at, code = found.start(), ord(found.group())
+    pair = text[at:at + 2]
+    if len(pair) == 2 and 0xD800 <= code <= 0xDBFF and 0xDC00 <= ord(pair[1]) <= 0xDFFF:
+        joined = 0x10000 + ((code - 0xD800) << 10) + (ord(pair[1]) - 0xDC00)
+        hint = f"; the pair \\u{code:04X}\\u{ord(pair[1]):04X} is written \\U{joined:08X} in YAML"
+    else:
+        hint = ""
+    return (f"text holds \\u{code:04X} (character {at + 1}), a lone UTF-16 surrogate, which is not a character; "
+            f"expected valid Unicode text{hint}")
 
 
 def _node_kind(problem: str) -> str:

@@ -28,7 +28,7 @@ values = st.recursive(scalars, lambda inner: st.one_of(
     st.lists(inner, max_size=5), st.dictionaries(st.text(min_size=1, max_size=10), inner, max_size=5)), max_leaves=30)
 HAND_WRITTEN = [
     "base: &b {x: 1, y: 2.50}\nfirst: {<<: *b, z: 3}\nsecond: *b\nlist: [*b, *b]\n",
-    "when: 2024-01-02\nraw: !!binary aGVsbG8=\nn: .nan\ni: -.inf\nz: -0.0\noct: 0o17\nhex: 0x1f\n",
+    "when: 2024-01-02\nraw: !!binary aGVsbG8=\nn: .nan\ni: -.inf\nz: -0.0\noct: 0o17\nhex: '0x1f'\n",
     "# only a comment\n",
     "",
     "- a\n- b: |\n    two\n    lines\n- {c: 'quoted: colon'}\n",

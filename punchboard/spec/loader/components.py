@@ -49,6 +49,12 @@ def _fields_alone(face: Side | None) -> bool:
     return face is not None
 
 
+def range_length(start: int, stop: int, step: int) -> int:
+    """How many values a ``range:`` from ``start`` to ``stop`` (both included) by ``step`` (≥ 1) runs through, worked
+    out for any size (0 when it runs backwards)."""
+    return max(0, (stop - start) // step + 1)
+
+
 def _too_many(culprit: Document, path: PathKey, total: int, max_pieces: int) -> Problem:
     return culprit.problem(
         path,
@@ -262,27 +268,27 @@ class ComponentLoader:
             if "range" in entry:
                 marks[entry["range"]["field"]] = _mark(edoc, epath + ("range",))
             values: list[dict[str, Any]] = [base]
-            steps = range(1)
+            steps = 1  # values the entry runs through: its range's length, worked out (len() of a range stops at 2**63)
             if "range" in entry:
                 rng = entry["range"]
-                steps = range(rng["from"], rng["to"] + 1, rng.get("step", 1))
+                steps = range_length(rng["from"], rng["to"], rng.get("step", 1))
                 if rng["field"] not in fields:
                     self.out.add(edoc.problem(epath + ("range", "field"), f"range field '{rng['field']}' is not declared under fields:"))
                 if rng["to"] < rng["from"]:
                     self.out.add(edoc.problem(epath + ("range",), f"range goes from {rng['from']} down to {rng['to']}; expected from ≤ to"))
             count = entry.get("count", 1)
-            total += count * len(steps) * copies
+            total += count * steps * copies
             max_pieces = self.out.limits.max_pieces
             if total > max_pieces:
                 culprit, where = edoc, epath + ("count",)
-                if count * len(steps) <= max_pieces and copies > 1:
+                if count * steps <= max_pieces and copies > 1:
                     culprit, where = doc, ("copies",)
                 elif "range" in entry and count <= max_pieces:
                     where = epath + ("range",)
                 self.out.add(_too_many(culprit, where, total, max_pieces))
                 return None
             if "range" in entry:
-                values = [{"name": str(v), **base, rng["field"]: v} for v in steps]
+                values = [{"name": str(v), **base, rng["field"]: v} for v in range(rng["from"], rng["to"] + 1, rng.get("step", 1))]
             for fields_of in values:
                 templates.append((count, fields_of, entry_face, entry_back, cells, frozen_map(marks)))
         if rows is not None and not self._row_templates(doc, rows, defaults, default_marks, (face, back), copies, total, templates):

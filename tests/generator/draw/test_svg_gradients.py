@@ -1,4 +1,5 @@
-"""A card whose art is an SVG with a linear and a radial gradient builds, and both gradients are drawn as shadings."""
+"""A card whose art is an SVG with a linear and a radial gradient builds, and both gradients are drawn as shadings
+(its first stop, #1f4e79, has the digits the SVG safety scan once read as the number 4e79)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ GRADIENTS = """\
 <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">
   <defs>
     <linearGradient id="sky" x1="0" y1="0" x2="1" y2="0">
-      <stop offset="0" stop-color="#204080"/><stop offset="1" stop-color="#f0c040"/>
+      <stop offset="0" stop-color="#1f4e79"/><stop offset="1" stop-color="#f0c040"/>
     </linearGradient>
     <radialGradient id="sun" cx="50" cy="75" r="20" gradientUnits="userSpaceOnUse">
       <stop offset="0" stop-color="#ffffff"/><stop offset="1" stop-color="#c00000"/>
