@@ -16,8 +16,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from punchboard.plumbing.handoff import NO_SERVER_ENV
-
 ROOT = Path(__file__).resolve().parent.parent
 REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
 # runs of the slow single-command rows (10,000-card deck, tts, verify); the table shows n
@@ -34,14 +32,11 @@ class Run:
     peak_mb: float  # peak resident set size
 
 
-def execute(command: Sequence[str], cwd: Path = ROOT, check: bool = True, server: bool = False) -> Run:
-    """Run ``command`` to completion and measure it (rusage of exactly that child). Unless ``server``, the
-    command runs in its own process even while a ``punchboard server`` of this cache folder runs."""
+def execute(command: Sequence[str], cwd: Path = ROOT, check: bool = True) -> Run:
+    """Run ``command`` to completion and measure it (rusage of exactly that child)."""
     # Bytecode caching as users have it: this environment sets PYTHONDONTWRITEBYTECODE, which makes
     # every run recompile punchboard's (editable) sources while reportlab loads its installed .pyc files.
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    if not server:
-        env[NO_SERVER_ENV] = "1"
     start = time.perf_counter()
     child = subprocess.Popen(list(command), cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     assert child.stderr is not None

@@ -1,28 +1,39 @@
 """The ``punchboard`` command, as installed (``[project.scripts]``) and as ``python -m punchboard``.
 
-A command a running build server can take (``punchboard server start``) is handed to it first
-(:mod:`punchboard.plumbing.handoff`), before anything else is imported. Otherwise the memo of the methods
-``dataclasses`` writes (:mod:`punchboard.plumbing.generated_code`) is put in place first, before
-:mod:`punchboard.cli` and the verbs' modules define their classes; then the command runs
+The memo of the methods ``dataclasses`` writes (:mod:`punchboard.plumbing.generated_code`) is put in place
+first, before :mod:`punchboard.cli` and the verbs' modules define their classes; then the command runs
 (:func:`punchboard.cli.run`). Code that calls :func:`punchboard.cli.main` in-process (tests, scripts) leaves
-``dataclasses`` as it is.
+``dataclasses`` as it is. Ctrl-C at any moment outside the verb itself (while the modules are imported, say)
+ends the command as Ctrl-C during the verb does: ``interrupted`` on stderr, exit 130, no traceback.
 """
 
 from __future__ import annotations
 
 import sys
 
+EXIT_INTERRUPTED = 130  # as punchboard.cli.common's, which is not imported yet when Ctrl-C may come
+
 
 def run() -> None:
-    from punchboard.plumbing.handoff import hand_off
+    """Run the command named by ``sys.argv``; the process ends here."""
+    try:
+        from punchboard.plumbing import generated_code
 
-    handed = hand_off(sys.argv[1:])  # a running build server does it (punchboard server start)
-    if handed is not None:
-        sys.stdout.flush()
-        sys.exit(handed)
-    from punchboard.plumbing import generated_code
+        generated_code.install()
+        from punchboard.cli import run as run_cli
 
-    generated_code.install()
-    from punchboard.cli import run as run_cli
+        run_cli()
+    except KeyboardInterrupt:
+        _interrupted()
 
-    run_cli()
+
+def _interrupted() -> None:
+    """Ctrl-C came before or after the verb ran: one line, exit 130 (a second Ctrl-C now is ignored)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        print("interrupted", file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # stderr closed: the exit code says it
+        pass
+    sys.exit(EXIT_INTERRUPTED)

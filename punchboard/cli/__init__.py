@@ -15,14 +15,14 @@ from typing import Any
 from punchboard import __version__
 from punchboard.plumbing.errors import SpecError, UsageError, WorkerDied
 
-from . import bom, build, check, export, init, serve, server, verify, watch
+from . import bom, build, check, export, init, serve, verify, watch
 from . import list as list_verb
 from .common import EXIT_FAIL, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, CliParser
 from .crash import report_crash
 
 __all__ = ["EXIT_FAIL", "EXIT_INPUT", "EXIT_INTERNAL", "EXIT_OK", "build_parser", "main", "run"]
 
-VERBS = (init, list_verb, check, build, watch, verify, bom, export, serve, server)
+VERBS = (init, list_verb, check, build, watch, verify, bom, export, serve)
 
 EXIT_CODES = """\
 exit codes:
@@ -58,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
 # model cost another 3 % of that edit, and a 20,000-card build peaks at the same memory without them. `watch` and
 # `serve` run for hours, rebuilding: they keep the collector, with these thresholds.
 GC_THRESHOLDS = (50_000, 20, 20)
-LONG_RUNNING = frozenset({"watch", "serve", "server"})
+LONG_RUNNING = frozenset({"watch", "serve"})
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -17,8 +17,6 @@ from pathlib import Path
 from punchboard.cli import build_parser
 
 WIDTH = 100
-# Verbs left out of the reference: the opt-in build server is being removed and is not documented.
-UNDOCUMENTED = frozenset({"server"})
 
 HEAD = """\
 # Command line
@@ -44,17 +42,16 @@ def _fixed_width(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 
 def _verbs(parser: argparse.ArgumentParser) -> list[tuple[str, str, argparse.ArgumentParser]]:
-    """(name, one-line help, parser) of every documented verb, in the order ``--help`` lists them."""
+    """(name, one-line help, parser) of every verb, in the order ``--help`` lists them."""
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     helps = {choice.dest: choice.help or "" for choice in sub._choices_actions}
-    return [(name, helps.get(name, ""), p) for name, p in sub.choices.items() if name not in UNDOCUMENTED]
+    return [(name, helps.get(name, ""), p) for name, p in sub.choices.items()]
 
 
 def _help_text(parser: argparse.ArgumentParser) -> str:
-    """``parser``'s help, with a line naming an undocumented verb taken out of the top-level list."""
+    """``parser``'s help at WIDTH columns, without trailing spaces."""
     lines = _fixed_width(parser).format_help().rstrip().splitlines()
-    kept = [line for line in lines if line.split()[:1] not in ([name] for name in UNDOCUMENTED)]
-    return "\n".join(line.rstrip() for line in kept)
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def reference(parser: argparse.ArgumentParser | None = None) -> str:

@@ -32,7 +32,7 @@ def test_every_verb_has_its_section_with_its_help():
     text = cli_reference.reference()
     parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    documented = [name for name in sub.choices if name not in cli_reference.UNDOCUMENTED]
+    documented = list(sub.choices)
     assert len(documented) >= 10
     for name in documented:
         assert f"\n## {name}\n" in text and f"usage: punchboard {name}" in text

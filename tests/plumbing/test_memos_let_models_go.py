@@ -1,4 +1,4 @@
-"""A process that loads and builds again and again (``watch``, ``serve``, the build server) holds one model at a
+"""A process that loads and builds again and again (``watch``, ``serve``) holds one model at a
 time: the memos keyed by model objects (plumbing/identity.py) let the last model go when a new one is loaded."""
 
 from __future__ import annotations

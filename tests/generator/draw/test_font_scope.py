@@ -1,6 +1,6 @@
 """A layout's text is set in the built-in fonts and its own layout's, whatever else the process drew before: the
 bold face of another layout's family is not this layout's, and a font file replaced between two builds in one
-process (``watch``, ``serve``, the build server) is read again."""
+process (``watch``, ``serve``) is read again."""
 
 from __future__ import annotations
 
@@ -9,7 +9,39 @@ from pathlib import Path
 import pytest
 
 from punchboard.cli import main
-from tests.cli.test_server import VERA, _font_game, _font_names
+
+VERA = Path(__import__("reportlab").__file__).parent / "fonts"
+
+
+def _font_game(folder: Path, layout: str, fonts: dict[str, str]) -> Path:
+    """A one-deck game whose own layout declares ``fonts`` (name → one of reportlab's Vera files) and sets its
+    text in ``Body``, with a bold word."""
+    (folder / "layouts" / layout).mkdir(parents=True)
+    for name, file in fonts.items():
+        (folder / "layouts" / layout / f"{name}.ttf").write_bytes((VERA / file).read_bytes())
+    declared = ", ".join(f"{name}: {name}.ttf" for name in fonts)
+    (folder / "layouts" / layout / "card.yaml").write_text(
+        f"fonts: {{{declared}}}\nelements:\n"
+        "  - {id: t, type: text, x: 5%, y: 5%, width: 90%, height: 30%, text: '{name} is **bold**', font: Body}\n",
+        encoding="utf-8")
+    (folder / "game.yaml").write_text(f"id: {folder.name}\ntitle: Fonts\nplayers: {{min: 2, max: 4}}\n"
+                                      "components: [cards.yaml]\n", encoding="utf-8")
+    (folder / "cards.yaml").write_text(f"id: cards\nkind: deck\nsize: poker\nlayout: {layout}/card\n"
+                                       "cards:\n  - {name: One, count: 2}\n", encoding="utf-8")
+    return folder
+
+
+def _font_names(pdf: Path) -> set[str]:
+    from pypdf import PdfReader
+
+    names = set()
+    for page in PdfReader(pdf).pages:
+        for form in page["/Resources"].get("/XObject", {}).values():
+            for font in form.get_object().get("/Resources", {}).get("/Font", {}).values():
+                names.add(str(font.get_object()["/BaseFont"]).split("+")[-1])
+        for font in page["/Resources"].get("/Font", {}).values():
+            names.add(str(font.get_object()["/BaseFont"]).split("+")[-1])
+    return names
 
 
 def _second_deck(game: Path) -> None:
