@@ -76,6 +76,7 @@ def _main(argv: Sequence[str] | None, leaving: bool) -> int:
         return stop.code if isinstance(stop.code, int) else EXIT_INPUT
     func: Callable[[argparse.Namespace], int] = args.func
     previous = _stop_on_sigterm()
+    ignored_sigint = _hear_sigint() if args.verb in LONG_RUNNING else None
     collecting = gc.isenabled()
     if args.verb not in LONG_RUNNING:
         gc.disable()
@@ -108,6 +109,8 @@ def _main(argv: Sequence[str] | None, leaving: bool) -> int:
             gc.enable()
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+        if ignored_sigint is not None:
+            signal.signal(signal.SIGINT, ignored_sigint)
 
 
 def run() -> None:
@@ -143,8 +146,17 @@ def _silence_stdout() -> None:
     os.close(devnull)
 
 
-def _interrupt(signum: int, frame: object) -> None:
+def _interrupt(_signum: int, _frame: object) -> None:
     raise KeyboardInterrupt
+
+
+def _hear_sigint() -> Any:
+    """A long-running verb started as a background job (``nohup … &``, some IDE and CI runners) inherits SIGINT
+    ignored, and Python then installs no handler: it is heard again, as Ctrl-C, so SIGINT stops ``watch`` and
+    ``serve`` wherever they were started. Returns the ignored handler to put back, or None when nothing changed."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        return None
+    return signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _stop_on_sigterm() -> Any:

@@ -48,6 +48,15 @@ class StudioServer(ThreadingHTTPServer):
     def url(self) -> str:
         return f"http://{HOST}:{self.server_port}/"
 
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A browser that went away mid-answer (a closed tab, a reload) is not an error worth a traceback;
+        anything else is reported as the standard library does."""
+        import sys
+
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
+
 
 class StudioHandler(BaseHTTPRequestHandler):
     server: StudioServer
