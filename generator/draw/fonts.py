@@ -21,8 +21,8 @@ VERA_FILES = {
 }
 DEFAULT_FONT = "Vera"
 BUILTIN = frozenset(VERA_FILES)
-# name → the file registered under it, and that file's stamp then: a process that builds again (watch, serve,
-# the build server) reads a font file again once it has changed
+# name → the file registered under it, and that file's stamp then: a process that builds again (watch, serve)
+# reads a font file again once it has changed
 _registered: dict[str, tuple[Path, tuple[int, ...]]] = {}
 # The fonts the side being drawn may use: the built-in ones and its layout's. Another layout's (another game's,
 # in a process that builds several) is not one of them: its ``Body-Bold`` is not this layout's bold face.
@@ -64,20 +64,6 @@ def _forget(name: str) -> None:
     face = getattr(getattr(old, "face", None), "name", None)
     if pdfmetrics._dynFaceNames.get(face) is old:
         del pdfmetrics._dynFaceNames[face]
-
-
-def forget_layout_fonts() -> None:
-    """Back to the fonts a new process has (the built-in ones): a process that runs one command after another (the
-    build server) sets each in the fonts its own layouts declare, as a process of its own would."""
-    global _usable, _usable_from
-    registered, known, faces = _BASELINE
-    pdfmetrics._fonts.clear()
-    pdfmetrics._fonts.update(known)
-    pdfmetrics._dynFaceNames.clear()
-    pdfmetrics._dynFaceNames.update(faces)
-    _registered.clear()
-    _registered.update(registered)
-    _usable, _usable_from = BUILTIN, None
 
 
 def register_layout_fonts(fonts: Mapping[str, Path]) -> None:
@@ -134,4 +120,3 @@ def descent(font: str, size: float) -> float:
 
 
 register_builtin()
-_BASELINE = (dict(_registered), dict(pdfmetrics._fonts), dict(pdfmetrics._dynFaceNames))
