@@ -48,6 +48,18 @@ def _files(node: Traversable, prefix: str = "") -> list[tuple[str, Traversable]]
     return found
 
 
+def schemas_from(folder: Path) -> str:
+    """The schemas folder as a path relative to ``folder`` (where a written file lives), so an editor finds it
+    on any machine with the same checkout beside the game; absolute only where no relative path exists
+    (another drive on Windows)."""
+    import os
+
+    try:
+        return Path(os.path.relpath(SCHEMAS.resolve(), folder.resolve())).as_posix()
+    except ValueError:
+        return SCHEMAS.as_posix()
+
+
 def write_starter(folder: Path) -> list[Path]:
     """Write the starter game into ``folder`` (created if missing); refuse a non-empty folder."""
     if folder.exists() and not folder.is_dir():
@@ -57,16 +69,16 @@ def write_starter(folder: Path) -> list[Path]:
     game_id = game_id_for(folder.resolve())
     title = title_for(game_id)
     replacements = {
-        "__SCHEMAS__": SCHEMAS.as_posix(),
         "__GAME_ID__": game_id,
         "__GAME_TITLE__": title,
     }
     written = []
     for relative, source in _files(_template()):
         text = source.read_text(encoding="utf-8")
+        target = folder / relative
+        text = text.replace("__SCHEMAS__", schemas_from(target.parent))
         for key, value in replacements.items():
             text = text.replace(key, value)
-        target = folder / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
         written.append(target)
