@@ -19,11 +19,32 @@ if TYPE_CHECKING:  # the loader (and jsonschema, yaml) load when a verb reads a 
 T = TypeVar("T")
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
-TARGET_HELP = "a bundled game id or a path to a game folder; none means every bundled game"
+TARGET_HELP = (
+    "a bundled game id or a path to a game folder; none means the game in the current folder (a game.yaml "
+    "here), else every bundled game"
+)
+ONE_TARGET_HELP = "a bundled game id or a path to a game folder; none means the game in the current folder (a game.yaml here)"
 
 
-def target_folders(names: Sequence[str]) -> list[Path]:
+def here() -> Path | None:
+    """The current folder when it is a game folder (holds a ``game.yaml``), else None."""
+    folder = Path.cwd()
+    return folder if (folder / "game.yaml").is_file() else None
+
+
+def target_folders(names: Sequence[str], everything: bool = True) -> list[Path]:
+    """The game folders ``names`` name. No name means the game in the current folder, else (``everything``)
+    every bundled game; a verb that needs a target (``everything=False``) refuses none outside a game folder."""
     if not names:
+        folder = here()
+        if folder is not None:
+            return [folder]
+        if not everything:
+            known = ", ".join(p.name for p in bundled_games())
+            raise UsageError(
+                f"TARGET: none given and no game.yaml in {Path.cwd()}; expected a bundled game id ({known}), a game "
+                "folder, or to be run inside a game folder"
+            )
         return bundled_games()
     folders, unknown = [], []
     for name in names:

@@ -9,7 +9,7 @@ from typing import Any
 from punchboard.plumbing.errors import Problem, SpecError
 
 from .build import add_build_flags, build_options
-from .common import Voice, limits_of, target_folders
+from .common import ONE_TARGET_HELP, Voice, limits_of, target_folders
 
 
 def _port(text: str) -> int:
@@ -35,7 +35,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if args.trials < 0:
         raise SpecError([Problem("--trials", 1, 1, f"--trials must be 0 or more, got {args.trials}")])
-    folder = target_folders([args.target])[0]
+    folder = target_folders([args.target] if args.target is not None else [], everything=False)[0]
     voice = Voice(args)
     studio = Studio(folder, Path(args.out), build_options(args), limits_of(args), args.trials, args.seed,
                     log=voice.say, alert=lambda text: print(text, flush=True))
@@ -55,7 +55,7 @@ def register(sub: Any) -> None:
                     "It rebuilds on every save and the page updates itself; a bad save shows its located "
                     "error while the last good pictures stay. Ctrl-C stops.",
     )
-    p.add_argument("target", metavar="TARGET", help="a bundled game id or a path to a game folder")
+    p.add_argument("target", nargs="?", metavar="TARGET", help=ONE_TARGET_HELP)
     p.add_argument("--port", type=_port, default=0, help="port on 127.0.0.1 (default: 0, any free port)")
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
     p.add_argument("--poll", action="store_true",

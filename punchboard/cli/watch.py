@@ -15,6 +15,8 @@ from punchboard.plumbing.watch import NotificationsUnavailable, Report, follow, 
 from .build import add_build_flags, build_options
 from .common import EXIT_OK, limits_of, positive_seconds, target_folders
 
+TARGETS_HELP = "bundled game ids or paths to game folders; none means the game in the current folder (a game.yaml here)"
+
 
 def cmd_watch(args: argparse.Namespace) -> int:
     """Rebuild on every save; bad input is reported and watching goes on. Ctrl-C or SIGTERM stops it (exit 0).
@@ -36,7 +38,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     keep_encoded()  # and only changed streams and font subsets are compressed again
     keep_copies()  # and only changed component PDFs are read and renumbered into the combined PDF
 
-    folders = target_folders(args.targets)
+    folders = target_folders(args.targets, everything=False)
     options = replace(build_options(args), quiet=True)
     out = Path(args.out)
     limits = limits_of(args)
@@ -99,7 +101,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     p = sub.add_parser("watch", help="rebuild on every save", description="Build, then rebuild whatever changed each time a YAML, layout, CSV, font or image is saved (seen through the system's change notifications, or by polling with --poll). Bad input is reported and watching goes on. Ctrl-C (or SIGTERM) stops it with exit code 0.")
-    p.add_argument("targets", nargs="+", metavar="TARGET", help="a bundled game id or a path to a game folder")
+    p.add_argument("targets", nargs="*", metavar="TARGET", help=TARGETS_HELP)
     add_build_flags(p)
     p.add_argument("--poll", action="store_true",
                    help="check for changes every --interval seconds instead of listening to the system's change "
