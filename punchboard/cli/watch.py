@@ -10,7 +10,7 @@ from typing import Any
 from punchboard.plumbing.errors import SpecError
 from punchboard.plumbing.outlock import output_lock
 from punchboard.plumbing.paths import LAYOUTS
-from punchboard.plumbing.watch import NotificationsUnavailable, Report, follow, watch
+from punchboard.plumbing.watch import NotificationsUnavailable, Repeats, Report, follow, unchanged_line, watch
 
 from .build import add_build_flags, build_options
 from .common import EXIT_OK, limits_of, positive_seconds, target_folders
@@ -25,8 +25,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
     build that fails on bad input holds its problems until the save is known to be finished, so a
     half-written file is never reported: if the save went on, they are dropped and the finished files
     are built (and reported) again. A good build prints its summary at once; a later build of the same
-    save prints its own. Each build the user is shown comes under its own "changed: …" line; a dropped
-    build shows nothing, that line included.
+    save prints its own. A build prints only the warnings its game's last good build did not, and a count
+    of the others ("… and 11 unchanged warnings"). Each build the user is shown comes under its own
+    "changed: …" line; a dropped build shows nothing, that line included.
     """
     from punchboard.generator.build import build_game, summary
     from punchboard.generator.document.merge import keep_copies
@@ -42,6 +43,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     options = replace(build_options(args), quiet=True)
     out = Path(args.out)
     limits = limits_of(args)
+    repeats = Repeats()  # a rebuild says only the warnings the last build of its game did not
 
     def rebuild(changed: list[Path]) -> Report | None:
         """Build every folder, saying what was drawn; the problems of bad input are handed back, to be
@@ -64,8 +66,11 @@ def cmd_watch(args: argparse.Namespace) -> int:
             except SpecError as err:
                 problems.extend(err.problems)
                 continue
-            for message in report.warnings:
+            fresh, unchanged = repeats.news(folder, report.warnings)
+            for message in fresh:
                 say(f"warning: {message}")
+            if unchanged:
+                say(unchanged_line(unchanged))
             say(summary(report, out))
         if not problems:
             return None

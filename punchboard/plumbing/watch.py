@@ -18,8 +18,9 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 WATCHED_SUFFIXES = {".yaml", ".yml", ".csv", ".xlsx", ".png", ".jpg", ".jpeg", ".svg", ".ttf", ".otf"}
 
@@ -27,6 +28,31 @@ Snapshot = dict[Path, tuple[int, int]]
 
 Report = Callable[[], None]
 """What ``on_change`` hands back to be said once the save it built is known to be finished (its problems)."""
+
+
+class Repeats:
+    """What a rebuild has to say that the last one did not: ``news(key, messages)`` keeps the messages of
+    ``key`` (a game) that its last build did not say, in order, and counts those it said then too.
+
+    The first build of a key says everything. A build whose input was bad is not a build: call ``news``
+    only for builds that finished, so after a bad save is fixed, the warnings said before it are unchanged.
+    """
+
+    def __init__(self) -> None:
+        self._last: dict[Hashable, frozenset[str]] = {}
+
+    def news(self, key: Hashable, messages: Iterable[str]) -> tuple[list[str], int]:
+        """(the messages new or changed since ``key``'s last build, how many were the same as then)."""
+        said = list(dict.fromkeys(messages))
+        last = self._last.get(key, frozenset())
+        self._last[key] = frozenset(said)
+        fresh = [m for m in said if m not in last]
+        return fresh, len(said) - len(fresh)
+
+
+def unchanged_line(count: int, noun: str = "warning") -> str:
+    """``… and 11 unchanged warnings``: the one line standing for what a rebuild said the build before too."""
+    return f"… and {count} unchanged {noun}{'' if count == 1 else 's'}"
 
 OnChange = Callable[[list[Path]], Report | None]
 
@@ -138,6 +164,27 @@ def _wanted(path: str) -> bool:
     return p.suffix.lower() in WATCHED_SUFFIXES and not _IGNORED_DIRS.intersection(p.parts)
 
 
+Batch = set[tuple[Any, str]]
+
+
+def _notifications(folders: Iterable[Path], stop: threading.Event | None, quiet_ms: int,
+                   step_ms: int) -> tuple[Iterator[Batch], Batch | None]:
+    """watchfiles' batches of events in ``folders`` (an empty one after each quiet ``quiet_ms``) and the
+    first batch, which comes back once the notifications are on (None: stopped before that). Raises
+    :class:`NotificationsUnavailable` when the operating system refuses."""
+    from watchfiles import watch as notifications
+
+    roots = [str(folder) for folder in folders if folder.is_dir()]
+    batches = notifications(*roots, watch_filter=lambda _change, path: _wanted(path), debounce=int(PATIENCE_S * 1000),
+                            step=step_ms, rust_timeout=quiet_ms, yield_on_timeout=True, stop_event=stop,
+                            raise_interrupt=True)
+    try:
+        first = next(batches, None)  # the notifications are on once the first (empty) batch is back
+    except Exception as exc:  # noqa: BLE001 - the OS refused (inotify limits, …): the caller polls instead
+        raise NotificationsUnavailable(str(exc) or type(exc).__name__) from exc
+    return batches, first
+
+
 def follow(
     folders: Iterable[Path],
     on_change: OnChange,
@@ -175,22 +222,13 @@ def follow(
     notifications cannot be had (then poll with :func:`watch`); Ctrl-C raises
     :class:`KeyboardInterrupt` as usual. A report still held when ``stop`` is set is dropped.
     """
-    from watchfiles import watch as notifications
-
-    roots = [str(folder) for folder in folders if folder.is_dir()]
+    batches, first = _notifications(folders, stop, quiet_ms, step_ms)
+    if first is None:
+        return
     pending: set[Path] = set()  # changed since the last build, built once they have been quiet
     first_seen = 0.0
     settled = True  # no event since the last quiet spell: with at_once, the next one is built at once
     trial: tuple[list[Path], Report | None] | None = None  # a build made at once, with its held report
-    batches = notifications(*roots, watch_filter=lambda _change, path: _wanted(path), debounce=int(PATIENCE_S * 1000),
-                            step=step_ms, rust_timeout=quiet_ms, yield_on_timeout=True, stop_event=stop,
-                            raise_interrupt=True)
-    try:
-        first = next(batches, None)  # the notifications are on once the first (empty) batch is back
-    except Exception as exc:  # noqa: BLE001 - the OS refused (inotify limits, …): the caller polls instead
-        raise NotificationsUnavailable(str(exc) or type(exc).__name__) from exc
-    if first is None:
-        return
     on_ready()
     for batch in itertools.chain([first], batches):
         if stop is not None and stop.is_set():

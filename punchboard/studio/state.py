@@ -24,6 +24,7 @@ from punchboard.generator.options import BuildOptions
 from punchboard.generator.prints import PrintError
 from punchboard.plumbing.errors import SpecError, display_path
 from punchboard.plumbing.limits import DEFAULT_LIMITS, Limits
+from punchboard.plumbing.watch import Repeats, unchanged_line
 from punchboard.spec.bom import bill_of_materials
 from punchboard.spec.loader import load_game
 from punchboard.spec.model import Game, Piece, Side
@@ -130,6 +131,7 @@ class Studio:
         self.alert = alert  # problems and warnings: always said
         self.root: Path | None = None  # OUT/<game>: everything the server may hand out
         self._pictures: Pictures | None = None
+        self._repeats = Repeats()
         self._changed = threading.Condition(threading.RLock())  # publish() runs inside it too
         self.version = 0
         self._generation = 0  # rebuilds started; the verifier's verdict counts only for the newest
@@ -236,8 +238,11 @@ class Studio:
             {"name": path.name, "url": FILES_PREFIX + path.name}
             for path in sorted(root.glob("*.pdf"), key=lambda p: (not p.name.endswith("-print-and-play.pdf"), p.name))
         ]
-        for message in build.warnings:
+        fresh, unchanged = self._repeats.news(self.folder, build.warnings)
+        for message in fresh:  # on the terminal, only what the last build did not say; the page shows them all
             self.alert(f"warning: {message}")
+        if unchanged:
+            self.alert(unchanged_line(unchanged))
         previous = self.state.get("verify")
         self.publish(
             status="ok", building=False, problems=[], internal="",
