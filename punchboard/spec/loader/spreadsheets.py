@@ -8,10 +8,13 @@ A component names its table with ``csv:`` (a file or a link) or ``table:``::
 
 Every kind is read into the same rows of text cells, each with its position,
 so problems keep the ``file:ROW:COL`` form (``cards.xlsx[Deck]:4:2`` for a
-sheet). A link is fetched with a timeout and cached inside the output folder
+sheet). A link is fetched (loader/fetch.py: http and https only, all of it within its ``timeout:``, 10 s by
+default) and cached inside the output folder
 (``OUT/.sheets/``) with its fetch time and validators (ETag, Last-Modified), so
 the next command asks only "has it changed?" and an unchanged sheet is not sent
-again; when it cannot be fetched the cached copy is used and a warning says so.
+again; when it cannot be fetched the cached copy is used and a warning says so. Every reader keeps the bounds
+of loader/tables.py (columns, cell length, rows enough to pass the piece limit); an .xlsx, those of
+loader/workbooks.py too (what its zip inflates to).
 """
 
 from __future__ import annotations
@@ -36,24 +39,12 @@ from punchboard.spec import schema_check
 from punchboard.spec.yamlsource import Document, PathKey
 
 from .common import Collector
+from .fetch import DEFAULT_DEADLINE, FetchError, fetch, url_problem
+from .tables import MAX_COLUMNS, Capped, Place, RowBudget, Table, long_cell, too_wide
+from .workbooks import xlsx_table
 
 URL = re.compile(r"^https?://", re.IGNORECASE)
-DEFAULT_TIMEOUT = 10.0
 SHEETS_FOLDER = ".sheets"
-
-
-Place = tuple[int, int]  # line and column where a cell starts (a quoted cell: at its opening quote)
-
-
-@dataclass
-class Table:
-    """Rows of text cells as read, with where each row and cell starts in its source."""
-
-    name: str  # how problems name the source: cards.csv, cards.xlsx[Deck], https://…
-    path: Path  # the file read (for a link: its cached copy)
-    rows: list[tuple[int, list[str], list[Place]]] = field(default_factory=list)  # (row, cells, where each cell starts)
-    noun: str = "csv file"
-    padded: bool = False  # a sheet row may stop before the last column: the rest is empty
 
 
 _INTEGER = re.compile(r"-?\d+")
@@ -62,6 +53,7 @@ _DECIMAL = re.compile(r"-?\d+\.\d+")
 
 @lru_cache(maxsize=8192)  # a deck's columns repeat their values (kinds, numbers): each text is coerced once
 def _coerce_csv(value: str) -> Any:
+    """A cell's text as the value a YAML entry would hold: an int, a float, a bool, the text, or None if empty."""
     text = value.strip()
     if _INTEGER.fullmatch(text) and len(text) <= 100:  # longer is no count (and int() refuses > 4300 digits)
         return int(text)
@@ -112,7 +104,7 @@ def read_table(doc: Document, key: str, value: Any, out: Collector, sheets: Path
         out.add(Problem(display_path(path), 1, 1, f"file is {size} bytes, more than the limit of {max_bytes} (raise it with {FLAGS['max_file_bytes']})"))
         return None
     if kind == "xlsx":
-        return _xlsx_table(doc, key, spec, path, out)
+        return xlsx_table(doc, key, spec, path, out)
     if "sheet" in spec:
         out.add(doc.problem((key, "sheet"), f"sheet applies to an .xlsx workbook, not to the CSV file '{name}'", key=True))
         return None
@@ -120,6 +112,7 @@ def read_table(doc: Document, key: str, value: Any, out: Collector, sheets: Path
 
 
 def _csv_table(name: str, path: Path, data: bytes, out: Collector) -> Table | None:
+    """The rows of CSV ``data`` as read up to where they are enough (tables.RowBudget), or None after a problem."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -129,11 +122,21 @@ def _csv_table(name: str, path: Path, data: bytes, out: Collector) -> Table | No
     lines = io.StringIO(text).readlines()  # the lines the reader reads, as it reads them
     reader = csv.reader(iter(lines), strict=True)
     table = Table(name, path)
+    budget = RowBudget(out.limits.max_pieces)
     last_line = 0
     try:
         for row in reader:
-            table.rows.append((last_line + 1, row, _places(row, lines, last_line, reader.line_num)))
+            if len(row) > MAX_COLUMNS:
+                out.add(Problem(name, last_line + 1, 1, too_wide(len(row))))
+                return None
+            places = _places(row, lines, last_line, reader.line_num)
+            if (long := long_cell(row)) is not None:
+                out.add(Problem(name, *places[long[0] - 1], long[1]))
+                return None
+            table.rows.append((last_line + 1, row, places))
             last_line = reader.line_num
+            if budget.full_after(row, header=len(table.rows) == 1):
+                break
     except csv.Error as exc:
         out.add(Problem(name, last_line + 1, 1, f"malformed CSV: {exc}"))
         return None
@@ -187,48 +190,13 @@ def _quoted_places(text: str, line: int) -> list[Place]:
     return places
 
 
-def _cell_text(value: Any) -> str:
-    """A workbook cell as the text a CSV export of it would hold."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, (dt.datetime, dt.date, dt.time)):
-        return value.isoformat()
-    return str(value)
-
-
-def _xlsx_table(doc: Document, key: str, spec: dict[str, Any], path: Path, out: Collector) -> Table | None:
-    from openpyxl import load_workbook  # imported on first use: most games keep CSV
-
-    try:
-        book = load_workbook(path, read_only=True, data_only=True)
-    except Exception as exc:  # noqa: BLE001 - openpyxl raises zip, XML and key errors for damaged files
-        out.add(Problem(display_path(path), 1, 1, f"not a readable .xlsx workbook ({type(exc).__name__}: {exc}); save it from your spreadsheet as .xlsx"))
-        return None
-    try:
-        names = list(book.sheetnames)
-        wanted = spec.get("sheet", names[0] if names else "")
-        if wanted not in names:
-            hint = schema_check.suggest(str(wanted), names)
-            out.add(doc.problem((key, "sheet"), f"no sheet '{wanted}' in {path.name}{hint}; the workbook has {', '.join(names)}"))
-            return None
-        table = Table(f"{display_path(path)}[{wanted}]", path, noun=f"sheet '{wanted}'", padded=True)
-        for number, row in enumerate(book[wanted].iter_rows(values_only=True), start=1):
-            cells = [_cell_text(value) for value in row]
-            while cells and not cells[-1].strip():  # a sheet's used range may run past the last column
-                cells.pop()
-            table.rows.append((number, cells, [(number, column) for column in range(1, len(cells) + 1)]))
-        return table
-    finally:
-        book.close()
-
-
 def _url_table(doc: Document, path_key: PathKey, spec: dict[str, Any], out: Collector, sheets: Path) -> Table | None:
+    """The sheet at the link: fetched within its deadline and cached, else the cached copy with a warning."""
     url = str(spec["url"])
-    timeout = float(spec.get("timeout", DEFAULT_TIMEOUT))
+    if (wrong := url_problem(url)) is not None:
+        out.add(doc.problem(path_key, wrong))
+        return None
+    deadline = float(spec.get("timeout", DEFAULT_DEADLINE))
     stem = hashlib.sha256(url.encode()).hexdigest()[:16]
     cached, stamp = sheets / f"{stem}.csv", sheets / f"{stem}.json"
     max_bytes = out.limits.max_file_bytes
@@ -240,34 +208,29 @@ def _url_table(doc: Document, path_key: PathKey, spec: dict[str, Any], out: Coll
         headers["If-None-Match"] = str(known["etag"])
     if known.get("last_modified"):
         headers["If-Modified-Since"] = str(known["last_modified"])
-    import urllib.error  # only a linked sheet needs them (about a twentieth of a start-up)
-    import urllib.request
-
     try:
-        request = urllib.request.Request(url, headers=headers)
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 - http(s) only, checked above
-            kind = response.headers.get_content_type()
-            validators = {"etag": response.headers.get("ETag"), "last_modified": response.headers.get("Last-Modified")}
-            data = response.read(max_bytes + 1)
-        if len(data) > max_bytes:
-            out.add(doc.problem(path_key, f"the sheet at {url} is more than {max_bytes} bytes (raise the limit with {FLAGS['max_file_bytes']})"))
-            return None
-        if kind == "text/html":
-            out.add(doc.problem(path_key, f"{url} returned a web page, not CSV; expected a published CSV link "
-                                          "(Google Sheets: File → Share → Publish to web → CSV)"))
-            return None
-    except urllib.error.HTTPError as exc:
-        if exc.code == 304 and cached.is_file():  # not modified since the cached copy
+        answer = fetch(url, headers, deadline, max_bytes)
+    except FetchError as exc:
+        return _unreachable(doc, path_key, url, exc, cached, stamp, sheets, out)
+    if answer.status == 304:
+        if cached.is_file():  # not modified since the cached copy
             return _csv_table(url, cached, cached.read_bytes(), out)
-        return _unreachable(doc, path_key, url, exc.reason or exc, cached, stamp, sheets, out)
-    except (urllib.error.URLError, TimeoutError, OSError, ValueError) as exc:
-        return _unreachable(doc, path_key, url, getattr(exc, "reason", None) or exc, cached, stamp, sheets, out)
+        return _unreachable(doc, path_key, url, "the server answered 304 Not Modified to a plain request", cached,
+                            stamp, sheets, out)
+    if len(answer.data) > max_bytes:
+        out.add(doc.problem(path_key, f"the sheet at {url} is more than {max_bytes} bytes (raise the limit with {FLAGS['max_file_bytes']})"))
+        return None
+    if answer.content_type == "text/html":
+        out.add(doc.problem(path_key, f"{url} returned a web page, not CSV; expected a published CSV link "
+                                      "(Google Sheets: File → Share → Publish to web → CSV)"))
+        return None
     fetched = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-    write_bytes(cached, data)
-    record = {"url": url, "fetched": fetched, "sha256": hashlib.sha256(data).hexdigest(),
+    write_bytes(cached, answer.data)
+    validators = {"etag": answer.etag, "last_modified": answer.last_modified}
+    record = {"url": url, "fetched": fetched, "sha256": hashlib.sha256(answer.data).hexdigest(),
               **{k: v for k, v in validators.items() if v}}
     write_bytes(stamp, (json.dumps(record, indent=2) + "\n").encode())
-    return _csv_table(url, cached, data, out)
+    return _csv_table(url, cached, answer.data, out)
 
 
 def _unreachable(doc: Document, path_key: PathKey, url: str, reason: object, cached: Path, stamp: Path,
@@ -284,6 +247,7 @@ def _unreachable(doc: Document, path_key: PathKey, url: str, reason: object, cac
 
 
 def _stamp(stamp: Path) -> dict[str, Any]:
+    """The record kept beside a cached sheet, or {} when it is missing or damaged."""
     try:
         record = json.loads(stamp.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -292,6 +256,7 @@ def _stamp(stamp: Path) -> dict[str, Any]:
 
 
 def _fetched(stamp: Path) -> str:
+    """When the cached copy was fetched, in words for a warning."""
     fetched = _stamp(stamp).get("fetched")
     return f"at {fetched}" if fetched else "earlier"
 
@@ -353,31 +318,37 @@ class CellMarks(Mapping[str, str]):
         return f"CellMarks({dict(self)!r})"
 
 
+def _header_good(header: list[str], places: list[Place], allowed: list[str], report: Capped) -> bool:
+    """Whether each column of ``header`` names an allowed field once; each one that does not is reported."""
+    first: dict[str, int] = {}
+    for col, column in enumerate(header):
+        if not column:
+            report(*places[col], f"column {col + 1} of the header has no name; expected one of {', '.join(allowed)}")
+        elif column in first:
+            report(*places[col], f"duplicate column '{column}' (also column {first[column] + 1})")
+        elif column not in allowed:
+            hint = schema_check.suggest(column, allowed)
+            report(*places[col], f"unknown column '{column}'{hint}; expected one of {', '.join(allowed)}")
+        first.setdefault(column, col)
+    return all(column in allowed for column in header) and len(first) == len(header)
+
+
 def table_entries(table: Table, fields: list[str], out: Collector) -> TableEntries:
-    """Rows of a card table as entries; a row with a problem is left out (and none is read under a bad header)."""
+    """Rows of a card table as entries; a row with a problem is left out (and none is read under a bad header).
+    The table's problems are capped (tables.Capped): the first ten, then how many more."""
     name = table.name
     if not table.rows:
         out.add(Problem(name, 1, 1, f"{table.noun} is empty; expected a header row naming the fields"))
         return TableEntries(table, [])
     _, raw_header, header_places = table.rows[0]
     header = [h.strip() for h in raw_header]
-    allowed = sorted(set(fields) | {"count", "name"})
-    good = True
-    for col, column in enumerate(header):
-        if not column:
-            good = False
-            out.add(Problem(name, *header_places[col], f"column {col + 1} of the header has no name; expected one of {', '.join(allowed)}"))
-        elif column in header[:col]:
-            good = False
-            out.add(Problem(name, *header_places[col], f"duplicate column '{column}' (also column {header.index(column) + 1})"))
-        elif column not in allowed:
-            good = False
-            hint = schema_check.suggest(column, allowed)
-            out.add(Problem(name, *header_places[col], f"unknown column '{column}'{hint}; expected one of {', '.join(allowed)}"))
+    report = Capped(out.add, name)
     entries = TableEntries(table, header)
-    if not good:
+    if not _header_good(header, header_places, sorted(set(fields) | {"count", "name"}), report):
+        report.close()
         return entries
     counted = "count" in header
+    count_at = header.index("count") if counted else 0
     for line_no, row, places in table.rows[1:]:
         if not any(map(str.strip, row)):  # a blank row
             continue
@@ -385,15 +356,15 @@ def table_entries(table: Table, fields: list[str], out: Collector) -> TableEntri
             row = row + [""] * (len(header) - len(row))
             places = places + [(line_no, column) for column in range(len(places) + 1, len(header) + 1)]
         if len(row) != len(header):
-            out.add(Problem(name, line_no, 1, f"row has {len(row)} cells, expected {len(header)} like the header"))
+            report(line_no, 1, f"row has {len(row)} cells, expected {len(header)} like the header")
             continue
         entry = {column: value for column, value in zip(header, map(_coerce_csv, row), strict=False) if value is not None}
         if counted:  # without a count column every row counts 1
             count = entry.get("count", 1)
             if not isinstance(count, int) or isinstance(count, bool) or count < 1:
                 shown = repr(count) if len(repr(count)) <= 40 else f"{repr(count)[:30]}… ({len(str(count))} characters)"
-                bad = TableRow(entry, line_no, places)
-                out.add(entries.document(bad).problem(("count",), f"count must be a positive integer, got {shown}"))
+                report(*places[count_at], f"count must be a positive integer, got {shown}")
                 continue
         entries.rows.append(TableRow(entry, line_no, places))
+    report.close()
     return entries

@@ -1,0 +1,192 @@
+"""Card tables bounded before they cost (loader/tables.py, loader/workbooks.py): a zip-bomb workbook, a
+million-row workbook, a 200,000-column CSV and an over-long cell each end in exit 2 with a located message, for
+``check`` and ``build`` alike, well under 500 MB; a table's repeated problems are capped."""
+
+from __future__ import annotations
+
+import resource
+import shutil
+import struct
+import sys
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from openpyxl import Workbook
+
+from tests.conftest import run_cli
+
+GAME = "id: limits\ntitle: Limits\nplayers: {min: 1, max: 2}\ncomponents: [deck.yaml]\n"
+DECK = "id: deck\nkind: deck\nsize: bridge\nlayout: base/card\nback: none\nfields: [value, text]\nTABLE\n"
+SHEET = "xl/worksheets/sheet1.xml"
+HEAD = b'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+TAIL = b"</sheetData></worksheet>"
+MB = 1 << 20
+LIMIT = "more than the limit of 20000; expected a printable count (raise the limit with --max-pieces)"
+
+
+def _game(folder: Path, table: str) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(GAME)
+    (folder / "deck.yaml").write_text(DECK.replace("TABLE", table))
+    return folder
+
+
+def _workbook(path: Path, sheet_xml: Iterator[bytes]) -> None:
+    """An .xlsx whose one sheet, Deck, is ``sheet_xml`` streamed into the zip in chunks (never held whole)."""
+    book = Workbook()
+    book.active.title = "Deck"
+    template = path.with_suffix(".template.xlsx")
+    book.save(template)
+    with zipfile.ZipFile(template) as source, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as made:
+        for member in source.infolist():
+            if member.filename != SHEET:
+                made.writestr(member.filename, source.read(member))
+        with made.open(SHEET, "w", force_zip64=True) as sheet:
+            for chunk in sheet_xml:
+                sheet.write(chunk)
+    template.unlink()
+
+
+def _inline(text: str) -> bytes:
+    return f'<c t="inlineStr"><is><t>{text}</t></is></c>'.encode()
+
+
+def _bomb() -> Iterator[bytes]:
+    """A sheet with a header and one row whose text cell is 1 GiB of one letter."""
+    yield HEAD + b"<row>" + _inline("name") + _inline("text") + b"</row><row>" + _inline("Bomb")[:-len("</t></is></c>")]
+    chunk = b"a" * MB
+    for _ in range(1024):
+        yield chunk
+    yield b"</t></is></c></row>" + TAIL
+
+
+def _million_rows() -> Iterator[bytes]:
+    """A header (name, value) and a million rows of one number each, a thousand rows to a chunk."""
+    yield HEAD + b"<row>" + _inline("name") + _inline("value") + b"</row>"
+    block = b"<row><c/><c><v>7</v></c></row>" * 1000
+    for _ in range(1000):
+        yield block
+    yield TAIL
+
+
+def _peak_rss_mb() -> float:
+    """The peak resident size of the largest child this test process has waited for, in MB (this run's included)."""
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return peak / (MB if sys.platform == "darwin" else 1024)
+
+
+def _check_and_build(game: Path, tmp_path: Path) -> list[str]:
+    """``check`` and ``build`` of ``game``: both must exit 2, well under 500 MB; their stderr, in that order."""
+    said = []
+    for verb in ("check", "build"):
+        args = (verb, str(game)) if verb == "check" else (verb, str(game), "--out", str(tmp_path / "out"))
+        result = run_cli(*args, cwd=tmp_path)
+        assert result.returncode == 2, result.stderr
+        assert "Traceback" not in result.stderr
+        assert _peak_rss_mb() < 500
+        said.append(result.stderr)
+    return said
+
+
+def test_a_workbook_that_inflates_to_a_gibibyte_cell_is_refused_before_it_is_read(tmp_path: Path):
+    game = _game(tmp_path / "bomb", "table: {file: cards.xlsx, sheet: Deck}")
+    _workbook(game / "cards.xlsx", _bomb())
+    assert (game / "cards.xlsx").stat().st_size < 2 * MB  # about 1 MB on disk
+    for said in _check_and_build(game, tmp_path):
+        assert said.startswith("bomb/cards.xlsx:1:1: workbook inflates to 1,073,7")
+        assert said.endswith("bytes, more than the limit of 50,000,000 (5 × the file-size limit; raise it with --max-file-bytes)\n")
+
+
+def test_a_million_row_workbook_is_read_only_until_it_passes_the_piece_limit(tmp_path: Path):
+    game = _game(tmp_path / "rows", "table: cards.xlsx")
+    _workbook(game / "cards.xlsx", _million_rows())
+    assert (game / "cards.xlsx").stat().st_size < 2 * MB
+    for said in _check_and_build(game, tmp_path):
+        assert said == f"rows/cards.xlsx[Deck]:20002:1: component expands to at least 20001 pieces, {LIMIT}\n"
+
+
+def test_a_csv_header_of_200000_columns_is_one_problem(tmp_path: Path):
+    game = _game(tmp_path / "wide", "table: cards.csv")
+    (game / "cards.csv").write_text(",".join(f"c{i}" for i in range(200_000)) + "\n" + "x," * 199_999 + "x\n")
+    for said in _check_and_build(game, tmp_path):
+        assert said == "wide/cards.csv:1:1: row has 200,000 cells, more than the 1,000 columns a card table may have\n"
+
+
+def test_a_table_past_the_piece_limit_is_read_no_further(tmp_path: Path):
+    """Rows after the first past the limit are not read: a malformed line after it is never reached."""
+    game = _game(tmp_path / "long", "table: cards.csv")
+    rows = "".join(f"C{i},{i}\n" for i in range(20_001))
+    (game / "cards.csv").write_text("name,value\n" + rows + '"never closed\n')
+    for said in _check_and_build(game, tmp_path):
+        assert said == f"long/cards.csv:20002:1: component expands to at least 20001 pieces, {LIMIT}\n"
+
+
+@pytest.mark.parametrize("kind", ["csv", "xlsx"])
+def test_a_cell_longer_than_excel_allows_is_refused_at_the_cell(tmp_path: Path, kind: str):
+    game = _game(tmp_path / kind, f"table: cards.{kind}")
+    long_text = "word " * 8_000  # 40,000 characters
+    if kind == "csv":
+        (game / "cards.csv").write_text(f"name,text\nShort,fine\nLong,{long_text}\n")
+        where = "csv/cards.csv:3:6"
+    else:
+        rows = (["name", "text"], ["Short", "fine"], ["Long", long_text])  # openpyxl would cut it at 32,767 on saving
+        xml = b"".join(b"<row>" + b"".join(map(_inline, row)) + b"</row>" for row in rows)
+        _workbook(game / "cards.xlsx", iter([HEAD + xml + TAIL]))
+        where = "xlsx/cards.xlsx[Deck]:3:2"
+    for said in _check_and_build(game, tmp_path):
+        assert said == f"{where}: cell holds 40,000 characters, more than the 32,767 a cell may hold (Excel's own limit)\n"
+
+
+def test_a_sheet_row_with_a_value_past_the_column_limit_is_refused_and_an_empty_tail_is_not(tmp_path: Path):
+    game = _game(tmp_path / "cols", "table: cards.xlsx")
+    book = Workbook()
+    book.active.title = "Deck"
+    for row in (["name", "text"], ["Owl", "Flies"]):
+        book.active.append(row)
+    book.active.cell(row=2, column=5_000).style = "Note"  # a formatted empty cell far right: nothing to read
+    book.save(game / "cards.xlsx")
+    result = run_cli("check", str(game), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    book.active.cell(row=3, column=1_500, value="stray")
+    book.save(game / "cards.xlsx")
+    for said in _check_and_build(game, tmp_path):
+        assert said == "cols/cards.xlsx[Deck]:3:1001: row has 1,500 cells, more than the 1,000 columns a card table may have\n"
+
+
+def test_a_tables_repeated_problems_are_capped(tmp_path: Path):
+    game = _game(tmp_path / "many", "table: cards.csv")
+    header = ",".join(["name", *(f"extra{i}" for i in range(30))])
+    (game / "cards.csv").write_text(header + "\n")
+    result = run_cli("check", str(game), cwd=tmp_path)
+    assert result.returncode == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 11
+    assert lines[0].startswith("many/cards.csv:1:6: unknown column 'extra0'")
+    assert lines[-1] == "many/cards.csv:1:76: … and 20 more problems in this table like the ones above"
+    (game / "cards.csv").write_text("name,value\n" + "A,1,2\n" * 500)
+    result = run_cli("check", str(game), cwd=tmp_path)
+    assert result.stderr.splitlines()[-1] == "many/cards.csv:12:1: … and 490 more problems in this table like the ones above"
+
+
+def test_a_workbook_member_that_inflates_past_its_stated_size_is_an_unreadable_workbook(tmp_path: Path):
+    """The zip's stated sizes bound what is read: a member that says less than it holds fails its check."""
+    game = _game(tmp_path / "lies", "table: cards.xlsx")
+    book = Workbook()
+    book.active.title = "Deck"
+    for row in (["name", "value"], ["Owl", 3]):
+        book.active.append(row)
+    book.save(game / "honest.xlsx")
+    data = bytearray((game / "honest.xlsx").read_bytes())
+    name = SHEET.encode()
+    at = data.find(b"PK\x01\x02")  # the central directory, whose sizes zipfile reads by
+    while data[at + 46:at + 46 + len(name)] != name:
+        at = data.find(b"PK\x01\x02", at + 4)
+    (stated,) = struct.unpack_from("<I", data, at + 24)
+    struct.pack_into("<I", data, at + 24, stated // 2)
+    (game / "cards.xlsx").write_bytes(bytes(data))
+    (game / "honest.xlsx").unlink()
+    shutil.rmtree(tmp_path / "out", ignore_errors=True)
+    for said in _check_and_build(game, tmp_path):
+        assert said.startswith("lies/cards.xlsx:1:1: not a readable .xlsx workbook (")
