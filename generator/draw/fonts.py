@@ -1,6 +1,8 @@
 """TrueType fonts, all embedded: reportlab's bundled Bitstream Vera plus any a layout names.
 
-The base-14 fonts (Helvetica …) are never used: they are not embedded.
+The base-14 fonts (Helvetica …) are never used: they are not embedded. An OpenType font with CFF outlines is drawn
+from its TrueType conversion (``punchboard.spec.fonts.truetype_file``, kept in the user's cache folder), which has
+the same glyphs, advance widths and vertical metrics.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from pathlib import Path
 import reportlab
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
+
+from punchboard.spec.fonts import truetype_file
 
 VERA_DIR = Path(reportlab.__file__).parent / "fonts"
 VERA_FILES = {
@@ -44,13 +48,15 @@ def register_builtin() -> None:
 
 
 def register(name: str, path: Path) -> None:
+    """Register ``path``'s font under ``name`` (a CFF font through its TrueType conversion), once per version of
+    the file."""
     stamp = _stamp(path)
     known = _registered.get(name)
     if known == (path, stamp):
         return
     if known is not None:  # another file under this name, or the file changed: reportlab keeps a name's first font
         _forget(name)
-    pdfmetrics.registerFont(TTFont(name, str(path)))
+    pdfmetrics.registerFont(TTFont(name, str(truetype_file(path))))
     _registered[name] = (path, stamp)
 
 

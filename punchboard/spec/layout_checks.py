@@ -34,11 +34,21 @@ def check_fonts(layout: Layout, mark: Mark) -> list[Problem]:
         font = element.props.get("font")
         if font is None or font in known or is_bound(font):
             continue
-        hint = schema_check.suggest(str(font), known)
-        problems.append(
-            at(mark(element, "font"), f"unknown font '{font}'{hint}; expected one of {', '.join(known)} or a font declared under fonts:")
-        )
+        problems.append(at(mark(element, "font"), _unknown_font(str(font), known)))
     return problems
+
+
+def _unknown_font(font: str, known: list[str]) -> str:
+    """What is wrong with ``font``: a face its family lacks (``Body-Bold`` where only ``Body`` is declared), or a
+    name not declared at all."""
+    for suffix, face in (("-BoldItalic", "bold italic"), ("-Bold", "bold"), ("-Italic", "italic")):
+        family = font[: -len(suffix)]
+        if font.endswith(suffix) and family in known:
+            faces = [name for name in known if name == family or name.startswith(family + "-")]
+            return (f"font family '{family}' has no {face} face ('{font}'); expected one of its faces "
+                    f"{', '.join(faces)}, or declare it under fonts: ({family}: {{regular: …, {face.replace(' ', '-')}: …}})")
+    hint = schema_check.suggest(font, known)
+    return f"unknown font '{font}'{hint}; expected one of {', '.join(known)} or a font declared under fonts:"
 
 
 class ImageChecker:

@@ -166,7 +166,8 @@ def test_font_linked_from_outside_is_refused(world, capsys):
     (game / "layouts" / "mini" / "card.yaml").write_text("fonts: {Fancy: fancy.ttf}\n" + LAYOUT)
     assert _check(capsys, game) == (
         EXIT_INPUT,
-        "mini/layouts/mini/card.yaml:1:16: font file 'fancy.ttf' lies outside the layouts folder\n",
+        "mini/layouts/mini/card.yaml:1:16: font file 'fancy.ttf' lies outside the game folder; expected a path inside "
+        "it, relative to the layout or to the game folder (e.g. fonts/MyFont.otf)\n",
     )
 
 

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from punchboard.plumbing.file_digest import Stamp, stamp
+from punchboard.plumbing.file_digest import Stamp
 from punchboard.plumbing.limits import Limits
 from punchboard.spec.model import Component, Layout, Size
 
@@ -130,8 +130,3 @@ def keep_loaded() -> None:
 def kept() -> Kept | None:
     """The tables of :func:`keep_loaded`, or None in a process that loads once."""
     return _kept
-
-
-def font_stamps(folder: Path, fonts: Mapping[str, Any]) -> tuple[tuple[str, Path, Stamp | None], ...]:
-    """Each font a layout file names, with its file's stamp (plumbing/file_digest.py; None: no such file)."""
-    return tuple((str(name), folder / str(file), stamp(folder / str(file))) for name, file in fonts.items())

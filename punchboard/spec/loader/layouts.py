@@ -9,7 +9,6 @@ from punchboard.plumbing.paths import LAYOUTS, is_inside
 from punchboard.plumbing.units import UnitError, parse_dim, parse_fraction, parse_length
 from punchboard.spec import expressions, schema_check
 from punchboard.spec.binding import is_bound
-from punchboard.spec.fonts import FontRefused, check_font
 from punchboard.spec.model import (
     Element,
     Layout,
@@ -17,8 +16,9 @@ from punchboard.spec.model import (
 )
 from punchboard.spec.yamlsource import Document, PathKey
 
+from . import font_files
 from .common import DIM_PROPS, LENGTH_PROPS, Collector, load_document, positive_length
-from .kept import KeptLayout, font_stamps, kept
+from .kept import KeptLayout, kept
 
 
 class LayoutLoader:
@@ -50,7 +50,7 @@ class LayoutLoader:
         return None
 
     def known(self) -> list[str]:
-        names = set()
+        names: set[str] = set()
         for root in self.roots:
             if root.is_dir():
                 names.update(
@@ -124,7 +124,7 @@ class LayoutLoader:
         memo = kept()
         if memo is None:
             return self._build(name, path, doc, parent, self.prop_marks)
-        fonts = font_stamps(path.parent, doc.data.get("fonts", {}))  # taken before the fonts are read
+        fonts = font_files.stamps(doc.data.get("fonts", {}), path.parent, self.confines[0])  # before the fonts are read
         known = memo.layouts.get((path, name))
         if (known is not None and known.digest == doc.text_digest and known.parent is parent and known.fonts == fonts
                 and known.max_file_bytes == self.out.limits.max_file_bytes):
@@ -147,19 +147,7 @@ class LayoutLoader:
         palette = dict(parent.palette) if parent else {}
         palette.update(data.get("palette", {}))
         fonts = dict(parent.fonts) if parent else {}
-        for font_name, font_file in data.get("fonts", {}).items():
-            font_path = path.parent / font_file
-            if not is_inside(font_path, path.parent) and not is_inside(font_path, LAYOUTS):
-                self.out.add(doc.problem(("fonts", font_name), f"font file '{font_file}' lies outside the layouts folder"))
-            elif not font_path.is_file():
-                self.out.add(doc.problem(("fonts", font_name), f"font file '{font_file}' not found next to {doc.name}"))
-            else:
-                try:
-                    check_font(font_path, font_file, self.out.limits.max_file_bytes)
-                except FontRefused as exc:
-                    self.out.add(doc.problem(("fonts", font_name), str(exc)))
-                    continue
-                fonts[font_name] = font_path
+        fonts.update(font_files.resolve(doc, data.get("fonts", {}), self.confines[0], self.out))
         own_ids: dict[str, int] = {}
         for index, raw in enumerate(data.get("elements", [])):
             where: PathKey = ("elements", index)
@@ -225,6 +213,8 @@ class LayoutLoader:
             try:
                 if key in LENGTH_PROPS and is_bound(value):
                     props[key] = value  # a card field gives the length; look_checks checks each piece's value
+                elif key == "font" and isinstance(value, dict):
+                    props[key] = font_files.face_name(value)  # {family, weight, style}: that face's name
                 elif key == "focus":
                     props[key] = _focus(value)
                 elif key in DIM_PROPS:

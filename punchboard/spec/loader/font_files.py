@@ -1,0 +1,154 @@
+"""Where a layout's fonts come from: its ``fonts:`` entries resolved to files, each face under its own name.
+
+A layout names fonts in three ways, all under ``fonts:``:
+
+- ``Name: file.ttf`` — one face from a file (``.ttf`` or ``.otf``);
+- ``Name: {regular: …, bold: …, italic: …, bold-italic: …}`` — a family's faces from files, registered as
+  ``Name``, ``Name-Bold``, ``Name-Italic`` and ``Name-BoldItalic`` (the names inline ``**bold**``/``*italic*`` pick);
+- ``Name: {system: "Family Name"}`` — a family installed on this machine, found through fontconfig (``fc-match``);
+  its regular face must be installed (else a located error), its other faces are used where installed.
+
+A font file is looked for next to the layout, then from the game folder (``fonts/X.otf`` finds ``GAME/fonts/X.otf``),
+and must lie inside the game folder (a bundled layout's: inside punchboard's layouts).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from punchboard.plumbing.file_digest import Stamp, stamp
+from punchboard.plumbing.paths import LAYOUTS, is_inside
+from punchboard.spec.fonts import FontRefused, check_font
+from punchboard.spec.yamlsource import Document, PathKey
+
+from .common import Collector
+
+FACES = {"regular": "", "bold": "-Bold", "italic": "-Italic", "bold-italic": "-BoldItalic"}
+WEIGHTS = {"regular": False, "normal": False, "bold": True}
+STYLES = {"normal": False, "regular": False, "upright": False, "italic": True}
+FC_TIMEOUT = 10.0  # seconds one fc-match may take
+# (family, face) → (file or None, the family fontconfig answered with): asked once per process
+_system: dict[tuple[str, str], tuple[Path | None, str]] = {}
+
+Wanted = tuple[str, PathKey, str | None, str | None, str]  # name, where, file, system family, face
+
+
+def wanted(fonts: Mapping[str, Any]) -> Iterator[Wanted]:
+    """Each face a layout's ``fonts:`` declares: its registered name, where it is written, its file or system
+    family, and which face it is."""
+    for name, entry in fonts.items():
+        if isinstance(entry, str):
+            yield str(name), ("fonts", name), entry, None, "regular"
+        elif "system" in entry:
+            for face, suffix in FACES.items():
+                yield f"{name}{suffix}", ("fonts", name, "system"), None, str(entry["system"]), face
+        else:
+            for face, suffix in FACES.items():
+                if face in entry:
+                    yield f"{name}{suffix}", ("fonts", name, face), str(entry[face]), None, face
+
+
+def face_name(value: Mapping[str, Any]) -> str:
+    """The registered name ``font: {family, weight, style}`` stands for, e.g. ``Garamond-BoldItalic``."""
+    bold = WEIGHTS[str(value.get("weight", "regular"))]
+    italic = STYLES[str(value.get("style", "normal"))]
+    suffix = "-BoldItalic" if bold and italic else "-Bold" if bold else "-Italic" if italic else ""
+    return f"{value['family']}{suffix}"
+
+
+def locate(file: str, layout_dir: Path, game_folder: Path) -> tuple[Path, bool]:
+    """The font file ``file`` names for a layout in ``layout_dir``, and whether it lies where it may: next to the
+    layout first, then from the game folder; inside the game folder, or a bundled layout's inside punchboard's
+    layouts. (A file found nowhere is given as next to the layout.)"""
+    confine = LAYOUTS if is_inside(layout_dir, LAYOUTS) else game_folder
+    candidates = [layout_dir / file] + ([game_folder / file] if confine == game_folder else [])
+    found = next((c for c in candidates if c.is_file()), candidates[0])
+    return found, is_inside(found, confine)
+
+
+def stamps(fonts: Mapping[str, Any], layout_dir: Path, game_folder: Path) -> tuple[tuple[str, Path, Stamp | None], ...]:
+    """Each face a layout file names with its file and that file's stamp (None: no such file), as
+    :func:`resolve` would find them, for kept loads (kept.py)."""
+    out = []
+    for name, _, file, family, face in wanted(fonts):
+        if family is not None:
+            path = _system.get((family, face), (None, ""))[0] or Path("system:" + family)
+        else:
+            path = locate(file or "", layout_dir, game_folder)[0]
+        out.append((name, path, stamp(path)))
+    return tuple(out)
+
+
+def resolve(doc: Document, fonts: Mapping[str, Any], game_folder: Path, out: Collector) -> dict[str, Path]:
+    """Registered name → font file for each face ``fonts`` declares that can be used; a located problem in ``out``
+    for each that cannot (missing, outside the game folder, not a font, a system family not installed)."""
+    found: dict[str, Path] = {}
+    for name, where, file, family, face in wanted(fonts):
+        if family is not None:
+            path = _system_face(doc, where, family, face, out)
+            if path is None:
+                continue
+            shown = f"{path} (system font '{family}', {face})"
+        else:
+            assert file is not None
+            path, inside = locate(file, doc.path.parent, game_folder)
+            if not inside:
+                out.add(doc.problem(where, f"font file '{file}' lies outside the game folder; expected a path "
+                                           "inside it, relative to the layout or to the game folder (e.g. fonts/MyFont.otf)"))
+                continue
+            if not path.is_file():
+                out.add(doc.problem(where, f"font file '{file}' not found next to {doc.name} or in the game folder; "
+                                           "expected a .ttf or .otf file, e.g. fonts/MyFont.otf in the game folder"))
+                continue
+            shown = file
+        try:
+            check_font(path, shown, out.limits.max_file_bytes)
+        except FontRefused as exc:
+            out.add(doc.problem(where, str(exc)))
+            continue
+        found[name] = path
+    return found
+
+
+def _system_face(doc: Document, where: PathKey, family: str, face: str, out: Collector) -> Path | None:
+    """The installed file of ``family``'s ``face``; None, with a located problem for the regular face, when it is
+    not installed (fontconfig answers with another family or another face rather than none)."""
+    if shutil.which("fc-match") is None:
+        if face == "regular":
+            out.add(doc.problem(where, f"system font '{family}' cannot be looked up: fontconfig's fc-match is not "
+                                       "installed; expected font files under fonts: instead (e.g. fonts/MyFont.otf)"))
+        return None
+    if (family, face) not in _system:
+        _system[(family, face)] = _fc_match(family, face)
+    path, answered = _system[(family, face)]
+    if path is None and face == "regular":
+        instead = f" (fontconfig offers '{answered}' instead)" if answered else ""
+        out.add(doc.problem(where, f"system font '{family}' is not installed{instead}; expected an installed family "
+                                   "(see fc-list : family) or font files under fonts:"))
+    return path
+
+
+def _fc_match(family: str, face: str) -> tuple[Path | None, str]:
+    """fontconfig's file for ``family``'s ``face`` if it is that family and that face, and the family it named."""
+    escaped = "".join("\\" + c if c in "\\-:," else c for c in family)
+    bold, italic = "bold" in face, "italic" in face
+    pattern = f"{escaped}:weight={'bold' if bold else 'regular'}:slant={'italic' if italic else 'roman'}"
+    try:
+        answer = subprocess.run(["fc-match", "-f", "%{file}\\n%{family}\\n%{weight}\\n%{slant}\\n%{index}", pattern],
+                                capture_output=True, text=True, timeout=FC_TIMEOUT, check=False).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None, ""
+    lines = answer.split("\n") + ["", "", "", "", ""]
+    file, families, weight, slant, index = lines[:5]
+    names = [n.strip().casefold() for n in families.split(",")]
+    try:
+        same_face = (float(weight.split()[0]) >= 180) == bold and (float(slant.split()[0]) > 0) == italic
+    except (ValueError, IndexError):
+        same_face = False
+    if family.casefold() not in names or not same_face or index.strip() not in ("", "0") or not file:
+        return None, families.split(",")[0].strip()
+    return Path(file), families.split(",")[0].strip()
