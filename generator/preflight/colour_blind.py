@@ -1,20 +1,32 @@
-"""``colour_blind`` and ``grayscale``: pieces of one component told apart only by colour, and those colours alike.
+"""``colour_blind`` and ``grayscale``: a design decision told only by colour, in colours that look alike.
 
-Two pieces are told apart only by colour when everything else their sides
-show is the same: the same elements (whichever layout entry draws them) at the
-same places with the same text, icons, pictures, fonts and sizes, and they
-differ only in fill, stroke, text or accent colours — red and green suits with
-no suit symbol, player tokens in four colours. For each such pair the
-differing colours are compared as protanopes, deuteranopes and tritanopes see
-them (coloraide's dichromacy simulations) and as a black-and-white print shows
-them; when no differing colour stays at least ΔE2000 10 apart, the pair is
-reported once for every pair of pieces alike in the same way. This reads the
-model only (the colours a layout binds per piece); colours inside pictures and
-icons' own drawings are not compared.
+A design decision is a field of a component's pieces: ``suit``, a player's
+``colour`` (fields that split the pieces alike, a ``suit`` and the ``colour``
+given with it on every card, are one decision; a field of one value, or of more
+than 32 values, a name or a rules text, is none). Its values change only colours
+when a piece drawn with each value, everything else kept as on one piece (the
+same name and text), shows the same elements at the same places with the same
+text, icons, pictures, fonts and sizes, and differs only in fill, stroke, text
+or accent colours: the same emblem in red and in brick red, player tokens in six
+colours. In a real deck every card has its own name and text, yet nothing but
+colour tells its suit.
+
+For such a field, each pair of its values is judged by the colours that differ,
+as protanopes, deuteranopes and tritanopes see them (coloraide's dichromacy
+simulations, full severity) and as a black-and-white print shows them. The
+threshold rule: a pair looks alike when, under any one simulation (or in grey),
+no differing colour stays ΔE2000 10 or more apart — the worst simulation
+decides, since a player has one kind of sight: a red and a green ΔE2000 10.3
+apart to a protanope and 9.6 to a deuteranope are reported. The finding is one
+per decision, naming the component, the field, the elements and each alike pair
+once (``colour_blind``; ``grayscale`` when only grey confuses them). This reads
+the model only (the colours a layout binds per piece); colours inside pictures
+and icons' own drawings are not compared.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from array import array
 from collections.abc import Iterator, Mapping
@@ -27,12 +39,15 @@ from punchboard.generator.draw.reads import side_reads
 from punchboard.plumbing.identity import ByIdentity
 from punchboard.spec import expressions
 from punchboard.spec.binding import BOUND_COLOUR_PROPS, bind, bound_props, is_bound
-from punchboard.spec.model import PIECE_NOUNS, Component, Element, Game, Layout, Piece, Side
+from punchboard.spec.model import PIECE_NOUNS, Component, Element, Game, Layout, Piece, Side, frozen_map
 
 from .colours import RGB, VISIONS, WHITE, delta_e, hex_of, over, paint
 from .findings import ignored, message
 
-ALIKE = 10.0  # ΔE2000 below which two colours are taken for one
+ALIKE = 10.0  # ΔE2000 below which two colours are taken for one (under any one simulation: the worst decides)
+SAME = 0.5  # ΔE2000 below which two colours are the same colour to normal sight
+MAX_VALUES = 32  # a field of more values is no choice among colours (a name, a rules text)
+PAIRS_SHOWN = 6  # pairs of values a finding spells out
 NOT_A_LOOK = frozenset({"id", "when", "preflight", *BOUND_COLOUR_PROPS})
 BOUND_TEXT = ("text", "icon", "src")
 
@@ -231,65 +246,122 @@ def _tints(piece: Piece, look: Look, game: Game) -> tuple[Tint, ...]:
     return tuple(out)
 
 
-def _label(piece: Piece) -> str:
-    return f"'{piece.name}'" if piece.name else f"#{piece.index + 1}"
+def _value(piece: Piece, name: str) -> str:
+    return repr(piece.fields.get(name))
 
 
-def _pairs(component: Component, game: Game,
-           kept: Kept | None = None) -> Iterator[tuple[Piece, Piece, list[tuple[Tint, Tint]]]]:
-    """Pairs of pieces alike but for colour, with the colours that differ (one pair per two colourings)."""
-    groups: dict[bytes, dict[bytes, tuple[Piece, Look]]] = {}
-    memo = _Memo(game)
-    for piece in component.pieces:
-        look = _kept_look(piece, memo, kept)
-        groups.setdefault(look[0], {}).setdefault(_colouring(look[2]), (piece, look))
-    for colourings in groups.values():
-        if len(colourings) < 2:
-            continue
-        found = [(piece, _tints(piece, look, game)) for piece, look in colourings.values()]
-        for i, (first, tints_a) in enumerate(found):
-            for second, tints_b in found[i + 1:]:
-                differ = [(a, b) for a, b in zip(tints_a, tints_b, strict=True) if delta_e(a.rgb, b.rgb) > 0.5]
-                if differ:
-                    yield first, second, differ
+@dataclass(frozen=True)
+class Decision:
+    """A design decision a field makes: its fields, the value each of its groups of pieces has, and one
+    stand-in piece per value (:func:`_decisions`)."""
+
+    fields: tuple[str, ...]
+    values: tuple[Any, ...]
+    stand_ins: tuple[Piece, ...]
+
+
+def _decisions(component: Component) -> Iterator[Decision]:
+    """Each design decision a field makes: fields that split the pieces alike are one decision (a ``suit`` and
+    its ``colour`` given per card); a field of one value, or of more than :data:`MAX_VALUES` (a name, a rules
+    text), is none. For each, one piece stands for each value: the component's first piece with the fields the
+    decision determines (those of one value among the pieces of each of its values) set as that value's pieces
+    have them, and everything else (the card's own name and text) left as it is, so the stand-ins differ only in
+    what the decision changes."""
+    pieces = component.pieces
+    names = sorted({name for piece in pieces for name in piece.fields})
+    splits: dict[tuple[int, ...], list[str]] = {}
+    for name in names:
+        classes: dict[str, int] = {}
+        split = tuple(classes.setdefault(_value(piece, name), len(classes)) for piece in pieces)
+        if 2 <= len(classes) <= MAX_VALUES:
+            splits.setdefault(split, []).append(name)
+    base = pieces[0] if pieces else None
+    for split, fields in splits.items():
+        assert base is not None
+        groups: dict[int, list[Piece]] = {}
+        for piece, value in zip(pieces, split, strict=True):
+            groups.setdefault(value, []).append(piece)
+        decided = [name for name in names
+                   if all(len({_value(piece, name) for piece in group}) == 1 for group in groups.values())]
+        shown = tuple(name for name in fields if name != "name") or tuple(fields)
+        stand_ins = []
+        for group in groups.values():
+            values = dict(base.fields)
+            for name in decided:
+                if name in group[0].fields:
+                    values[name] = group[0].fields[name]
+                else:
+                    values.pop(name, None)
+            stand_ins.append(dataclasses.replace(base, fields=frozen_map(values)))
+        yield Decision(shown, tuple(group[0].fields.get(shown[0]) for group in groups.values()), tuple(stand_ins))
+
+
+Alike = tuple[int, int, list[tuple[Tint, Tint]], list[tuple[str, float]]]  # two values, the colours that differ, the visions
+
+
+def _alike(decision: Decision, game: Game, memo: _Memo, kept: Kept | None) -> list[Alike]:
+    """The pairs of the decision's values that look alike under some vision, when its values change only
+    colours in the drawing (its stand-ins show the same but for colour); empty otherwise."""
+    looks = [_kept_look(piece, memo, kept) for piece in decision.stand_ins]
+    if len({look[0] for look in looks}) != 1 or len({_colouring(look[2]) for look in looks}) < 2:
+        return []
+    tints = [_tints(piece, look, game) for piece, look in zip(decision.stand_ins, looks, strict=True)]
+    found: list[Alike] = []
+    for i, first in enumerate(tints):
+        for j in range(i + 1, len(tints)):
+            differ = [(a, b) for a, b in zip(first, tints[j], strict=True) if delta_e(a.rgb, b.rgb) > SAME]
+            if not differ:
+                continue  # drawn the same: no colour to judge (the values mean nothing to the eye)
+            visions = []
+            for vision in (*VISIONS, "grayscale"):
+                code = "grayscale" if vision == "grayscale" else "colour_blind"
+                if any(ignored(a.element, code) for a, _ in differ):
+                    continue
+                apart = max(delta_e(a.rgb, b.rgb, vision) for a, b in differ)
+                if apart < ALIKE:
+                    visions.append((vision, apart))
+            if visions:
+                found.append((i, j, differ, visions))
+    return found
+
+
+def _shown_value(value: Any, rgb: RGB) -> str:
+    colour = hex_of(rgb)
+    text = str(value)
+    return text if text.lower() == colour else f"{text} ({colour})"
+
+
+def _finding(game: Game, component: Component, decision: Decision, alike: list[Alike]) -> str:
+    noun = PIECE_NOUNS.get(component.kind, "piece")
+    _, _, differ, _ = alike[0]
+    elements = list(dict.fromkeys(f"'{a.element.id}' {a.prop}" for _, _, pair, _ in alike for a, _ in pair))
+    said = []
+    for i, j, pair, visions in alike[:PAIRS_SHOWN]:
+        a, b = pair[0]
+        seen = ", ".join(f"{d:.1f} {'in grey' if v == 'grayscale' else 'with ' + VISIONS[v]}" for v, d in visions)
+        normal = max(delta_e(x.rgb, y.rgb) for x, y in pair)
+        said.append(f"{_shown_value(decision.values[i], a.rgb)} and {_shown_value(decision.values[j], b.rgb)} "
+                    f"({seen}; {normal:.1f} to normal sight)")
+    more = f"; and {len(alike) - PAIRS_SHOWN} more pairs" if len(alike) > PAIRS_SHOWN else ""
+    code = "colour_blind" if any(v != "grayscale" for *_, visions in alike for v, _ in visions) else "grayscale"
+    field = "/".join(decision.fields)
+    pairs = len(decision.values) * (len(decision.values) - 1) // 2
+    text = (f"the {noun}s' {field} is shown only by colour ({', '.join(elements)}), and {len(alike)} of {pairs} "
+            f"pairs of its values look alike (ΔE2000 under {ALIKE:g} with a colour-vision deficiency or in grey): "
+            f"{'; '.join(said)}{more}: add a symbol or a shape per {field}, or make one colour clearly lighter "
+            "than the other")
+    return message(f"{game.id} / {component.id}", code, text, differ[0][0].element)
 
 
 def check_component(game: Game, component: Component, kept: Kept | None = None) -> list[str]:
-    """The component's colour_blind and grayscale findings, one per distinct pair of colourings; the pieces'
-    looks are found in and put to ``kept`` when given."""
-    noun = PIECE_NOUNS.get(component.kind, "piece")
-    said: dict[tuple[str, tuple[Any, ...]], list[str]] = {}
-    out: dict[tuple[str, tuple[Any, ...]], tuple[Piece, Piece, list[tuple[Tint, Tint]], list[tuple[str, float]]]] = {}
-    for first, second, differ in _pairs(component, game, kept):
-        for code, visions in (("colour_blind", tuple(VISIONS)), ("grayscale", ("grayscale",))):
-            if any(ignored(a.element, code) for a, _ in differ):
-                continue
-            alike = []
-            for vision in visions:
-                apart = max(delta_e(a.rgb, b.rgb, vision) for a, b in differ)
-                if apart < ALIKE:
-                    alike.append((vision, apart))
-            if not alike:
-                continue
-            key = (code, tuple(sorted({(a.element.id, a.prop, a.rgb, b.rgb) for a, b in differ})))
-            if key in out:
-                said[key].append(_label(second))
-            else:
-                out[key] = (first, second, differ, alike)
-                said[key] = []
+    """The component's colour_blind findings, one per design decision (a field, ``suit``, whose values change only
+    colours in the drawing) with some pair of values alike under a colour-vision simulation or in grey (then
+    the finding is ``grayscale`` when no simulation confuses them); the looks are found in and put to ``kept``
+    when given."""
+    memo = _Memo(game)
     lines = []
-    for key, (first, second, differ, alike) in out.items():
-        code = key[0]
-        shown = ", ".join(f"'{a.element.id}' {a.prop} {hex_of(a.rgb)} and {hex_of(b.rgb)}" for a, b in differ[:3])
-        shown += f" and {len(differ) - 3} more" if len(differ) > 3 else ""
-        seen = " and ".join(f"{VISIONS.get(v, 'printed in grey')} (ΔE2000 {d:.1f})" for v, d in alike)
-        normal = max(delta_e(a.rgb, b.rgb) for a, b in differ)
-        others = f" (and {len(said[key])} more pairs alike)" if said[key] else ""
-        text = (
-            f"{noun} {_label(first)} and {noun} {_label(second)}{others} differ only in colour ({shown}; ΔE2000 "
-            f"{normal:.1f} to normal sight), which look alike {'with ' if code == 'colour_blind' else ''}{seen}, "
-            f"under {ALIKE:g}: add a symbol or a shape that differs, or make one clearly lighter than the other"
-        )
-        where = f"{game.id} / {component.id} / {noun} {_label(first)}"
-        lines.append(message(where, code, text, differ[0][0].element))
+    for decision in _decisions(component):
+        alike = _alike(decision, game, memo, kept)
+        if alike:
+            lines.append(_finding(game, component, decision, alike))
     return lines

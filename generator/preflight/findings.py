@@ -20,8 +20,8 @@ CODES: Mapping[str, str] = {
     "thin_stroke": "a line or outline thinner than 0.25 pt",
     "safe_zone": "text or key art outside the safe zone (or past the trim, in the bleed)",
     "low_contrast": "text against what lies under it below the WCAG contrast ratio (4.5:1; 3:1 from 18 pt)",
-    "colour_blind": "pieces told apart only by colours that look alike with protanopia, deuteranopia or tritanopia",
-    "grayscale": "pieces told apart only by colours that look alike printed in black and white",
+    "colour_blind": "a field whose values are told only by colours that look alike with protanopia, deuteranopia or tritanopia",
+    "grayscale": "a field whose values are told only by colours that look alike printed in black and white",
 }
 MODES = ("warn", "strict", "off")
 _FINDING = re.compile(r"^(?P<where>.+?): preflight (?P<code>[a-z_]+): (?P<rest>.*)$", re.DOTALL)

@@ -52,7 +52,7 @@ def test_kept_looks_report_what_a_build_that_keeps_none_reports(tmp_path: Path):
     game = write_game(tmp_path / "flawed")
     out, clean = tmp_path / "out", tmp_path / "clean"
     first = _build(game, out)
-    assert len(first) == 1 and "'Red Five' and card 'Green Five'" in first[0], first  # red and green: colour_blind
+    assert len(first) == 1 and "#d62728 and #2ca02c" in first[0], first  # red and green: colour_blind
     assert (out / "flawed" / SIDES_FOLDER / "cards.looks").is_file()
     rng = random.Random(7)
     seen = set()

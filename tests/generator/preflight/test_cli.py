@@ -16,7 +16,7 @@ FIGURES = {  # what each finding must say besides its element
     "small_text": "is set at 5 pt",
     "thin_stroke": "is 0.1 pt",
     "low_contrast": "(#777777 on #888888, 10 pt) has a contrast ratio of 1.3:1",
-    "colour_blind": "look alike with deuteranopia (ΔE2000 5.0)",
+    "colour_blind": "#d62728 and #2ca02c (5.0 with deuteranopia; 71.8 to normal sight)",
 }
 
 
@@ -35,11 +35,12 @@ def _assert_the_five(stderr: str) -> None:
     found = _findings(stderr)
     assert sorted(found) == sorted(FIGURES), stderr
     for code, line in found.items():
-        assert line.startswith("warning: flawed / cards / card 'Red Five'"), line  # the piece
+        # the piece; the colour-blind finding names the decision: the component and its field
+        assert line.startswith("warning: flawed / cards: preflight colour_blind: the cards' colour is shown only by colour"
+                               if code == "colour_blind" else "warning: flawed / cards / card 'Red Five'"), line
         assert f"element '{ELEMENTS[code]}'" in line or f"'{ELEMENTS[code]}' color" in line, line  # the element
         assert FIGURES[code] in line, line  # the figure
         assert re.search(r"\[.*layouts/flawed\.yaml:\d+:\d+\]$", line), line  # where the element is written
-    assert "and card 'Green Five'" in found["colour_blind"]
     for code in ("low_dpi", "small_text", "thin_stroke", "low_contrast"):
         assert "card 'Red Five' and 1 more:" in found[code]  # both cards show it: one line
 
