@@ -54,8 +54,11 @@ def make_cff_font(path: Path, family: str = "Testa", style: str = "Regular", wei
     fb.setupHorizontalMetrics(metrics)
     fb.setupHorizontalHeader(ascent=800, descent=-200)
     fb.setupNameTable({"familyName": family, "styleName": style, "psName": ps})
-    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200)
-    fb.setupPost()
+    bold, italic = "Bold" in style, "Italic" in style
+    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200,
+                usWeightClass=700 if bold else 400, fsSelection=(0x20 if bold else 0) | (0x01 if italic else 0) or 0x40)
+    fb.font["head"].macStyle = (1 if bold else 0) | (2 if italic else 0)
+    fb.setupPost(italicAngle=-12 if italic else 0)
     path.parent.mkdir(parents=True, exist_ok=True)
     fb.save(str(path))
     return path

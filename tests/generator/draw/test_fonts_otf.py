@@ -10,10 +10,10 @@ import pytest
 from fontTools.pens.areaPen import AreaPen
 from fontTools.pens.boundsPen import BoundsPen
 from fontTools.ttLib import TTFont
+from punchboard.generator.draw import fonts
 from pypdf import PdfReader
 
 from punchboard.cli import main
-from punchboard.generator.draw import fonts
 from punchboard.spec.fonts import truetype_file
 
 from .cff_font import CHARS, make_cff_font
