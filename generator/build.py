@@ -355,6 +355,12 @@ def _build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
         notes = finish_print(plan, game, context)
     if made:
         warnings.extend(made[0].warnings)
+    if options.print_shop_preset:  # a service named with --shop: its safe zone, once per build
+        from punchboard.generator.preflight.shop_safe import shop_safe
+
+        shop_warnings, shop_notes = shop_safe(game, options.print_shop_preset)
+        warnings.extend(shop_warnings)
+        notes = [*notes, *shop_notes]
     return GameReport(game.id, tuple(rendered), tuple(reused), combined_written, tuple(dict.fromkeys(warnings)), tuple(notes),
                       tuple(side_counts))
 
@@ -523,22 +529,15 @@ def _write_if_changed(path: Path, data: bytes) -> None:
 
 
 def _print_shop_files(ctx: BuildContext, folder: Path, component: Component, pages: list[Page]) -> list[Page]:
-    """A print-shop preset's page order, the extra files it asks for (per side, per piece), and a warning
-    for layouts whose safe zone is narrower than the service keeps clear."""
+    """A print-shop preset's page order and the extra files it asks for (per side, per piece); its safe zone
+    against the layouts' is said once per build (preflight/shop_safe.py)."""
     from punchboard.generator.document.pages import render
-    from punchboard.generator.impose.print_shops import in_order, load_print_shops, narrow_safe, split
-
-    from punchboard.plumbing.units import to_mm
+    from punchboard.generator.impose.print_shops import in_order, load_print_shops, split
 
     shop = load_print_shops().get(ctx.options.print_shop_preset)
     pages = in_order(pages, shop)
     for name, part in split(pages, shop, component.id).items():
         write_bytes(folder / name, render(part, ctx.game.title, ctx.style, component.name, "Simplex"))
-    narrow = narrow_safe(ctx.game, component, shop) if ctx.options.print_shop_preset else []
-    if narrow:  # a service named with --shop: its safe zone is a requirement
-        safe = min(ctx.game.layouts[name].safe for name in narrow)
-        ctx.warn(f"{ctx.game.id} / {component.id}: safe zone {to_mm(safe):g} mm in layout {', '.join(narrow)}; "
-                 f"{shop.name} asks for {to_mm(shop.safe):g} mm between the cut and any text or key art")
     return pages
 
 
