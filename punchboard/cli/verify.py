@@ -27,6 +27,7 @@ from .common import (
     positive_int,
     progress,
 )
+from .players import check_selection
 
 MAX_TRIALS = 10_000_000
 MAX_PLAYERS = 1000
@@ -57,7 +58,7 @@ def _games(text: str) -> int:
 
 
 def run_verify(games: list[Game], args: argparse.Namespace) -> int:
-    from punchboard.verifier import report
+    from punchboard.verifier import derived_report, report
     from punchboard.verifier.engine import verify_game
 
     trials = getattr(args, "trials", 2000)
@@ -66,6 +67,8 @@ def run_verify(games: list[Game], args: argparse.Namespace) -> int:
         raise UsageError(f"--trials: expected a whole number, 0 or more, got {trials}")
     if args.players is not None and args.players < 1:
         raise UsageError(f"--players: expected a positive whole number, got {args.players}")
+    for game in games:  # a --players no variant covers is refused before anything is run or written
+        check_selection(game, args.variant, args.players)
     out = Path(getattr(args, "out", "output"))
     everything: list[Result] = []
     tty = sys.stdout.isatty() and not args.json
@@ -90,7 +93,7 @@ def run_verify(games: list[Game], args: argparse.Namespace) -> int:
 
             console = Console()
             console.print(report.rich_table(game.id, results))
-            print("\n".join(report.findings_text(results) + report.events_text(results) + report.derived_report.text(results)))
+            print("\n".join(report.findings_text(results) + report.events_text(results) + derived_report.text(results)))
         else:
             print(report.plain_text(game.id, results))
         print(f"  report: {folder / 'verify.md'}, matrix: {folder / 'verify.svg'} and {folder / 'verify.png'}")
