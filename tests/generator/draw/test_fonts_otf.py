@@ -121,3 +121,21 @@ def test_an_otf_build_is_byte_identical_with_a_fresh_cache(tmp_path: Path, monke
         assert main(["build", str(game), "--out", str(tmp_path / f"out{n}"), "--quiet", "--jobs", str(n)]) == 0
         outputs.append((tmp_path / f"out{n}" / "same" / "cards.pdf").read_bytes())
     assert outputs[0] == outputs[1]
+
+
+def test_an_otf_replaced_between_builds_in_one_process_is_converted_and_drawn_again(tmp_path: Path):
+    game = _game(tmp_path / "swap", "{Testa: fonts/Testa.otf}", text="{name}")
+    make_cff_font(game / "fonts" / "Testa.otf", family="Before")
+    assert main(["build", str(game), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    pdf = tmp_path / "out" / "swap" / "cards.pdf"
+    with pdfplumber.open(pdf) as doc:
+        assert {c["fontname"].split("+")[-1] for c in doc.pages[0].chars} >= {"Before-Regular"}
+    make_cff_font(game / "fonts" / "Testa.otf", family="After", weight=200)
+    assert main(["build", str(game), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    with pdfplumber.open(pdf) as doc:
+        chars = [c for c in doc.pages[0].chars if c["fontname"].endswith("After-Regular")]
+    assert chars and "Before-Regular" not in {c["fontname"].split("+")[-1] for c in doc.pages[0].chars}
+    name = SAMPLE.split(",")[0]  # one line, its spaces drawn but not extracted as characters
+    assert "".join(c["text"] for c in chars) == name.replace(" ", "")
+    drawn = chars[-1]["x1"] - chars[0]["x0"]
+    assert drawn == pytest.approx(_advance(game / "fonts" / "Testa.otf", name, chars[0]["size"]), rel=0.001)
