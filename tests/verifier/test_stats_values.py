@@ -10,6 +10,7 @@ exact figures survived hand-made mutants, the only checks being that an interval
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections import Counter
@@ -210,7 +211,8 @@ EVENTS = [
     Event("no red or all three", "hand", None, "t", any_of=(EventTerm("red", 0, 0), EventTerm("red", 3, None))),
     Event("a blue or two red", "hand", None, "t", any_of=(EventTerm("blue", 1, None), EventTerm("red", 2, 2))),
     Event("two of a colour", "hand", None, "t", low=2, of_a_kind="colour"),
-    Event("at most one of each coloured kind", "hand", "coloured", "t", low=0, high=1, of_a_kind="colour"),
+    Event("no two coloured pieces alike", "hand", "coloured", "t", low=0, high=1, of_a_kind="colour"),
+    Event("no coloured piece at all", "hand", "coloured", "t", low=0, high=0, of_a_kind="colour"),
     Event("exactly one red", "hand", "red", "t", low=1, high=1),
     Event("two or more blue", "hand", "blue", "t", low=2),
 ]
@@ -247,3 +249,21 @@ def test_an_unmarked_piece_is_its_own_class() -> None:
     assert read.hit_counts({compound.UNMARKED: 5}) is True  # no coloured piece: 0 of a kind, within [0, 1]
     union = _reading(EVENTS[1])
     assert union.classify(3) == (True, False) and union.classify(0) == (False, True) and union.classify(6) == (False, False)
+
+
+def test_a_hand_with_no_marked_piece_holds_none_of_a_kind() -> None:
+    none_at_all = _reading(EVENTS[4])
+    assert none_at_all.hit_counts({compound.UNMARKED: 3}) is True
+    assert none_at_all.hit_counts({}) is True
+    assert none_at_all.hit_counts({compound.UNMARKED: 3, "blue": 1}) is False
+
+
+def test_a_reading_is_a_value() -> None:
+    read = _reading(EVENTS[0])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        read.terms = ()  # type: ignore[misc]
+
+
+def test_bounds_for_each_hand_must_match_the_hands() -> None:
+    with pytest.raises(ValueError):
+        exact_probability([2, 2], 6, 2, 1, None, "any", [(1, None)])
