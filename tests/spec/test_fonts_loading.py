@@ -195,3 +195,17 @@ def test_a_system_family_without_fontconfig_is_a_located_error(tmp_path: Path, m
     assert err == (f"{game}/layouts/card.yaml:1:23: system font 'Anyfam' cannot be looked up: fontconfig's fc-match "
                    "is not installed; expected font files under fonts: instead (e.g. fonts/MyFont.otf)\n")
     assert os.environ["PATH"] == str(empty)
+
+
+@pytest.mark.parametrize("fonts_yaml, says", [
+    ("{Testa: {regular: fonts/R.otf, bolt: fonts/B.otf}}",
+     "1:39: unknown key 'bolt' (did you mean 'bold'?); expected one of: bold, bold-italic, italic, regular, system"),
+    ('{Testa: {system: "Anyfam", bold: fonts/B.otf}}',
+     "1:25: font 'Testa': system: names an installed family, whose faces fontconfig finds; expected either system: or "
+     "face files (regular, bold, …), not both"),
+    ("{Testa: 3}", "1:16: Testa must be text or a mapping of keys to values, got 3"),
+])
+def test_a_badly_written_family_is_a_located_error(tmp_path: Path, fonts_yaml: str, says: str, capsys):
+    game = _game(tmp_path / "g", fonts_yaml, font="Vera", text="{name}")
+    code, err = _build(game, tmp_path / "out", capsys)
+    assert (code, err) == (2, f"{game}/layouts/card.yaml:{says}\n")

@@ -87,7 +87,11 @@ def resolve(doc: Document, fonts: Mapping[str, Any], game_folder: Path, out: Col
     """Registered name → font file for each face ``fonts`` declares that can be used; a located problem in ``out``
     for each that cannot (missing, outside the game folder, not a font, a system family not installed)."""
     found: dict[str, Path] = {}
-    for name, where, file, family, face in wanted(fonts):
+    mixed = [name for name, entry in fonts.items() if isinstance(entry, dict) and "system" in entry and len(entry) > 1]
+    for name in mixed:
+        out.add(doc.problem(("fonts", name, "system"), f"font '{name}': system: names an installed family, whose "
+                            "faces fontconfig finds; expected either system: or face files (regular, bold, …), not both"))
+    for name, where, file, family, face in wanted({n: e for n, e in fonts.items() if n not in mixed}):
         if family is not None:
             path = _system_face(doc, where, family, face, out)
             if path is None:
