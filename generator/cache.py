@@ -15,9 +15,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from punchboard.plumbing.atomicio import write_bytes, write_text
 from punchboard.plumbing.file_digest import file_digest
 from punchboard.plumbing.paths import LAYOUTS, PACKAGE, resolved
+from punchboard.plumbing.sealed import read_sealed, write_sealed
 from punchboard.spec.binding import bind
 from punchboard.spec.images import side_image
 from punchboard.spec.model import Component, Game
@@ -134,8 +134,8 @@ class BuildCache:
     @classmethod
     def load(cls, folder: Path) -> BuildCache:
         path = folder / CACHE_FILE
-        try:
-            text = path.read_text(encoding="utf-8")
+        try:  # a sealed record (plumbing/sealed.py): a damaged one is no cache, and everything is made again
+            text = (read_sealed(path) or b"").decode("utf-8")
             data = json.loads(text)
             if data.get("version") != CACHE_VERSION:
                 return cls(path)
@@ -159,15 +159,12 @@ class BuildCache:
         was remembered without them); None when it must be made again."""
         if self.pages.get(name) != key:
             return None
-        try:
-            return (self.path.parent / name).read_bytes() if name.startswith(".") else b""
-        except OSError:
-            return None
+        return read_sealed(self.path.parent / name) if name.startswith(".") else b""
 
     def remember(self, name: str, key: str, data: bytes | None = None) -> None:
-        """``name`` was made from ``key``; hidden files (``.front.pdf.keep``) are kept by the cache itself."""
+        """``name`` was made from ``key``; hidden files (``.front.pdf.keep``) are kept by the cache itself, sealed."""
         if data is not None:
-            write_bytes(self.path.parent / name, data)
+            write_sealed(self.path.parent / name, data)
         self.pages[name] = key
 
     def save(self) -> None:
@@ -182,5 +179,5 @@ class BuildCache:
             data["pages"] = dict(sorted(self.pages.items()))
         text = json.dumps(data, indent=1, sort_keys=True) + "\n"
         if text != self.saved or not self.path.is_file():
-            write_text(self.path, text)
+            write_sealed(self.path, text.encode("utf-8"))
             self.saved = text

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from punchboard.plumbing.atomicio import write_cache
+from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
 
 from .cache import SIDES_FOLDER
 
@@ -40,8 +40,8 @@ class LookStore:
 
     def _read(self) -> None:
         try:
-            data = self.path.read_bytes()
-        except OSError:
+            data = read_sealed_strict(self.path)
+        except (OSError, ValueError):  # missing, or damaged (DamagedRecord): worked out again
             return
         head, _, body = data.partition(b"\n")
         if head + b"\n" != self.header:
@@ -68,4 +68,4 @@ class LookStore:
         """Write the looks this build used, unless they are the ones the file holds."""
         if self._new == self._old:
             return
-        write_cache(self.path, self.header + marshal.dumps(self._new))
+        write_sealed(self.path, self.header + marshal.dumps(self._new))

@@ -50,8 +50,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.draw.reads import fields_read
 
-from punchboard.plumbing.atomicio import write_bytes, write_cache, write_text
+from punchboard.plumbing.atomicio import write_text
 from punchboard.plumbing.file_digest import stamp
+from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
 from punchboard.spec.binding import bind
 from punchboard.spec.images import side_image
 from punchboard.spec.model import PRINTED_KINDS, Component, Game, Paper, Piece, Side
@@ -293,9 +294,10 @@ def _header(kind: str, version: int) -> bytes:
 
 
 def _read_marshal(path: Path, kind: str, version: int) -> Any:
-    """What :func:`_header` ``+ marshal.dumps(…)`` wrote to ``path``; None under another header (OSError,
-    EOFError, ValueError, TypeError as reading and ``marshal.loads`` raise them)."""
-    head, _, body = path.read_bytes().partition(b"\n")
+    """What :func:`_header` ``+ marshal.dumps(…)`` wrote sealed (plumbing/sealed.py) to ``path``; None under
+    another header (OSError, EOFError, ValueError, TypeError as reading and ``marshal.loads`` raise them; a
+    damaged record is a ValueError)."""
+    head, _, body = read_sealed_strict(path).partition(b"\n")
     return marshal.loads(body) if head + b"\n" == _header(kind, version) else None
 
 
@@ -309,7 +311,7 @@ def _keep_last(folder: Path, record: PrintRecord, path: Path) -> None:
         body = marshal.dumps(data)
     except ValueError:  # an option marshal cannot write: the JSON is read next time
         return
-    write_cache(prints_folder(folder) / LAST_FILE, _header("last print", LAST_VERSION) + body)
+    write_sealed(prints_folder(folder) / LAST_FILE, _header("last print", LAST_VERSION) + body)
 
 
 def _read_last(folder: Path, number: int, path: Path) -> PrintRecord | None:
@@ -512,7 +514,7 @@ class Fingerprints:
             path = prints_folder(folder) / MEMO_FILE
             path.parent.mkdir(parents=True, exist_ok=True)
             entries = {cid: (key, tuple(map(tuple, pieces)), sides) for cid, (key, pieces, sides) in self.components.items()}
-            write_bytes(path, _header("print memo", MEMO_VERSION) + marshal.dumps((self.game, entries)))
+            write_sealed(path, _header("print memo", MEMO_VERSION) + marshal.dumps((self.game, entries)))
             (path.parent / OLD_MEMO_FILE).unlink(missing_ok=True)
 
 

@@ -8,7 +8,8 @@ the Python that wrote them, and another one draws again), and its encoded conten
 as it is (about the size of the side in the PDF). A key names what the side is drawn from,
 so a record is right wherever it lies. The file is read lazily (the index holds offsets, a
 side is parsed when it is asked for), so a large deck's kept sides are never all in memory.
-A record that does not read back (a torn write, another version) is a side to draw again.
+A record that does not read back (a torn write, another version) is a side to draw again; the index, the
+run forms and the layouts beside the file are sealed records (plumbing/sealed.py).
 
 The file is appended to: a build writes the sides it drew after the last build's, and the
 sides it used where they lie (a one-card edit writes one record, not the deck's 13 MB again).
@@ -38,8 +39,8 @@ from typing import IO
 
 from punchboard.generator.draw.kept import FORMAT, FontCall, KeptSide, Store
 
-from punchboard.plumbing.atomicio import write_cache
 from punchboard.plumbing.file_digest import stamp
+from punchboard.plumbing.sealed import read_sealed, write_sealed
 
 from .cache import SIDES_FOLDER
 from .document.file_window import FileWindow
@@ -123,7 +124,7 @@ class SideStore(Store):
     def _read_drawn_with(self) -> tuple[str, dict[str, str]] | None:
         """The salt and the digest of each layout the earlier build drew these sides with (see :meth:`save`)."""
         try:
-            data = json.loads(self.path.with_suffix(".layouts").read_text(encoding="utf-8"))
+            data = json.loads(read_sealed(self.path.with_suffix(".layouts")) or b"")
             return str(data["salt"]), {str(k): str(v) for k, v in data["layouts"].items()}
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
@@ -167,8 +168,8 @@ class SideStore(Store):
     def _read_runs(self) -> dict[str, tuple[bytes, tuple[str, ...]]]:
         """The run forms of fixed elements the earlier build drew (draw/fixed_forms.py), under the same salt."""
         try:
-            head, salt, runs = marshal.loads(self._runs_path.read_bytes())
-        except (OSError, EOFError, ValueError, TypeError):
+            head, salt, runs = marshal.loads(read_sealed(self._runs_path) or b"")
+        except (EOFError, ValueError, TypeError):
             return {}
         if head != HEADER or salt != self.salt or not isinstance(runs, dict):
             return {}
@@ -177,7 +178,7 @@ class SideStore(Store):
     def _save_runs(self) -> None:
         """Keep the run forms this build drew or placed for the next, when they are not what is kept already."""
         if self._runs_used and self._runs_used != self._runs:
-            write_cache(self._runs_path, marshal.dumps((HEADER, self.salt, self._runs_used)))
+            write_sealed(self._runs_path, marshal.dumps((HEADER, self.salt, self._runs_used)))
 
     def _drop_warm(self) -> None:
         for path, handle, _ in self._warm:
@@ -199,13 +200,13 @@ class SideStore(Store):
             return
         self._old = handle
         try:  # the index written with the file (see save): the same file, by its stamp, or the records are read
-            head, at, index = marshal.loads(self._index_path.read_bytes())
+            head, at, index = marshal.loads(read_sealed(self._index_path) or b"")
             if head == HEADER and tuple(at) == stamp(self.path) and isinstance(index, dict):
                 self._index = index
                 self._indexed = True
                 self._end = max((offset + length for offset, length in index.values()), default=len(HEADER))
                 return
-        except (OSError, EOFError, ValueError, TypeError):
+        except (EOFError, ValueError, TypeError):
             pass
         size = os.fstat(handle.fileno()).st_size
         offset = handle.tell()
@@ -305,7 +306,7 @@ class SideStore(Store):
         self._drop_warm()
         self._save_runs()
         if layouts is not None and self.drawn_with != (self.salt, layouts):
-            write_cache(self.path.with_suffix(".layouts"),
+            write_sealed(self.path.with_suffix(".layouts"),
                         json.dumps({"salt": self.salt, "layouts": layouts}, sort_keys=True).encode())
         if self._new is not None:
             self._new.close()
@@ -354,7 +355,7 @@ class SideStore(Store):
         trusted."""
         now = stamp(self.path)
         if now is not None:
-            write_cache(self._index_path, marshal.dumps((HEADER, now, index)))
+            write_sealed(self._index_path, marshal.dumps((HEADER, now, index)))
 
     def restart(self) -> None:
         """Forget the sides put so far in this build (its component is written again from the start)."""

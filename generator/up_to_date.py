@@ -22,8 +22,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from punchboard.plumbing.atomicio import write_text
 from punchboard.plumbing.reads import Reads, Snapshot, tree
+from punchboard.plumbing.sealed import read_sealed, write_sealed
 
 from .options import BuildOptions
 
@@ -44,8 +44,8 @@ def key(folders: Sequence[Path], out: Path, options: BuildOptions, limits: objec
 
 def _load(out: Path) -> dict[str, Any]:
     try:
-        data = json.loads((out / RECORD).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(read_sealed(out / RECORD) or b"")
+    except ValueError:
         return {}
     return data.get("entries", {}) if isinstance(data, dict) and data.get("version") == VERSION else {}
 
@@ -92,7 +92,7 @@ def remember(out: Path, invocation: str, games: Sequence[Any], reports: Sequence
         }
     kept = dict(list(entries.items())[-KEPT:])
     if recorded or (out / RECORD).exists():
-        write_text(out / RECORD, json.dumps({"version": VERSION, "entries": kept}, sort_keys=True))
+        write_sealed(out / RECORD, json.dumps({"version": VERSION, "entries": kept}, sort_keys=True).encode())
 
 
 def _unchanged(games: Sequence[Any], reports: Sequence[tuple[Any, Any]]) -> bool:

@@ -48,8 +48,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDFObject
 from reportlab.pdfgen.canvas import Canvas
 
-from punchboard.plumbing.atomicio import write_cache
 from punchboard.plumbing.file_digest import stamp
+from punchboard.plumbing.sealed import read_sealed, write_sealed
 
 from .file_window import FileWindow
 from .kept_runs import lies_at
@@ -263,8 +263,8 @@ class KeptPages:
 
     def _load(self) -> None:
         try:
-            head, pdf_stamp, doc_key, records = marshal.loads(self.path.read_bytes())
-        except (OSError, EOFError, ValueError, TypeError):
+            head, pdf_stamp, doc_key, records = marshal.loads(read_sealed(self.path) or b"")
+        except (EOFError, ValueError, TypeError):
             return
         if head != HEADER or doc_key != self._doc_key or tuple(pdf_stamp) != stamp(self.pdf):
             return
@@ -466,7 +466,7 @@ class KeptPages:
         now = stamp(pdf)
         if now is None:
             return
-        write_cache(self.path, marshal.dumps((HEADER, now, self._doc_key, [r if r is not None else EMPTY for r in records])))
+        write_sealed(self.path, marshal.dumps((HEADER, now, self._doc_key, [r if r is not None else EMPTY for r in records])))
 
     @staticmethod
     def _moved(record: Record, page: _CopiedPage, place: Any, numbers: dict[str, tuple[int, int]], parent: int) -> Record:

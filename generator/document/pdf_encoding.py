@@ -32,6 +32,8 @@ from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.ttfonts import TTFont, makeToUnicodeCMap
 from reportlab.pdfgen.canvas import Canvas
 
+from punchboard.plumbing.sealed import read_sealed, write_sealed
+
 from .kept_runs import Verbatim, format_in_runs
 
 __all__ = ["FlateMemo", "PdfWriter", "keep_encoded", "pdfdoc_encode", "stream_filter", "subset_tag"]
@@ -272,8 +274,8 @@ class FlateMemo:
 
     def _load(self) -> dict[bytes, bytes]:
         try:
-            header, known = marshal.loads(self.path.read_bytes())
-        except (OSError, EOFError, ValueError, TypeError):
+            header, known = marshal.loads(read_sealed(self.path) or b"")
+        except (EOFError, ValueError, TypeError):
             return {}
         if header != self.header or not isinstance(known, dict):
             return {}
@@ -297,12 +299,10 @@ class FlateMemo:
         """Keep what this write used, when that is not what the file holds."""
         if not self.active or self.used.keys() == self.known.keys():
             return
-        from punchboard.plumbing.atomicio import write_cache
-
         if not self.used:
             self.path.unlink(missing_ok=True)
             return
-        write_cache(self.path, marshal.dumps((self.header, self.used)))
+        write_sealed(self.path, marshal.dumps((self.header, self.used)))
 
 
 def _inflates_to(compressed: Any, data: bytes) -> bool:

@@ -31,8 +31,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from punchboard.plumbing.atomicio import write_cache
 from punchboard.plumbing.file_digest import file_digest
+from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
 from punchboard.spec import validated
 
 FORMAT = 1
@@ -73,7 +73,7 @@ def remembered(kind: str, question: Any, sources: Sequence[str], answer: Callabl
         return found  # type: ignore[no-any-return]
     path = folder() / name[:2] / name
     try:
-        stored = marshal.loads(path.read_bytes())
+        stored = marshal.loads(read_sealed_strict(path))
         if valid(stored):
             _hold(name, stored)
             return stored  # type: ignore[no-any-return]
@@ -81,7 +81,7 @@ def remembered(kind: str, question: Any, sources: Sequence[str], answer: Callabl
         pass
     worked_out = answer()
     try:
-        write_cache(path, marshal.dumps(worked_out))
+        write_sealed(path, marshal.dumps(worked_out))
     except (OSError, ValueError):
         pass  # a folder that cannot be written (or an answer marshal refuses): worked out each time
     _hold(name, worked_out)

@@ -36,8 +36,9 @@ from typing import Any
 
 from PIL import Image
 
-from punchboard.plumbing.atomicio import write_bytes, write_cache
+from punchboard.plumbing.atomicio import write_bytes
 from punchboard.plumbing.file_digest import file_digest
+from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
 
 RECORDS = ".punchboard-images"  # beside the component folders, which hold only images
 FORMAT = 2
@@ -65,7 +66,7 @@ def _read_json(path: Path, section: str) -> dict[str, Any]:
     """The mapping ``section`` of a JSON record this module wrote in its :data:`FORMAT` (empty when the file does
     not read back as one)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_sealed_strict(path).decode("utf-8"))
         found = data.get("format") == FORMAT and data.get(section)
     except (OSError, ValueError, AttributeError):
         return {}
@@ -74,7 +75,7 @@ def _read_json(path: Path, section: str) -> dict[str, Any]:
 
 def _write_json(path: Path, section: str, values: dict[str, Any]) -> None:
     data = {"format": FORMAT, section: {key: values[key] for key in sorted(values)}}
-    write_cache(path, (json.dumps(data, indent=0) + "\n").encode("utf-8"))
+    write_sealed(path, (json.dumps(data, indent=0) + "\n").encode("utf-8"))
 
 
 def read(record: Path) -> Kept:

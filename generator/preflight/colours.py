@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from punchboard.generator.draw.colours import resolved
 from punchboard.generator.draw.side import colour as named
 
-from punchboard.plumbing.atomicio import write_cache
+from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
 from punchboard.spec import validated
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ def _remembered(key: str, work_out: Callable[[], float]) -> float:
     global _figures
     if _figures is None:
         try:
-            data = json.loads(_figures_path().read_text(encoding="utf-8"))
+            data = json.loads(read_sealed_strict(_figures_path()).decode("utf-8"))
             _figures = {str(k): float(v) for k, v in data.items()} if isinstance(data, dict) else {}
             if len(_figures) > FIGURES_MAX:
                 _figures = {}
@@ -93,7 +93,7 @@ def _save() -> None:
     if _figures is None:
         return
     try:
-        write_cache(_figures_path(), json.dumps(_figures, sort_keys=True).encode("utf-8"))
+        write_sealed(_figures_path(), json.dumps(_figures, sort_keys=True).encode("utf-8"))
     except OSError:
         pass
 

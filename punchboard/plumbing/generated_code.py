@@ -63,9 +63,11 @@ def install() -> None:
 
     if getattr(dataclasses, "exec", None) is _exec:
         return
+    from .sealed import read_sealed_strict
+
     _path = path()
     try:
-        header, known = marshal.loads(_path.read_bytes())
+        header, known = marshal.loads(read_sealed_strict(_path))
         if header == HEADER and isinstance(known, dict):
             _known.update(known)
     except (OSError, EOFError, ValueError, TypeError):
@@ -79,11 +81,11 @@ def save() -> None:
     global _new
     if not _new or _path is None:
         return
-    from .atomicio import write_cache
+    from .sealed import write_sealed
 
     known = _known if len(_known) <= LIMIT else {}
     try:
-        write_cache(_path, marshal.dumps((HEADER, known)))
+        write_sealed(_path, marshal.dumps((HEADER, known)))
     except OSError:
         return
     _new = 0

@@ -29,7 +29,7 @@ from functools import cache
 from types import CodeType
 from typing import Any
 
-from punchboard.plumbing.atomicio import write_cache
+from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
 
 from . import validated
 from .schema_files import definition_schema
@@ -92,7 +92,7 @@ def _check(name: str, definition: str | None) -> Check | None:
     path = validated.folder() / _SUBFOLDER / f"{key}.bin"
     code = None
     try:
-        code = marshal.loads(path.read_bytes())
+        code = marshal.loads(read_sealed_strict(path))
     except (OSError, ValueError, EOFError, TypeError):
         pass
     if not isinstance(code, CodeType):  # none yet, or a damaged file: generated again
@@ -102,7 +102,7 @@ def _check(name: str, definition: str | None) -> Check | None:
             return None
         code = compile(source, f"<fastjsonschema {name}{'#' + definition if definition else ''}>", "exec")
         try:
-            write_cache(path, marshal.dumps(code))
+            write_sealed(path, marshal.dumps(code))
         except OSError:
             pass
     namespace: dict[str, Any] = {}

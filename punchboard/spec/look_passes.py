@@ -20,8 +20,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from punchboard.plumbing.atomicio import write_cache
 from punchboard.plumbing.paths import resolved
+from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
 
 from . import validated
 
@@ -48,7 +48,7 @@ class LookPasses:
         self.known: set[bytes] = set()
         self.now: set[bytes] = set()  # the passes of this load's sides
         try:
-            versions, known = marshal.loads(self.path.read_bytes())
+            versions, known = marshal.loads(read_sealed_strict(self.path))
             if versions == _versions() and isinstance(known, bytes) and len(known) % _DIGEST == 0:
                 self.known = {known[at:at + _DIGEST] for at in range(0, len(known), _DIGEST)}
         except (OSError, EOFError, ValueError, TypeError):
@@ -79,6 +79,6 @@ class LookPasses:
         if self.now == self.known:
             return
         try:
-            write_cache(self.path, marshal.dumps((_versions(), b"".join(sorted(self.now)))))
+            write_sealed(self.path, marshal.dumps((_versions(), b"".join(sorted(self.now)))))
         except OSError:
             pass

@@ -29,8 +29,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from punchboard.plumbing.atomicio import write_cache
 from punchboard.plumbing.paths import resolved
+from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
 
 from . import validated
 
@@ -58,7 +58,7 @@ def _path(source: Path, max_nodes: int) -> Path:
 def read(source: Path, max_nodes: int, digest: str, parser: str) -> tuple[Any, Marks, Marks] | None:
     """The data, value marks and key marks parsed from ``source`` when its text had ``digest``; None if not kept."""
     try:
-        record = marshal.loads(_path(source, max_nodes).read_bytes())
+        record = marshal.loads(read_sealed_strict(_path(source, max_nodes)))
     except (OSError, ValueError, EOFError, TypeError):
         return None
     if (not isinstance(record, tuple) or len(record) != 5 or record[0] != _versions(parser) or record[1] != digest
@@ -71,6 +71,6 @@ def write(source: Path, max_nodes: int, digest: str, parser: str, data: Any, val
           key_marks: Marks) -> None:
     """Keep a successful parse of ``source`` (text with ``digest``) for the next command."""
     try:
-        write_cache(_path(source, max_nodes), marshal.dumps((_versions(parser), digest, data, value_marks, key_marks)))
+        write_sealed(_path(source, max_nodes), marshal.dumps((_versions(parser), digest, data, value_marks, key_marks)))
     except (OSError, ValueError):
         pass  # a folder that cannot be written, or data marshal refuses: parsed again next time

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from punchboard.generator.side_store import FOLDER, SideStore
 
+from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
 from tests.conftest import ROOT, run_cli
 
 WORDS = "gear steam brass copper court queen engineer trick quarter valve piston boiler rivet spring dial".split()
@@ -189,19 +190,19 @@ def test_the_index_kept_beside_the_store_is_trusted_only_for_its_file_and_never_
     _build(game, out)
     folder = out / "kept"
     store, index_file = folder / FOLDER / "deck.sides", folder / FOLDER / "deck.sides.index"
-    head, at, index = marshal.loads(index_file.read_bytes())
+    head, at, index = marshal.loads(read_sealed_strict(index_file))
     assert SideStore(folder, "deck", "")._index == index and len(index) == 11  # what reading every record gives
     keys = sorted(index, key=index.__getitem__)
     wrong = {**index, keys[6]: index[keys[8]], keys[8]: index[keys[6]]}  # two places swapped, the stamp kept
-    index_file.write_bytes(marshal.dumps((head, at, wrong)))
+    write_sealed(index_file, marshal.dumps((head, at, wrong)))
     (folder / FOLDER / "deck.pages").unlink()  # every page drawn, so every side is asked for
     _edit(game / "cards.csv", lambda rows: [row.replace("Card 3,", "Card 3b,") for row in rows])
     assert _sides(_build(game, out)) == (3, 8)  # the edited card, and the two sides the index put in wrong places
     _same_as_clean(game, out, tmp_path / "clean")
-    head, at, index = marshal.loads(index_file.read_bytes())
+    head, at, index = marshal.loads(read_sealed_strict(index_file))
     assert SideStore(folder, "deck", "")._index == index  # written again with the store
     store.write_bytes(store.read_bytes())  # the same records in a new file: another stamp, so the records are read
-    index_file.write_bytes(marshal.dumps((head, at, {key: (0, 10) for key in index})))
+    write_sealed(index_file, marshal.dumps((head, at, {key: (0, 10) for key in index})))
     read = SideStore(folder, "deck", "")._index  # every record, the edited card's old face too
     assert set(index) <= set(read) and len(read) == len(index) + 1
     (folder / FOLDER / "deck.pages").unlink()

@@ -20,6 +20,7 @@ from punchboard.generator.draw import fixed_forms
 from pypdf import PdfReader
 
 from punchboard.cli import main
+from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
 from punchboard.spec.model import Element
 from tests.conftest import ROOT, run_cli
 from tests.generator.test_kept_sides import _deck, _edit, _same_as_clean
@@ -178,7 +179,7 @@ def test_a_rebuild_takes_its_run_forms_as_the_last_build_kept_them(tmp_path: Pat
     out = tmp_path / "out"
     assert main(["build", str(game), "--out", str(out), "--jobs", "1", "--quiet"]) == 0
     runs_file = out / "kept" / ".punchboard-sides" / "deck.runs"
-    head, salt, runs = marshal.loads(runs_file.read_bytes())
+    head, salt, runs = marshal.loads(read_sealed_strict(runs_file))
     placed = {name.removeprefix("/FormXob.") for name in _run_forms(out / "kept" / "deck.pdf")[0]}
     assert set(runs) == placed and placed
     drawn = _drawing_runs(monkeypatch)
@@ -193,8 +194,8 @@ def test_a_rebuild_takes_its_run_forms_as_the_last_build_kept_them(tmp_path: Pat
     assert main(["build", str(game), "--out", str(out), "--jobs", "1", "--quiet"]) == 0
     assert len(drawn) > kept
     _same_as_clean(game, out, tmp_path / "clean1")
-    head, salt, runs = marshal.loads(runs_file.read_bytes())
-    runs_file.write_bytes(marshal.dumps((head, "another salt", {name: (b"not this", filters) for name, (_, filters)
+    head, salt, runs = marshal.loads(read_sealed_strict(runs_file))
+    write_sealed(runs_file, marshal.dumps((head, "another salt", {name: (b"not this", filters) for name, (_, filters)
                                                                  in runs.items()})))
     _edit(game / "cards.csv", lambda rows: [rows[0].replace("(tweaked again)", "(again)"), *rows[1:]])
     assert main(["build", str(game), "--out", str(out), "--jobs", "1", "--quiet"]) == 0

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from punchboard.generator.export import images
 
+from punchboard.plumbing.sealed import read_sealed
 from punchboard.spec.loader import load_game
 from tests.build_helpers import make_game
 from tests.conftest import run_cli
@@ -66,7 +67,7 @@ def test_a_damaged_or_missing_image_or_record_is_written_again(tmp_path: Path) -
     os.utime(one, ns=(0, 0))
     _images(game, out)
     assert {path: data for path, (data, _, _) in _pngs(out).items()} == expected
-    kept = json.loads((images / ".punchboard-images" / "cards.json").read_text(encoding="utf-8"))
+    kept = json.loads(read_sealed(images / ".punchboard-images" / "cards.json").decode("utf-8"))
     assert sorted(kept["files"]) == sorted(p.name for p in (images / "cards").glob("*.png"))
 
 

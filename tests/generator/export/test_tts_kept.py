@@ -15,6 +15,7 @@ from punchboard.generator.export import images, tts
 from punchboard.generator.export.kept_images import PixelsMemo
 
 from punchboard.plumbing.paths import COMPONENTS
+from punchboard.plumbing.sealed import read_sealed
 from punchboard.spec.loader import load_game
 from tests.conftest import run_cli
 
@@ -112,7 +113,7 @@ def test_pixels_memo_renders_only_what_it_has_not_seen(tmp_path: Path):
     assert again.digests(keys, render_for(keys)) == first
     assert asked == [[3]]  # a page without a drawing key is always rendered
     again.save()
-    assert sorted(json.loads(path.read_text(encoding="utf-8"))["pixels"]) == ["a", "b", "c"]
+    assert sorted(json.loads(read_sealed(path).decode("utf-8"))["pixels"]) == ["a", "b", "c"]
     path.write_text("{not json", encoding="utf-8")
     asked.clear()
     assert PixelsMemo(path).digests(keys[:1], render_for(keys)) == first[:1]
