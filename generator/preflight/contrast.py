@@ -48,7 +48,7 @@ def _corner(box: Rect, px: object, py: object) -> Point:
     return box.x + x, box.top - y
 
 
-class _Layer:
+class Layer:
     """An element drawn before a text, as far as the colour under that text is concerned."""
 
     def __init__(self, drawn: Drawn):
@@ -108,7 +108,7 @@ def _outline_bounds(corners: list[Point]) -> Rect:
     return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
 
 
-def _under(layers: list[_Layer], point: Point) -> RGB | None:
+def colour_at(layers: list[Layer], point: Point) -> RGB | None:
     """The colour at ``point`` from the paper and ``layers`` in drawing order; None if unknown."""
     here: RGB = WHITE
     for layer in layers:
@@ -121,10 +121,10 @@ def _under(layers: list[_Layer], point: Point) -> RGB | None:
 
 
 def check(side: SideSeen) -> Iterator[Finding]:
-    layers: list[tuple[int, _Layer]] = []
+    layers: list[tuple[int, Layer]] = []
     for index, drawn in enumerate(side.drawn):
         if drawn.element.type in (*SHAPES, "icon", "image"):
-            layer = _Layer(drawn)
+            layer = Layer(drawn)
             if layer.paints:
                 layers.append((index, layer))
             continue
@@ -142,7 +142,7 @@ def check(side: SideSeen) -> Iterator[Finding]:
         uniform = all(layer.kind == "rect" and layer.fill is not None and not layer.turned and layer.drawn.rect.contains(lines)
                       for layer in below)  # the same colour under every point: judge one
         for point in [lines.center] if uniform else grid(lines):
-            under = _under(below, point)
+            under = colour_at(below, point)
             if under is None:
                 continue
             text = over(ink_colour[0], ink_colour[1] * _opacity(drawn), under)

@@ -20,6 +20,7 @@ CODES: Mapping[str, str] = {
     "thin_stroke": "a line or outline thinner than 0.25 pt",
     "safe_zone": "text or key art outside the safe zone (or past the trim, in the bleed)",
     "low_contrast": "text against what lies under it below the WCAG contrast ratio (4.5:1; 3:1 from 18 pt)",
+    "trim_edge": "a filled shape or picture that stops exactly at the trim of a piece with bleed (a cut that drifts shows paper)",
     "colour_blind": "a field whose values are told only by colours that look alike with protanopia, deuteranopia or tritanopia",
     "grayscale": "a field whose values are told only by colours that look alike printed in black and white",
 }

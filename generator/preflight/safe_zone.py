@@ -2,7 +2,7 @@
 
 Text is measured by its lines as drawn, not its box. Key art is an icon (but
 not the ``frame`` icon, a border meant to run along the edge), or a picture that stays inside the trim (a picture reaching past the trim on any
-edge is a background meant to bleed).
+edge is a background meant to bleed; one whose edge lies on the trim is art drawn to the edge, which ``trim_edge`` judges).
 """
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ from punchboard.generator.draw.geometry import Rect
 from punchboard.spec.icons import ELEMENT_ONLY_ICONS
 
 from .seen import Finding, SideSeen, angle, bounds, millimetres, placement, raster
+from .trim_edge import TOLERANCE as TRIM_TOLERANCE
 
 TOLERANCE = 0.05  # points
+EDGE = TRIM_TOLERANCE  # a picture this near the trim on any edge is drawn to it: not key art
 BORDERS = ELEMENT_ONLY_ICONS  # the frame icon is a border drawn along the edge, not key art
 
 
@@ -46,8 +48,8 @@ def check(side: SideSeen) -> Iterator[Finding]:
             spot = placement(drawn, picture) if picture is not None else None
             placed = drawn.rect if spot is None or spot.clip else Rect(spot.x, spot.y, spot.width, spot.height)
             area, what = bounds(placed, angle(drawn), drawn.rect.center), "picture"
-            if _reach(trim, area) > TOLERANCE:
-                continue  # a background running into the bleed
+            if _reach(trim, area) >= -EDGE:
+                continue  # a background running into the bleed, or art drawn to the trim (trim_edge judges that)
         else:
             continue
         if area is None:

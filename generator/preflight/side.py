@@ -16,12 +16,12 @@ from punchboard.generator.draw.side import SideFrame
 
 from punchboard.spec.model import Layout
 
-from . import contrast, resolution, safe_zone, strokes, text_size
+from . import contrast, resolution, safe_zone, strokes, text_size, trim_edge
 from .findings import ignored, message
 from .seen import Finding, SideSeen
 
 CHECKS: tuple[Callable[[SideSeen], Iterable[Finding]], ...] = (
-    resolution.check, text_size.check, strokes.check, safe_zone.check, contrast.check,
+    resolution.check, text_size.check, strokes.check, safe_zone.check, contrast.check, trim_edge.check,
 )
 
 
