@@ -19,6 +19,7 @@ from punchboard.plumbing.limits import FLAGS
 
 CONVERTED = "fonts"  # the cache's folder of converted fonts
 CONVERTER = "cu2qu1"  # part of a converted file's name: a change of how fonts are converted makes new files
+_private: Path | None = None  # converted fonts of this process when the cache folder cannot be written
 MAX_ERR = 1.0  # font units (1/1000 em for most CFF fonts): how far a quadratic curve may stray from the cubic one
 
 
@@ -44,11 +45,31 @@ def truetype_file(path: Path) -> Path:
     digest = file_digest(path)
     if digest is None:
         return path  # unreadable: reportlab's reader says so
-    target = current_cache_root() / CONVERTED / f"{digest}-{CONVERTER}.ttf"
+    name = f"{digest}-{CONVERTER}.ttf"
+    target = current_cache_root() / CONVERTED / name
     if target.is_file():
         return target
-    write_cache(target, _converted(path))
+    data = _converted(path)
+    try:
+        write_cache(target, data)
+    except OSError:  # no cache folder to write in (read-only home, full disk): a folder of this process's own
+        target = _private_folder() / name
+        if not target.is_file():
+            target.write_bytes(data)
     return target
+
+
+def _private_folder() -> Path:
+    """A temporary folder for converted fonts, made once per process and removed when it ends."""
+    global _private
+    if _private is None:
+        import atexit
+        import shutil
+        import tempfile
+
+        _private = Path(tempfile.mkdtemp(prefix="punchboard-fonts-"))
+        atexit.register(shutil.rmtree, _private, True)
+    return _private
 
 
 def _converted(path: Path) -> bytes:

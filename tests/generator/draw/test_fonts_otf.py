@@ -139,3 +139,14 @@ def test_an_otf_replaced_between_builds_in_one_process_is_converted_and_drawn_ag
     assert "".join(c["text"] for c in chars) == name.replace(" ", "")
     drawn = chars[-1]["x1"] - chars[0]["x0"]
     assert drawn == pytest.approx(_advance(game / "fonts" / "Testa.otf", name, chars[0]["size"]), rel=0.001)
+
+
+def test_an_otf_builds_when_the_cache_folder_cannot_be_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the cache folder would be", encoding="utf-8")
+    monkeypatch.setenv("PUNCHBOARD_CACHE_DIR", str(blocked))
+    game = _game(tmp_path / "nocache", "{Testa: fonts/Testa.otf}", text="{name}")
+    make_cff_font(game / "fonts" / "Testa.otf")
+    assert main(["build", str(game), "--out", str(tmp_path / "out"), "--quiet", "--jobs", "1"]) == 0
+    with pdfplumber.open(tmp_path / "out" / "nocache" / "cards.pdf") as doc:
+        assert any(c["fontname"].endswith("Testa-Regular") for c in doc.pages[0].chars)
