@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from punchboard.plumbing.errors import Problem
 from punchboard.plumbing.limits import FLAGS
@@ -34,6 +34,33 @@ Template = tuple[int, dict[str, Any], Side | None, Side | None, tuple[tuple[int,
 _ENTRY_ONLY = {"range": "range: makes a run of cards", "back": "back: gives the entry its own back",
                "layout": "layout: gives the entry its own layout", "cells": "cells: shapes a tile"}
 ONE_CELL = ((0, 0),)  # the cells of a piece that is not a tile, or of a tile that gives none
+
+
+class _Shared(NamedTuple):
+    """What every entry of one printed component starts from."""
+
+    kind: str
+    fields: list[str]
+    defaults: dict[str, Any]
+    default_marks: dict[str, str]  # where each default was written
+    face: Side | None  # the component's layout
+    back: Side | None
+    copies: int
+
+
+def _pieces(component_id: str, copies: int, templates: list[Template]) -> list[Piece]:
+    """The pieces ``templates`` make, every copy of the component in turn, numbered in that order."""
+    pieces: list[Piece] = []
+    index = 0
+    for copy in range(copies):
+        for entry_index, (count, fields_of, entry_face, entry_back, cells, marks) in enumerate(templates):
+            spec = {"component": component_id, "index": index, "copy": copy, "entry": entry_index,
+                    "fields": frozen_map(fields_of), "face": entry_face, "back": entry_back, "cells": cells, "marks": marks}
+            for _ in range(count):
+                spec["index"] = index
+                pieces.append(new_piece(spec))
+                index += 1
+    return pieces
 
 
 def _mark(doc: Document, path: PathKey) -> str:
@@ -195,32 +222,86 @@ class ComponentLoader:
                          notes=data.get("notes", ""), printed=False, supplies=tuple(items))
 
     def _printed(self, doc: Document, data: dict[str, Any], kind: str) -> Component | None:
+        """A printed component (deck, tokens, board, …): its entries and card table expanded into pieces;
+        None when it has a problem (each one is added to the collector)."""
         errors_before = len(self.out.problems)
         size = parse_size(doc, ("size",), data["size"], self.presets, self.out) if "size" in data else None
         cell = positive_length(doc, ("cell",), data["cell"], self.out) if "cell" in data else None
-        fields = list(data.get("fields", []))
-        misnamed = [(at, key) for at, key in enumerate(fields) if key in _ENTRY_ONLY]
-        for at, key in misnamed:
-            self.out.add(doc.problem(("fields", at), f"field '{key}' has the name of an entry's own key ({_ENTRY_ONLY[key]}), "
-                                     "which a card's value cannot set; expected another name for the field"))
-        if misnamed:  # every entry setting it would be read as that key
+        fields = self._declared_fields(doc, data)
+        if fields is None:
             return None
         defaults = data.get("defaults", {})
-        for key in defaults:
-            if key not in fields and key != "name":
-                self.out.add(doc.problem(("defaults", key), f"default for undeclared field '{key}'; declare it under fields:", key=True))
         face: Side | None = None
         if "layout" in data:
             self.check_layout(doc, ("layout",), data["layout"])
             face = Side(data["layout"])
         back = self.side(doc, ("back",), data.get("back"), None)
+        entries, rows, table_file = self._entries(doc, data, kind, fields, face, errors_before)
+        shared = _Shared(kind, fields, defaults, {k: _mark(doc, ("defaults", k)) for k in defaults}, face, back,
+                         data.get("copies", 1))
+        templates: list[Template] = []
+        total = 0
+        for entry, edoc, epath in entries:
+            added = self._entry_templates(doc, shared, entry, edoc, epath, total, templates)
+            if added is None:
+                return None
+            total = added
+        if rows is not None and not self._row_templates(doc, rows, defaults, shared.default_marks, (face, back),
+                                                        shared.copies, total, templates):
+            return None
+        if len(self.out.problems) > errors_before:
+            return None
+        pieces = _pieces(data["id"], shared.copies, templates)
+        if kind in ("deck", "banknotes", "tokens", "board", "sheet") and size is None:
+            self.out.add(doc.problem((), f"missing required key 'size' for a {kind}"))
+            return None
+        if size is not None and not self._safe_zones_fit(doc, size, kind, (("layout",), face), (("back", "layout"), back)):
+            return None
+        return Component(
+            id=data["id"],
+            kind=kind,
+            name=data.get("name", data["id"].replace("_", " ").title()),
+            source=doc.path,
+            size=size,
+            copies=shared.copies,
+            pieces=tuple(pieces),
+            fields=tuple(fields),
+            notes=data.get("notes", ""),
+            printed=data.get("print", True),
+            shape=self._token_shape(doc, data) if kind == "tokens" else None,
+            cell=cell,
+            fold=data.get("fold", "none"),
+            outside=self._outside(doc, data),
+            inputs=(doc.path, table_file) if table_file is not None else (doc.path,),
+            print_group=self._print_group(doc, data),
+        )
+
+    def _declared_fields(self, doc: Document, data: dict[str, Any]) -> list[str] | None:
+        """The component's fields; None when one has the name of an entry's own key (every entry setting it
+        would be read as that key). A default for an undeclared field is a problem too."""
+        fields = list(data.get("fields", []))
+        misnamed = [(at, key) for at, key in enumerate(fields) if key in _ENTRY_ONLY]
+        for at, key in misnamed:
+            self.out.add(doc.problem(("fields", at), f"field '{key}' has the name of an entry's own key ({_ENTRY_ONLY[key]}), "
+                                     "which a card's value cannot set; expected another name for the field"))
+        if misnamed:
+            return None
+        for key in data.get("defaults", {}):
+            if key not in fields and key != "name":
+                self.out.add(doc.problem(("defaults", key), f"default for undeclared field '{key}'; declare it under fields:", key=True))
+        return fields
+
+    def _entries(self, doc: Document, data: dict[str, Any], kind: str, fields: list[str], face: Side | None,
+                 errors_before: int) -> tuple[list[tuple[dict[str, Any], Document, PathKey]], TableEntries | None, Path | None]:
+        """The component's entries (with the document and path each is in), its card table's rows when they
+        set fields alone (:meth:`_row_templates` reads them; otherwise they are entries), and the table's file."""
         list_key = LIST_KEYS[kind]
         entries: list[tuple[dict[str, Any], Document, PathKey]] = [
             (entry, doc, (list_key, i)) for i, entry in enumerate(data.get(list_key, []))
         ]
         table_key = "table" if "table" in data else "csv"
         table_file: Path | None = None
-        rows: TableEntries | None = None  # a card table whose rows set fields alone (_row_templates)
+        rows: TableEntries | None = None
         if "csv" in data and "table" in data:
             self.out.add(doc.problem(("table",), "give the card table once: csv: or table:, not both", key=True))
         elif table_key in data:
@@ -236,104 +317,71 @@ class ComponentLoader:
         if not entries and not (rows is not None and rows.rows) and len(self.out.problems) == errors_before:
             also = f" and the {table_key} has no rows" if table_key in data else ""
             self.out.add(doc.problem((list_key,) if list_key in data else (table_key,), f"{list_key} is empty{also}; expected at least one entry"))
-        copies = data.get("copies", 1)
-        default_marks = {k: _mark(doc, ("defaults", k)) for k in defaults}
-        pieces: list[Piece] = []
-        templates: list[Template] = []
-        total = 0
-        for entry, edoc, epath in entries:
-            for key in entry:
-                if key not in ENTRY_KEYS and key not in fields:
-                    hint = schema_check.suggest(key, sorted(set(fields) | ENTRY_KEYS))
-                    self.out.add(
-                        edoc.problem(
-                            epath + (key,),
-                            f"unknown field '{key}'{hint}; declare it under fields: or use one of "
-                            + ", ".join(sorted(ENTRY_KEYS)),
-                            key=True,
-                        )
+        return entries, rows, table_file
+
+    def _entry_templates(self, doc: Document, shared: _Shared, entry: dict[str, Any], edoc: Document, epath: PathKey,
+                         total: int, templates: list[Template]) -> int | None:
+        """Check one entry and add what it makes to ``templates``: the pieces counted so far with it, or None
+        when they pass the piece limit (the problem names the count, copies or range that passed it)."""
+        fields, defaults = shared.fields, shared.defaults
+        for key in entry:
+            if key not in ENTRY_KEYS and key not in fields:
+                hint = schema_check.suggest(key, sorted(set(fields) | ENTRY_KEYS))
+                self.out.add(
+                    edoc.problem(
+                        epath + (key,),
+                        f"unknown field '{key}'{hint}; declare it under fields: or use one of "
+                        + ", ".join(sorted(ENTRY_KEYS)),
+                        key=True,
                     )
-            entry_face = face
-            if "layout" in entry:
-                self.check_layout(edoc, epath + ("layout",), entry["layout"])
-                entry_face = Side(entry["layout"])
-            if entry_face is None:
-                self.out.add(edoc.problem(epath, "no layout: set layout on the component or on this entry"))
-            entry_back = self.side(edoc, epath + ("back",), entry.get("back"), back)
-            cells = self._cells(edoc, epath, entry.get("cells"), kind)
-            base = {k: v for k, v in defaults.items()}
-            base.update({k: v for k, v in entry.items() if k not in ENTRY_KEYS or k == "name"})
-            marks = dict(default_marks)
-            marks.update({k: _mark(edoc, epath + (k,)) for k in entry if k not in ENTRY_KEYS or k == "name"})
-            if "range" in entry:
-                marks[entry["range"]["field"]] = _mark(edoc, epath + ("range",))
-            values: list[dict[str, Any]] = [base]
-            steps = 1  # values the entry runs through: its range's length, worked out (len() of a range stops at 2**63)
-            if "range" in entry:
-                rng = entry["range"]
-                steps = range_length(rng["from"], rng["to"], rng.get("step", 1))
-                if rng["field"] not in fields:
-                    self.out.add(edoc.problem(epath + ("range", "field"), f"range field '{rng['field']}' is not declared under fields:"))
-                if rng["to"] < rng["from"]:
-                    self.out.add(edoc.problem(epath + ("range",), f"range goes from {rng['from']} down to {rng['to']}; expected from ≤ to"))
-            count = entry.get("count", 1)
-            total += count * steps * copies
-            max_pieces = self.out.limits.max_pieces
-            if total > max_pieces:
-                culprit, where = edoc, epath + ("count",)
-                if count * steps <= max_pieces and copies > 1:
-                    culprit, where = doc, ("copies",)
-                elif "range" in entry and count <= max_pieces:
-                    where = epath + ("range",)
-                self.out.add(_too_many(culprit, where, total, max_pieces))
-                return None
-            if "range" in entry:
-                values = [{"name": str(v), **base, rng["field"]: v} for v in range(rng["from"], rng["to"] + 1, rng.get("step", 1))]
-            for fields_of in values:
-                templates.append((count, fields_of, entry_face, entry_back, cells, frozen_map(marks)))
-        if rows is not None and not self._row_templates(doc, rows, defaults, default_marks, (face, back), copies, total, templates):
+                )
+        entry_face = shared.face
+        if "layout" in entry:
+            self.check_layout(edoc, epath + ("layout",), entry["layout"])
+            entry_face = Side(entry["layout"])
+        if entry_face is None:
+            self.out.add(edoc.problem(epath, "no layout: set layout on the component or on this entry"))
+        entry_back = self.side(edoc, epath + ("back",), entry.get("back"), shared.back)
+        cells = self._cells(edoc, epath, entry.get("cells"), shared.kind)
+        base = {k: v for k, v in defaults.items()}
+        base.update({k: v for k, v in entry.items() if k not in ENTRY_KEYS or k == "name"})
+        marks = dict(shared.default_marks)
+        marks.update({k: _mark(edoc, epath + (k,)) for k in entry if k not in ENTRY_KEYS or k == "name"})
+        values: list[dict[str, Any]] = [base]
+        steps = 1  # values the entry runs through: its range's length, worked out (len() of a range stops at 2**63)
+        if "range" in entry:
+            rng = entry["range"]
+            marks[rng["field"]] = _mark(edoc, epath + ("range",))
+            steps = range_length(rng["from"], rng["to"], rng.get("step", 1))
+            if rng["field"] not in fields:
+                self.out.add(edoc.problem(epath + ("range", "field"), f"range field '{rng['field']}' is not declared under fields:"))
+            if rng["to"] < rng["from"]:
+                self.out.add(edoc.problem(epath + ("range",), f"range goes from {rng['from']} down to {rng['to']}; expected from ≤ to"))
+        count = entry.get("count", 1)
+        copies = shared.copies
+        total += count * steps * copies
+        max_pieces = self.out.limits.max_pieces
+        if total > max_pieces:
+            culprit, where = edoc, epath + ("count",)
+            if count * steps <= max_pieces and copies > 1:
+                culprit, where = doc, ("copies",)
+            elif "range" in entry and count <= max_pieces:
+                where = epath + ("range",)
+            self.out.add(_too_many(culprit, where, total, max_pieces))
             return None
-        if len(self.out.problems) > errors_before:
-            return None
-        index = 0
-        for copy in range(copies):
-            for entry_index, (count, fields_of, entry_face, entry_back, cells, marks) in enumerate(templates):
-                values = {"component": data["id"], "index": index, "copy": copy, "entry": entry_index,
-                          "fields": frozen_map(fields_of), "face": entry_face, "back": entry_back, "cells": cells, "marks": marks}
-                for _ in range(count):
-                    values["index"] = index
-                    pieces.append(new_piece(values))
-                    index += 1
-        if kind in ("deck", "banknotes", "tokens", "board", "sheet") and size is None:
-            self.out.add(doc.problem((), f"missing required key 'size' for a {kind}"))
-            return None
-        if size is not None and not self._safe_zones_fit(doc, size, kind, (("layout",), face), (("back", "layout"), back)):
-            return None
-        shape = None
-        if kind == "tokens":
-            outline = tuple((float(x), float(y)) for x, y in data.get("outline", []))
-            shape_name = data.get("shape", "circle")
-            if shape_name == "custom" and not outline:
-                self.out.add(doc.problem(("shape",), "shape custom needs an outline: a list of [x, y] points"))
-            shape = TokenShape(shape_name, data.get("teeth", 12), outline)
-        return Component(
-            id=data["id"],
-            kind=kind,
-            name=data.get("name", data["id"].replace("_", " ").title()),
-            source=doc.path,
-            size=size,
-            copies=copies,
-            pieces=tuple(pieces),
-            fields=tuple(fields),
-            notes=data.get("notes", ""),
-            printed=data.get("print", True),
-            shape=shape,
-            cell=cell,
-            fold=data.get("fold", "none"),
-            outside=self._outside(doc, data),
-            inputs=(doc.path, table_file) if table_file is not None else (doc.path,),
-            print_group=self._print_group(doc, data),
-        )
+        if "range" in entry:
+            values = [{"name": str(v), **base, rng["field"]: v} for v in range(rng["from"], rng["to"] + 1, rng.get("step", 1))]
+        for fields_of in values:
+            templates.append((count, fields_of, entry_face, entry_back, cells, frozen_map(marks)))
+        return total
+
+    def _token_shape(self, doc: Document, data: dict[str, Any]) -> TokenShape:
+        """A token component's shape: its name, teeth and (for custom) its outline."""
+        outline = tuple((float(x), float(y)) for x, y in data.get("outline", []))
+        shape_name = data.get("shape", "circle")
+        if shape_name == "custom" and not outline:
+            self.out.add(doc.problem(("shape",), "shape custom needs an outline: a list of [x, y] points"))
+        return TokenShape(shape_name, data.get("teeth", 12), outline)
 
     def _row_templates(self, doc: Document, rows: TableEntries, defaults: dict[str, Any], default_marks: dict[str, str],
                        sides: tuple[Side | None, Side | None], copies: int, total: int, templates: list[Template]) -> bool:
