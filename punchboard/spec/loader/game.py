@@ -165,11 +165,9 @@ def load_game(folder: Path, limits: Limits = DEFAULT_LIMITS, out_dir: Path | Non
         return _load_game(folder, limits, out_dir)
 
 
-def _load_game(folder: Path, limits: Limits, out_dir: Path | None) -> Game:
-    out = Collector(limits=limits)
-    if out_dir is not None:
-        out.sheets = Path(out_dir) / SHEETS_FOLDER
-    game_path = folder / GAME_FILE
+def _game_document(folder: Path, game_path: Path, out: Collector) -> Document:
+    """The game file, read and checked against its schema; raises SpecError when it is missing or invalid (with
+    the named component files' problems too, when the list of them can be read)."""
     if not game_path.is_file():
         raise SpecError([Problem(display_path(folder), 1, 1, f"no {GAME_FILE} in this folder; expected a game folder")])
     doc = load_document(game_path, out)
@@ -185,32 +183,34 @@ def _load_game(folder: Path, limits: Limits, out_dir: Path | None) -> Game:
             # report the component files' problems too, not only the game file's
             _load_components(folder, doc, names, ComponentLoader(folder, LayoutLoader(folder, out), load_size_presets(), out), out)
         out.raise_if_any()
+    return doc
+
+
+def _setup_file(folder: Path, doc: Document, components: list[Component],
+                out: Collector) -> tuple[Path | None, tuple[str, ...]]:
+    """The game's setup file, if it names one, and the gaps its check warns of (checked only while the game
+    has no other problem)."""
     data = doc.data
-    if data["players"]["min"] > data["players"]["max"]:
-        out.add(doc.problem(("players",), f"players min {data['players']['min']} is more than max {data['players']['max']}"))
-    presets = load_size_presets()
-    layouts = LayoutLoader(folder, out)
-    loader = ComponentLoader(folder, layouts, presets, out)
-    components, files = _load_components(folder, doc, data["components"], loader, out)
-    files.insert(0, game_path)
-    seen = {component.id for component in components}
-    out.extend(check_print_groups(components, loader.group_marks, layouts.cache.get))
-    setup = None
-    warnings: tuple[str, ...] = ()
-    if "setup" in data:
-        setup = folder / data["setup"]
-        if not is_inside(setup, folder):
-            out.add(doc.problem(("setup",), f"setup file '{data['setup']}' lies outside the game folder"))
-        elif not setup.is_file():
-            out.add(doc.problem(("setup",), f"setup file '{data['setup']}' not found in {display_path(folder)}"))
-        elif not out.problems:
-            try:
-                warnings = _setup_gaps(setup, components, (data["players"]["min"], data["players"]["max"]))
-            except SpecError as err:
-                out.extend(err.problems)
+    if "setup" not in data:
+        return None, ()
+    setup = folder / data["setup"]
+    if not is_inside(setup, folder):
+        out.add(doc.problem(("setup",), f"setup file '{data['setup']}' lies outside the game folder"))
+    elif not setup.is_file():
+        out.add(doc.problem(("setup",), f"setup file '{data['setup']}' not found in {display_path(folder)}"))
+    elif not out.problems:
+        try:
+            return setup, _setup_gaps(setup, components, (data["players"]["min"], data["players"]["max"]))
+        except SpecError as err:
+            out.extend(err.problems)
+    return setup, ()
+
+
+def _box_lines(doc: Document, seen: set[str], loader: ComponentLoader, out: Collector) -> list[BoxLine]:
+    """The game file's box: lines, each checked for the components it names and its where: expression."""
     box: list[BoxLine] = []
     ids = sorted(seen)
-    for index, line in enumerate(data.get("box", [])):
+    for index, line in enumerate(doc.data.get("box", [])):
         for j, component_id in enumerate(line["components"]):
             # while a component file is too broken to tell its id, the box may well mean it: say nothing
             if component_id not in seen and component_id not in loader.ids_read and not loader.nameless:
@@ -223,15 +223,26 @@ def _load_game(folder: Path, limits: Limits, out_dir: Path | None) -> Game:
                 out.add(doc.problem(("box", index, "where"), f"where: {exc}"))
         line_no, col = doc.where(("box", index))
         box.append(BoxLine(line["text"], line["count"], tuple(line["components"]), line.get("where"), f"{doc.name}:{line_no}:{col}", line.get("per_copy", False)))
+    return box
+
+
+def _used_layouts(components: list[Component], layouts: LayoutLoader) -> dict[str, Layout]:
+    """Every layout a component's pieces name that loaded, by name (components in order, names sorted)."""
     used: dict[str, Layout] = {}
-    palette = dict(data.get("palette", {}))
     for component in components:
         for name in sorted(component.layouts()):
             layout = layouts.get(name)
             if layout is not None:
                 used[name] = layout
-    images = layout_checks.ImageChecker(folder, limits, layouts.mark)
+    return used
 
+
+def _check_layouts(folder: Path, limits: Limits, doc: Document, components: list[Component], used: dict[str, Layout],
+                   palette: dict[str, Any], layouts: LayoutLoader, out: Collector) -> dict[str, Path]:
+    """Check the used layouts (colours, fonts, images) and every piece's bindings and looks against them;
+    the game's icons."""
+    data = doc.data
+    images = layout_checks.ImageChecker(folder, limits, layouts.mark)
     sharing: dict[str, bool] = {}
 
     def shared(file: str) -> bool:
@@ -256,6 +267,30 @@ def _load_game(folder: Path, limits: Limits, out_dir: Path | None) -> Game:
     if passes is not None:
         passes.save()
     out.extend(look.problems)
+    return icons
+
+
+def _load_game(folder: Path, limits: Limits, out_dir: Path | None) -> Game:
+    """Load, check and freeze one game folder (see :func:`load_game`); raises SpecError with every problem."""
+    out = Collector(limits=limits)
+    if out_dir is not None:
+        out.sheets = Path(out_dir) / SHEETS_FOLDER
+    game_path = folder / GAME_FILE
+    doc = _game_document(folder, game_path, out)
+    data = doc.data
+    if data["players"]["min"] > data["players"]["max"]:
+        out.add(doc.problem(("players",), f"players min {data['players']['min']} is more than max {data['players']['max']}"))
+    presets = load_size_presets()
+    layouts = LayoutLoader(folder, out)
+    loader = ComponentLoader(folder, layouts, presets, out)
+    components, files = _load_components(folder, doc, data["components"], loader, out)
+    files.insert(0, game_path)
+    out.extend(check_print_groups(components, loader.group_marks, layouts.cache.get))
+    setup, warnings = _setup_file(folder, doc, components, out)
+    box = _box_lines(doc, {component.id for component in components}, loader, out)
+    palette = dict(data.get("palette", {}))
+    used = _used_layouts(components, layouts)
+    icons = _check_layouts(folder, limits, doc, components, used, palette, layouts, out)
     out.raise_if_any()
     return Game(
         id=data["id"],
