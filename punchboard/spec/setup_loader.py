@@ -149,8 +149,8 @@ def choice_label(path: PathKey) -> str:
     index = 0
     while index < len(parts):
         part = parts[index]
-        if part in singular and index + 1 < len(parts) and isinstance(parts[index + 1], int):
-            words.append(f"{singular[part]} {parts[index + 1] + 1}")
+        if part in singular and index + 1 < len(parts) and isinstance(number := parts[index + 1], int):
+            words.append(f"{singular[part]} {number + 1}")
             index += 2
             if part == "steps" and index < len(parts) and parts[index] in STEP_KINDS:
                 index += 1  # the step's kind key
@@ -450,6 +450,8 @@ class _Builder:
         return tuple(steps)
 
     def step(self, path: PathKey, number: int, raw: dict[str, Any], known: set[str], per_player: set[str]) -> Step | None:
+        """One step, checked against the zones written before it (``known``; ``per_player``: those each player
+        has), which it adds to."""
         kind = next(k for k in raw if k in STEP_KINDS)
         body = raw[kind]
         at = path + (kind,)
@@ -459,14 +461,52 @@ class _Builder:
         where = body.get("where")
         if where is not None:
             self.expression(at + ("where",), where, condition=True)
-        component = body.get("component")
+        components = self.step_components(at, body.get("component"))
+        options = self.source_options(at, kind, body, known, per_player)
+        each_player = options["each_player"]
+        if kind in ("take", "give", "deal", "draw_keep"):
+            options["to"] = body["to"]
+        if kind == "take":
+            options.update(count=self.count(at + ("count",), body.get("count")), pick=body.get("pick", "first"))
+        elif kind == "remove":
+            options.update(count=self.count(at + ("count",), body.get("count")), face=body.get("face", ""))
+        if kind in ("take", "remove") and "match" in body:
+            options.update(self.match_options(at, body["match"], each_player, known, per_player))
+        elif kind == "deal":
+            options.update(self.deal_options(at, body))
+        elif kind == "give":
+            options.update(self.give_options(at, body, known, per_player))
+        elif kind == "place":
+            self.check_field(at + ("distinct",), body.get("distinct"))
+            options.update(into=tuple(body["into"]), each=self.count(at + ("each",), body["each"]),
+                           distinct_field=body.get("distinct"))
+            if body.get("from", BOX) == BOX and self.places is not None:  # judged at every player count (check_counts)
+                self.places.append((at, self.table_name, when, components, where, options["each"],
+                                    options["into"], options["distinct_field"]))
+        elif kind == "split":
+            options.update(self.split_options(at, body, known, per_player))
+        elif kind == "draw_keep":
+            options.update(draw=self.count(at + ("draw",), body["draw"]), keep=self.count(at + ("keep",), body["keep"]))
+            if isinstance(body["draw"], int) and isinstance(body["keep"], int) and body["keep"] > body["draw"]:
+                self.error(at + ("keep",), f"keep {body['keep']} is more than draw {body['draw']}")
+        self.step_writes(at, kind, body, options, known, per_player)
+        return Step(kind=kind, number=number, say=raw.get("say", ""), source=self.source(path), when=when,
+                    components=components, where=where, **options)
+
+    def step_components(self, at: PathKey, component: str | list[str] | None) -> tuple[str, ...]:
+        """A step's ``component:`` (one id or a list) as a tuple, each id checked."""
         components = tuple([component] if isinstance(component, str) else component or [])
         for i, cid in enumerate(components):
             if cid not in self.components:
                 hint = schema_check.suggest(cid, sorted(self.components))
                 self.error(at + ("component",) + ((i,) if isinstance(component, list) else ()),
                            f"unknown component '{cid}'{hint}; expected one of {', '.join(sorted(self.components))}")
-        source_zone = body.get("from", BOX)
+        return components
+
+    def source_options(self, at: PathKey, kind: str, body: dict[str, Any], known: set[str],
+                       per_player: set[str]) -> dict[str, Any]:
+        """The zone a step reads (``from_zone``; a seat's ``seats`` and ``by``) and ``each_player``, checked: a
+        shared zone cannot be taken from each player's, nor one each player has pooled."""
         options: dict[str, Any] = {}
         if kind == "shuffle":
             self.check_read(at + ("zone",), body["zone"], known)
@@ -476,6 +516,7 @@ class _Builder:
             self.check_field(at + ("by",), body.get("by"))
             options.update(seats=body["seats"], by=body.get("by"), from_zone=body["seats"])
         else:
+            source_zone = body.get("from", BOX)
             self.check_read(at + ("from",), source_zone, known)
             options["from_zone"] = source_zone
         source_read = options.get("from_zone")
@@ -492,61 +533,47 @@ class _Builder:
             self.error(at + ("from",), f"'{source_read}' is a zone each player has: a {kind} from it would pool every "
                                        f"player's pieces; {how}")
         options["each_player"] = each_player
-        if kind in ("take", "give", "deal", "draw_keep"):
-            options["to"] = body["to"]
-        if kind == "take":
-            options.update(count=self.count(at + ("count",), body.get("count")), pick=body.get("pick", "first"))
-        elif kind == "remove":
-            options.update(count=self.count(at + ("count",), body.get("count")), face=body.get("face", ""))
-        if kind in ("take", "remove") and "match" in body:
-            options.update(self.match_options(at, body["match"], each_player, known, per_player))
-        elif kind == "deal":
-            if body.get("evenly") and "count" in body:
-                self.error(at, "deal takes either count (each) or evenly: true, not both")
-            if not body.get("evenly") and "count" not in body:
-                self.error(at, "deal needs count (cards to each player) or evenly: true")
-            if "remainder" in body and not body.get("evenly"):
-                self.error(at + ("remainder",), "remainder only applies to evenly: true")
-            options.update(count=self.count(at + ("count",), body.get("count")), evenly=bool(body.get("evenly")),
-                           extra=tuple(body.get("extra", [])), remainder=body.get("remainder"))
-        elif kind == "give":
-            match = body.get("match")
-            if match is not None:
-                self.check_field(at + ("match", "field"), match["field"])
-                self.check_read(at + ("match", "zone"), match["zone"], known)
-                if match["zone"] not in per_player:
-                    self.error(at + ("match", "zone"), f"match zone '{match['zone']}' is not a zone each player has")
-            self.check_field(at + ("same",), body.get("same"))
-            if body.get("distinct") and not body.get("same"):
-                self.error(at + ("distinct",), "distinct: true needs same: FIELD (the value no two players share)")
-            options.update(count=self.count(at + ("count",), body["count"]), same=body.get("same"),
-                           distinct=bool(body.get("distinct")),
-                           match_field=match["field"] if match else None, match_zone=match["zone"] if match else None)
-        elif kind == "place":
-            self.check_field(at + ("distinct",), body.get("distinct"))
-            options.update(into=tuple(body["into"]), each=self.count(at + ("each",), body["each"]),
-                           distinct_field=body.get("distinct"))
-            if source_zone == BOX and self.places is not None:  # judged at every player count (check_counts)
-                self.places.append((at, self.table_name, when, components, where, options["each"],
-                                    options["into"], options["distinct_field"]))
-        elif kind == "split":
-            options.update(self.split_options(at, body, known, per_player))
-        elif kind == "draw_keep":
-            options.update(draw=self.count(at + ("draw",), body["draw"]), keep=self.count(at + ("keep",), body["keep"]))
-            if isinstance(body["draw"], int) and isinstance(body["keep"], int) and body["keep"] > body["draw"]:
-                self.error(at + ("keep",), f"keep {body['keep']} is more than draw {body['draw']}")
-        writes = [options.get("to")] if options.get("to") else []
+        return options
+
+    def deal_options(self, at: PathKey, body: dict[str, Any]) -> dict[str, Any]:
+        """``deal: {count | evenly, extra, remainder}``."""
+        if body.get("evenly") and "count" in body:
+            self.error(at, "deal takes either count (each) or evenly: true, not both")
+        if not body.get("evenly") and "count" not in body:
+            self.error(at, "deal needs count (cards to each player) or evenly: true")
+        if "remainder" in body and not body.get("evenly"):
+            self.error(at + ("remainder",), "remainder only applies to evenly: true")
+        return dict(count=self.count(at + ("count",), body.get("count")), evenly=bool(body.get("evenly")),
+                    extra=tuple(body.get("extra", [])), remainder=body.get("remainder"))
+
+    def give_options(self, at: PathKey, body: dict[str, Any], known: set[str], per_player: set[str]) -> dict[str, Any]:
+        """``give: {count, same, distinct, match: {field, zone}}``."""
+        match = body.get("match")
+        if match is not None:
+            self.check_field(at + ("match", "field"), match["field"])
+            self.check_read(at + ("match", "zone"), match["zone"], known)
+            if match["zone"] not in per_player:
+                self.error(at + ("match", "zone"), f"match zone '{match['zone']}' is not a zone each player has")
+        self.check_field(at + ("same",), body.get("same"))
+        if body.get("distinct") and not body.get("same"):
+            self.error(at + ("distinct",), "distinct: true needs same: FIELD (the value no two players share)")
+        return dict(count=self.count(at + ("count",), body["count"]), same=body.get("same"),
+                    distinct=bool(body.get("distinct")),
+                    match_field=match["field"] if match else None, match_zone=match["zone"] if match else None)
+
+    def step_writes(self, at: PathKey, kind: str, body: dict[str, Any], options: dict[str, Any], known: set[str],
+                    per_player: set[str]) -> None:
+        """Check the zones a step writes and add them to ``known`` (and ``per_player``, those each player has)."""
+        writes: list[str] = [options["to"]] if options.get("to") else []
         writes += list(options.get("into", ())) + list(options.get("extra", ()))
         if options.get("remainder"):
             writes.append(options["remainder"])
-        self.check_writes(at, kind, body, each_player, known, per_player)
+        self.check_writes(at, kind, body, options["each_player"], known, per_player)
         if kind == "remove":
             writes.append(REMOVED)
         known.update(writes)
-        if kind in ("deal", "give", "draw_keep") or (kind == "take" and each_player):
+        if kind in ("deal", "give", "draw_keep") or (kind == "take" and options["each_player"]):
             per_player.add(body["to"])
-        return Step(kind=kind, number=number, say=raw.get("say", ""), source=self.source(path), when=when,
-                    components=components, where=where, **options)
 
     def split_options(self, at: PathKey, body: dict[str, Any], known: set[str], per_player: set[str]) -> dict[str, Any]:
         """``split: {from, piles, to, shuffle_in: {from, component, where, each}}``."""
@@ -692,96 +719,21 @@ class _Builder:
         return tuple(out)
 
     def variant(self, path: PathKey, raw: dict[str, Any]) -> Variant | None:
+        """One variant: its steps, tables, supplies, events and playout checked; None when it has a problem."""
         before = len(self.problems)
-        players_raw = raw["players"]
-        if isinstance(players_raw, dict):
-            if players_raw["min"] > players_raw["max"]:
-                self.error(path + ("players",), f"players min {players_raw['min']} is more than max {players_raw['max']}")
-            players = tuple(range(players_raw["min"], players_raw["max"] + 1))
-        else:
-            players = tuple(sorted(players_raw))
-        low, high = self.players
-        outside = [n for n in players if not low <= n <= high]
-        if outside:
-            self.error(path + ("players",), f"player count {outside[0]} is outside the game's {low}–{high} players (game.yaml)")
+        players = self.variant_players(path, raw["players"])
         self.let_names = set()
         self.covered, self.variant_id = players, raw["id"]
-        self.collecting, self.table_name = [], ""
+        collecting: list[tuple[PathKey, Count, str]] = []
+        self.collecting, self.table_name = collecting, ""
         self.choice_counts, self.places = [], []
-        let: dict[str, Any] = {}
-        for name, value in raw.get("let", {}).items():
-            if name in COUNT_VARIABLES:
-                self.error(path + ("let", name), f"let: '{name}' is a built-in name; choose another")
-                continue
-            if name in self.number_names:
-                self.error(path + ("let", name), f"let: '{name}' is a rulebook number (numbers:); "
-                                                 "state it there once, or choose another name")
-                continue
-            before_let = len(self.collecting)
-            let[name] = self.count(path + ("let", name), value, let=True)
-            del self.collecting[before_let:]  # a let: value may be any number; the counts that use it are checked
-            self.let_names.add(name)
+        let = self.let_values(path, raw.get("let", {}), collecting)
         known = {BOX, REMOVED}
         per_player: set[str] = set()
         steps = self.steps(path + ("steps",), raw["steps"], known, per_player)
-        tables = []
-        all_known = set(known)
-        all_per_player = set(per_player)
-        names_seen: set[str] = set()
-        for index, spec in enumerate(raw.get("tables", [])):
-            at = path + ("tables", index)
-            if spec["name"] in names_seen:
-                self.error(at + ("name",), f"duplicate table name '{spec['name']}'")
-            names_seen.add(spec["name"])
-            table_known, table_pp = set(known), set(per_player)
-            self.table_name = spec["name"]
-            table_steps = self.steps(at + ("steps",), spec["steps"], table_known, table_pp)
-            zones = frozen_map(self.zones(at + ("zones",), spec.get("zones", {})))
-            expect = self.expectations(at + ("expect",), spec.get("expect", []), table_known)
-            self.table_name = ""
-            tables.append(Table(
-                name=spec["name"], players=self.count(at + ("players",), spec["players"]) or Count(value=0),
-                steps=table_steps, zones=zones, expect=expect, source=self.source(at),
-            ))
-            all_known |= table_known
-            all_per_player |= table_pp
-        supply = []
-        for index, spec in enumerate(raw.get("supply", [])):
-            at = path + ("supply", index)
-            zones = [spec["from"]] if isinstance(spec["from"], str) else spec["from"]
-            each_player = bool(spec.get("each_player"))
-            for j, zone in enumerate(zones):
-                where = at + ("from",) + ((j,) if isinstance(spec["from"], list) else ())
-                self.check_read(where, zone, all_known)
-                if zone in all_per_player and not each_player:
-                    self.error(where, f"'{zone}' is a zone each player has: a supply from it would pool every "
-                                      f"player's pieces and pass while one player runs short; write each_player: true "
-                                      f"(per_round and worst_case are then each player's, against their own '{zone}')")
-                elif zone in all_known and zone not in all_per_player and each_player:
-                    self.error(at + ("each_player",), f"each_player: true checks each player's own zone, but "
-                                                      f"'{zone}' is one shared zone")
-            if "where" in spec:
-                self.expression(at + ("where",), spec["where"], condition=True)
-            supply.append(Consumption(
-                name=spec["name"], zones=tuple(zones), per_round=self.count(at + ("per_round",), spec["per_round"]) or Count(value=0),
-                rounds=self.count(at + ("rounds",), spec["rounds"]) or Count(value=0), source=self.source(at),
-                where=spec.get("where"), worst_case=self.count(at + ("worst_case",), spec.get("worst_case")),
-                returned=bool(spec.get("returned")), each_player=each_player,
-            ))
-        events = []
-        for index, spec in enumerate(raw.get("events", [])):
-            at = path + ("events", index)
-            self.check_read(at + ("zone",), spec["zone"], all_known, "event zone")
-            who = spec.get("who", "any")
-            if isinstance(who, int) and spec["zone"] not in all_per_player:
-                self.error(at + ("who",), f"who: {who} names a player, but '{spec['zone']}' is one shared zone")
-            terms = self.event_terms(at, spec)
-            low, high = spec.get("min", 0 if "max" in spec else 1), spec.get("max")
-            if high is not None and low > high:
-                self.error(at, f"event min {low} is more than max {high}")
-            events.append(Event(name=spec["name"], zone=spec["zone"], where=spec.get("where"), source=self.source(at),
-                                low=low, high=high, who=spec.get("who", "any"), any_of=terms,
-                                of_a_kind=spec.get("of_a_kind")))
+        tables, all_known, all_per_player = self.variant_tables(path, raw.get("tables", []), known, per_player)
+        supply = self.supplies(path, raw.get("supply", []), all_known, all_per_player)
+        events = self.variant_events(path, raw.get("events", []), all_known, all_per_player)
         if len(self.problems) == before:
             self.check_choices(path, players)
         if len(self.problems) == before:
@@ -805,6 +757,112 @@ class _Builder:
             supply=tuple(supply), events=tuple(events), numbers=self.numbers, playout=playout,
         )
         return variant if len(self.problems) == before else None
+
+    def variant_players(self, path: PathKey, players_raw: dict[str, int] | list[int]) -> tuple[int, ...]:
+        """A variant's player counts (``{min, max}`` or a list), each within the game's."""
+        if isinstance(players_raw, dict):
+            if players_raw["min"] > players_raw["max"]:
+                self.error(path + ("players",), f"players min {players_raw['min']} is more than max {players_raw['max']}")
+            players = tuple(range(players_raw["min"], players_raw["max"] + 1))
+        else:
+            players = tuple(sorted(players_raw))
+        low, high = self.players
+        outside = [n for n in players if not low <= n <= high]
+        if outside:
+            self.error(path + ("players",), f"player count {outside[0]} is outside the game's {low}–{high} players (game.yaml)")
+        return players
+
+    def let_values(self, path: PathKey, raw: dict[str, Any], collecting: list[tuple[PathKey, Count, str]]) -> dict[str, Any]:
+        """A variant's ``let:`` names and their counts (added to ``let_names``); a name may not be built in or
+        a rulebook number. ``collecting``: the variant's counts to check, which a let: value is not."""
+        let: dict[str, Any] = {}
+        for name, value in raw.items():
+            if name in COUNT_VARIABLES:
+                self.error(path + ("let", name), f"let: '{name}' is a built-in name; choose another")
+                continue
+            if name in self.number_names:
+                self.error(path + ("let", name), f"let: '{name}' is a rulebook number (numbers:); "
+                                                 "state it there once, or choose another name")
+                continue
+            before_let = len(collecting)
+            let[name] = self.count(path + ("let", name), value, let=True)
+            del collecting[before_let:]  # a let: value may be any number; the counts that use it are checked
+            self.let_names.add(name)
+        return let
+
+    def variant_tables(self, path: PathKey, raw: list[dict[str, Any]], known: set[str],
+                       per_player: set[str]) -> tuple[list[Table], set[str], set[str]]:
+        """A variant's tables, each run after its steps on its own copy of ``known`` and ``per_player``; with
+        every zone written anywhere, and every zone each player has anywhere."""
+        tables = []
+        all_known = set(known)
+        all_per_player = set(per_player)
+        names_seen: set[str] = set()
+        for index, spec in enumerate(raw):
+            at = path + ("tables", index)
+            if spec["name"] in names_seen:
+                self.error(at + ("name",), f"duplicate table name '{spec['name']}'")
+            names_seen.add(spec["name"])
+            table_known, table_pp = set(known), set(per_player)
+            self.table_name = spec["name"]
+            table_steps = self.steps(at + ("steps",), spec["steps"], table_known, table_pp)
+            zones = frozen_map(self.zones(at + ("zones",), spec.get("zones", {})))
+            expect = self.expectations(at + ("expect",), spec.get("expect", []), table_known)
+            self.table_name = ""
+            tables.append(Table(
+                name=spec["name"], players=self.count(at + ("players",), spec["players"]) or Count(value=0),
+                steps=table_steps, zones=zones, expect=expect, source=self.source(at),
+            ))
+            all_known |= table_known
+            all_per_player |= table_pp
+        return tables, all_known, all_per_player
+
+    def supplies(self, path: PathKey, raw: list[dict[str, Any]], all_known: set[str],
+                 all_per_player: set[str]) -> list[Consumption]:
+        """A variant's ``supply:`` checks, each zone they read written by some step."""
+        supply = []
+        for index, spec in enumerate(raw):
+            at = path + ("supply", index)
+            zones = [spec["from"]] if isinstance(spec["from"], str) else spec["from"]
+            each_player = bool(spec.get("each_player"))
+            for j, zone in enumerate(zones):
+                where = at + ("from",) + ((j,) if isinstance(spec["from"], list) else ())
+                self.check_read(where, zone, all_known)
+                if zone in all_per_player and not each_player:
+                    self.error(where, f"'{zone}' is a zone each player has: a supply from it would pool every "
+                                      f"player's pieces and pass while one player runs short; write each_player: true "
+                                      f"(per_round and worst_case are then each player's, against their own '{zone}')")
+                elif zone in all_known and zone not in all_per_player and each_player:
+                    self.error(at + ("each_player",), f"each_player: true checks each player's own zone, but "
+                                                      f"'{zone}' is one shared zone")
+            if "where" in spec:
+                self.expression(at + ("where",), spec["where"], condition=True)
+            supply.append(Consumption(
+                name=spec["name"], zones=tuple(zones), per_round=self.count(at + ("per_round",), spec["per_round"]) or Count(value=0),
+                rounds=self.count(at + ("rounds",), spec["rounds"]) or Count(value=0), source=self.source(at),
+                where=spec.get("where"), worst_case=self.count(at + ("worst_case",), spec.get("worst_case")),
+                returned=bool(spec.get("returned")), each_player=each_player,
+            ))
+        return supply
+
+    def variant_events(self, path: PathKey, raw: list[dict[str, Any]], all_known: set[str],
+                       all_per_player: set[str]) -> list[Event]:
+        """A variant's ``events:`` (deal probabilities), each zone read written by some step."""
+        events = []
+        for index, spec in enumerate(raw):
+            at = path + ("events", index)
+            self.check_read(at + ("zone",), spec["zone"], all_known, "event zone")
+            who = spec.get("who", "any")
+            if isinstance(who, int) and spec["zone"] not in all_per_player:
+                self.error(at + ("who",), f"who: {who} names a player, but '{spec['zone']}' is one shared zone")
+            terms = self.event_terms(at, spec)
+            low, high = spec.get("min", 0 if "max" in spec else 1), spec.get("max")
+            if high is not None and low > high:
+                self.error(at, f"event min {low} is more than max {high}")
+            events.append(Event(name=spec["name"], zone=spec["zone"], where=spec.get("where"), source=self.source(at),
+                                low=low, high=high, who=spec.get("who", "any"), any_of=terms,
+                                of_a_kind=spec.get("of_a_kind")))
+        return events
 
 
 def load_setup(path: Path, components: Sequence[Component], players: tuple[int, int], doc: Document | None = None) -> Setup:
