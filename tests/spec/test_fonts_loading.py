@@ -209,3 +209,19 @@ def test_a_badly_written_family_is_a_located_error(tmp_path: Path, fonts_yaml: s
     game = _game(tmp_path / "g", fonts_yaml, font="Vera", text="{name}")
     code, err = _build(game, tmp_path / "out", capsys)
     assert (code, err) == (2, f"{game}/layouts/card.yaml:{says}\n")
+
+
+def test_a_family_face_replaced_while_loads_are_kept_is_read_again(tmp_path: Path, capsys):
+    """As in ``watch``: the layout is kept between loads only while every face file of its families is unchanged."""
+    from punchboard.spec.loader import kept
+
+    kept.keep_loaded()
+    game = _game(tmp_path / "g", "{Testa: {regular: fonts/R.otf, bold: fonts/B.otf}}", text="{name} **bold**")
+    make_cff_font(game / "fonts" / "R.otf")
+    make_cff_font(game / "fonts" / "B.otf", family="Old", style="Bold")
+    assert _build(game, tmp_path / "out", capsys) == (0, "")
+    assert "Old-Bold" in _fonts_in(tmp_path / "out" / "g" / "cards.pdf")
+    make_cff_font(game / "fonts" / "B.otf", family="New", style="Bold", weight=150)
+    assert _build(game, tmp_path / "out", capsys) == (0, "")
+    used = _fonts_in(tmp_path / "out" / "g" / "cards.pdf")
+    assert "New-Bold" in used and "Old-Bold" not in used
