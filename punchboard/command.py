@@ -1,9 +1,5 @@
-"""The ``punchboard`` command, as installed (``[project.scripts]``) and as ``python -m punchboard``.
-
-The memo of the methods ``dataclasses`` writes (:mod:`punchboard.plumbing.generated_code`) is put in place
-first, before :mod:`punchboard.cli` and the verbs' modules define their classes; then the command runs
-(:func:`punchboard.cli.run`). Code that calls :func:`punchboard.cli.main` in-process (tests, scripts) leaves
-``dataclasses`` as it is. Ctrl-C at any moment outside the verb itself (while the modules are imported, say)
+"""The ``punchboard`` command, as installed (``[project.scripts]``) and as ``python -m punchboard``: it runs
+:func:`punchboard.cli.run`. Ctrl-C at any moment outside the verb itself (while the modules are imported, say)
 ends the command as Ctrl-C during the verb does: ``interrupted`` on stderr, exit 130, no traceback.
 """
 
@@ -17,9 +13,6 @@ EXIT_INTERRUPTED = 130  # as punchboard.cli.common's, which is not imported yet 
 def run() -> None:
     """Run the command named by ``sys.argv``; the process ends here."""
     try:
-        from punchboard.plumbing import generated_code
-
-        generated_code.install()
         from punchboard.cli import run as run_cli
 
         run_cli()
