@@ -190,3 +190,58 @@ def test_a_workbook_member_that_inflates_past_its_stated_size_is_an_unreadable_w
     shutil.rmtree(tmp_path / "out", ignore_errors=True)
     for said in _check_and_build(game, tmp_path):
         assert said.startswith("lies/cards.xlsx:1:1: not a readable .xlsx workbook (")
+
+
+def _empty_cells_row(cells: int) -> bytes:
+    return b"<row>" + b"<c/>" * cells + b"</row>"
+
+
+def _with_dimension(rows: Iterator[bytes]) -> Iterator[bytes]:
+    """A sheet that states its used range, as Excel writes it: openpyxl opens it without reading it through."""
+    yield HEAD.replace(b"<sheetData>", b'<dimension ref="A1:B2"/><sheetData>')
+    yield b"<row>" + _inline("name") + _inline("value") + b"</row>"
+    yield from rows
+    yield TAIL
+
+
+def test_a_row_of_ten_million_empty_cells_is_refused_before_openpyxl_holds_it(tmp_path: Path):
+    """openpyxl keeps a row's cells until the row ends (2.8 GB for this one): the row is refused at its 1,001st."""
+    game = _game(tmp_path / "wide", "table: cards.xlsx")
+    _workbook(game / "cards.xlsx", _with_dimension(iter([b"<row>", *([b"<c/>" * 100_000] * 100), b"</row>"])))
+    for said in _check_and_build(game, tmp_path):
+        assert said == "wide/cards.xlsx[Deck]:2:1001: row has more than 1,000 cells, more than the 1,000 columns a card table may have\n"
+
+
+def test_a_sheet_without_a_dimension_is_scanned_before_openpyxl_opens_it(tmp_path: Path):
+    """Without a dimension openpyxl reads the whole sheet as it opens the workbook: the scan before it refuses a
+    too-wide row, with the member it is in."""
+    game = _game(tmp_path / "scan", "table: cards.xlsx")
+    _workbook(game / "cards.xlsx", iter([HEAD, b"<row>" + _inline("name") + b"</row>", _empty_cells_row(5_000), TAIL]))
+    for said in _check_and_build(game, tmp_path):
+        assert said == ("scan/cards.xlsx:2:1001: xl/worksheets/sheet1.xml: row has more than 1,000 cells, more than "
+                        "the 1,000 columns a card table may have\n")
+
+
+def test_blank_rows_of_empty_cells_stop_at_the_cell_bound(tmp_path: Path):
+    """Rows of 999 empty cells are blank: they never pass the piece limit, so the cells read are bounded instead."""
+    game = _game(tmp_path / "blank", "table: cards.xlsx")
+    _workbook(game / "cards.xlsx", _with_dimension(iter([_empty_cells_row(999)] * 10_000)))
+    for said in _check_and_build(game, tmp_path):
+        assert said == ("blank/cards.xlsx[Deck]:1002:999: the sheet holds more than 1,000,000 cells (empty ones included), "
+                        "more than a card table is read for; delete the unused rows and columns\n")
+
+
+def test_a_row_numbered_past_the_last_row_of_a_sheet_is_refused(tmp_path: Path):
+    game = _game(tmp_path / "far", "table: cards.xlsx")
+    _workbook(game / "cards.xlsx", _with_dimension(iter([b'<row r="3000000">' + _inline("Owl") + b"</row>"])))
+    for said in _check_and_build(game, tmp_path):
+        assert said == "far/cards.xlsx[Deck]:3000000:1: row 3,000,000 lies past row 1,048,576, the last a sheet has\n"
+
+
+def test_a_row_far_down_the_sheet_is_read_without_keeping_the_blank_rows_before_it(tmp_path: Path):
+    game = _game(tmp_path / "gap", "table: cards.xlsx")
+    _workbook(game / "cards.xlsx", _with_dimension(iter([b'<row r="1048576">' + _inline("Owl") + _inline("3") + b"</row>"])))
+    result = run_cli("build", str(game), "--out", str(tmp_path / "out"), "--backs", "none", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert _peak_rss_mb() < 500
+    assert (tmp_path / "out" / "limits" / "deck.pdf").is_file()

@@ -4,7 +4,10 @@ An .xlsx file is a zip of XML files: one of 1 MB may inflate to gigabytes. Befor
 sizes the zip states for its members are added up and held to INFLATE_RATIO × the file-size limit (Python's
 zipfile stops a member at its stated size, and a member that inflates further fails its check). The sheet is
 then read a row at a time (openpyxl's read-only mode) and reading stops at the first row past a bound of
-``tables`` (columns, cell length, rows enough to pass the piece limit).
+``tables`` (columns, cell length, rows enough to pass the piece limit). openpyxl builds a whole row before it
+hands it over, and goes over every cell, empty ones too: so the sheet's XML is watched as openpyxl reads it
+(``_Watched``), and a row of more than MAX_COLUMNS cells, a row numbered past the last a sheet has, or more than
+MAX_CELLS cells in all stop the reading within one block (16 KB) of where they start.
 """
 
 from __future__ import annotations
@@ -12,7 +15,8 @@ from __future__ import annotations
 import datetime as dt
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+from xml.parsers import expat
 
 from punchboard.plumbing.errors import Problem, display_path
 from punchboard.plumbing.limits import FLAGS
@@ -24,6 +28,112 @@ from .tables import MAX_COLUMNS, RowBudget, Table, long_cell, too_wide
 
 INFLATE_RATIO = 5  # an .xlsx may inflate to this many times the file-size limit (50 MB by default)
 MAX_SHEET_ROWS = 1_048_576  # the most rows a sheet has in Excel: a row numbered past it is no sheet's
+MAX_CELLS = 1_000_000  # cells (empty ones too) read from one sheet: 20,000 rows of 50 columns
+
+
+class _Bound(Exception):
+    """A sheet passed a bound while it was read: where, and what is wrong."""
+
+    def __init__(self, row: int, column: int, message: str):
+        super().__init__(message)
+        self.row, self.column, self.message = row, column, message
+
+
+class _Watched:
+    """A sheet's XML as openpyxl reads it, watched on the way by expat: each block read is checked before openpyxl
+    sees it, and _Bound raised at the first row or cell past a bound."""
+
+    def __init__(self, source: IO[bytes], max_cells: int = MAX_CELLS, until_dimension: bool = False):
+        self._source = source
+        self._parser = expat.ParserCreate(namespace_separator=" ")
+        self._parser.StartElementHandler = self._start
+        self._max_cells = max_cells
+        self._until_dimension = until_dimension
+        self._row = 0  # the row being read, by its number
+        self._cells = 0  # cells of that row so far
+        self._total = 0  # cells of the sheet so far
+
+    def _start(self, name: str, attributes: dict[str, str]) -> None:
+        """Count a row or cell element as expat meets it; raise _Bound past a bound."""
+        local = name.rpartition(" ")[2]
+        if local == "dimension" and self._until_dimension:
+            raise _Enough
+        if local == "row":
+            number = attributes.get("r", "")
+            self._row = int(number) if number.isdigit() and len(number) < 10 else self._row + 1
+            self._cells = 0
+            if self._row > MAX_SHEET_ROWS:
+                raise _Bound(self._row, 1, f"row {self._row:,} lies past row {MAX_SHEET_ROWS:,}, the last a sheet has")
+        elif local == "c":
+            self._cells += 1
+            self._total += 1
+            if self._cells > MAX_COLUMNS:
+                raise _Bound(self._row, MAX_COLUMNS + 1, f"row has more than {MAX_COLUMNS:,} cells, more than the "
+                                                         f"{MAX_COLUMNS:,} columns a card table may have")
+            if self._total > self._max_cells:
+                raise _Bound(self._row, self._cells, f"the sheet holds more than {self._max_cells:,} cells (empty ones "
+                                                     "included), more than a card table is read for; "
+                                                     "delete the unused rows and columns")
+
+    def read(self, size: int = -1) -> bytes:
+        """The next block of the sheet, once it has been checked."""
+        data = self._source.read(size)
+        self._parser.Parse(data, not data)
+        return data
+
+    def close(self) -> None:
+        """Close the zip member read."""
+        self._source.close()
+
+    def __enter__(self) -> _Watched:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _Enough(Exception):
+    """The scan before openpyxl has seen all that openpyxl reads of a sheet when it opens the workbook."""
+
+
+def _scanned_problem(path: Path) -> Problem | None:
+    """A problem when an XML member of the workbook passes a sheet's bounds where openpyxl reads it on opening.
+
+    Opening a workbook, openpyxl reads each sheet up to its ``dimension`` element, and a sheet without one whole,
+    keeping every row and every cell of the row it is in: so each member is scanned as far, for a row numbered
+    past the last a sheet has, a row of more than MAX_COLUMNS cells, or more than 4 × MAX_CELLS cells (a sheet
+    without a dimension: Excel always writes one); the sheet's rows are then read within MAX_CELLS."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for member in archive.infolist():
+                if not member.filename.lower().endswith(".xml"):
+                    continue
+                with _Watched(archive.open(member), max_cells=4 * MAX_CELLS, until_dimension=True) as scan:
+                    try:
+                        while scan.read(1 << 16):
+                            pass
+                    except _Enough:
+                        continue
+                    except _Bound as bound:
+                        return Problem(display_path(path), bound.row, bound.column, f"{member.filename}: {bound.message}")
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, expat.ExpatError) as exc:
+        return _unreadable(path, exc)
+    return None
+
+
+def _watched_sheet(sheet: Any) -> Any:
+    """``sheet`` (a read-only worksheet) read through _Watched: openpyxl's own class, extended by subclassing."""
+    from openpyxl.worksheet._read_only import ReadOnlyWorksheet
+
+    class WatchedSheet(ReadOnlyWorksheet):  # type: ignore[misc]
+        def _get_size(self) -> None:
+            """Read no stated used range: the sheet is read with reset_dimensions, as its rows are."""
+
+        def _get_source(self) -> _Watched:
+            """The sheet's XML, watched as it is read."""
+            return _Watched(super()._get_source())  # type: ignore[misc]
+
+    return WatchedSheet(sheet.parent, sheet.title, sheet._worksheet_path, sheet._shared_strings)
 
 
 def _unreadable(path: Path, exc: Exception) -> Problem:
@@ -74,27 +184,40 @@ def _row_cells(values: tuple[Any, ...]) -> list[str] | None:
 def _read_rows(sheet: Any, table: Table, out: Collector) -> bool:
     """Read ``sheet``'s rows into ``table`` until it holds enough (RowBudget); False after a problem."""
     budget = RowBudget(out.limits.max_pieces)
-    sheet.reset_dimensions()  # rows as long as their cells, not padded to a stated (perhaps false) used range
-    for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
-        if number > MAX_SHEET_ROWS:
-            out.add(Problem(table.name, number, 1, f"the sheet has rows past row {MAX_SHEET_ROWS:,}, the last a sheet has"))
-            return False
-        cells = _row_cells(values)
-        if cells is None:
-            out.add(Problem(table.name, number, MAX_COLUMNS + 1, too_wide(len(values))))
-            return False
-        if (long := long_cell(cells)) is not None:
-            out.add(Problem(table.name, number, *long))
-            return False
-        table.rows.append((number, cells, [(number, column) for column in range(1, len(cells) + 1)]))
-        if budget.full_after(cells, header=number == 1):
-            break
+    try:
+        sheet = _watched_sheet(sheet)
+        sheet.reset_dimensions()  # rows as long as their cells, not padded to a stated (perhaps false) used range
+        for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
+            cells = _read_row(number, values, table, out)
+            if cells is None:
+                return False
+            if budget.full_after(cells, header=number == 1):
+                break
+    except _Bound as bound:
+        out.add(Problem(table.name, bound.row, bound.column, bound.message))
+        return False
     return True
+
+
+def _read_row(number: int, values: tuple[Any, ...], table: Table, out: Collector) -> list[str] | None:
+    """Row ``number``'s cells, added to ``table`` unless the row is blank (the header always is); None after a
+    problem."""
+    cells = _row_cells(values)
+    if cells is None:
+        out.add(Problem(table.name, number, MAX_COLUMNS + 1, too_wide(len(values))))
+        return None
+    if (long := long_cell(cells)) is not None:
+        out.add(Problem(table.name, number, *long))
+        return None
+    if cells or number == 1:  # a blank row is no entry: only its number would be kept
+        table.rows.append((number, cells, [(number, column) for column in range(1, len(cells) + 1)]))
+    return cells
 
 
 def xlsx_table(doc: Document, key: str, spec: dict[str, Any], path: Path, out: Collector) -> Table | None:
     """The sheet ``spec`` names (the first without ``sheet:``) of the workbook at ``path``, or None after a problem."""
-    if (problem := inflated_problem(path, out.limits.max_file_bytes)) is not None:
+    problem = inflated_problem(path, out.limits.max_file_bytes) or _scanned_problem(path)
+    if problem is not None:
         out.add(problem)
         return None
     from openpyxl import load_workbook  # imported on first use: most games keep CSV
