@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -89,19 +90,26 @@ def cmd_watch(args: argparse.Namespace) -> int:
         print(f"watching {', '.join(str(f) for f in folders)} and {LAYOUTS} (Ctrl-C to stop)", flush=True)
 
     try:
-        if args.poll:
-            ready()
-            watch(lambda: [*folders, LAYOUTS], rebuild, interval=args.interval)
-        else:
-            try:
-                follow([*folders, LAYOUTS], rebuild, on_ready=ready, at_once=True)
-            except NotificationsUnavailable as err:
-                print(f"no change notifications here ({err}); checking every {args.interval:g} s instead", flush=True)
-                ready()
-                watch(lambda: [*folders, LAYOUTS], rebuild, interval=args.interval)
+        _follow_or_poll(args, folders, rebuild, ready)
     except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (see punchboard.cli.main): the normal way to stop
         print("stopped watching", flush=True)
     return EXIT_OK
+
+
+def _follow_or_poll(args: argparse.Namespace, folders: list[Path], rebuild: Callable[[list[Path]], Report | None],
+                    ready: Callable[[], None]) -> None:
+    """Rebuild on every save, seen through change notifications, or by polling (--poll, or where the system
+    gives no notifications); ``ready`` makes the first build once changes are being watched."""
+    if args.poll:
+        ready()
+        watch(lambda: [*folders, LAYOUTS], rebuild, interval=args.interval)
+        return
+    try:
+        follow([*folders, LAYOUTS], rebuild, on_ready=ready, at_once=True)
+    except NotificationsUnavailable as err:
+        print(f"no change notifications here ({err}); checking every {args.interval:g} s instead", flush=True)
+        ready()
+        watch(lambda: [*folders, LAYOUTS], rebuild, interval=args.interval)
 
 
 def register(sub: Any) -> None:
