@@ -361,6 +361,10 @@ def _build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
         shop_warnings, shop_notes = shop_safe(game, options.print_shop_preset)
         warnings.extend(shop_warnings)
         notes = [*notes, *shop_notes]
+    if options.verbose:  # what the auto bleed policy gave up: a note, not a warning (generator/impose/bleed_notes.py)
+        from punchboard.generator.impose.bleed_notes import bleed_notes
+
+        notes = [*notes, *(f"bleed: {note}" for note in bleed_notes(game, options).values())]
     return GameReport(game.id, tuple(rendered), tuple(reused), combined_written, tuple(dict.fromkeys(warnings)), tuple(notes),
                       tuple(side_counts))
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from punchboard.generator.draw import fonts, text
 from punchboard.generator.draw.geometry import Rect
+from punchboard.generator.impose.bleed_notes import bleed_notes
 from punchboard.generator.impose.grid import printable_margin
 from punchboard.generator.impose.style import SheetStyle
 from punchboard.generator.options import BuildOptions
@@ -122,9 +123,11 @@ def cover_page(game: Game, paper: Paper, style: SheetStyle, options: BuildOption
             note = f" — *{item.notes}*" if item.notes else ""
             y = paragraph(canvas, f"{item.count} × {item.name}{note}", y, 10, indent=mm(3))
         y = heading(canvas, "Printing", y - 6)
-        for line in instructions(options, paper, sections):
-            if line:
-                y = paragraph(canvas, f"• {line}", y, 10, indent=mm(3))
+        for instruction in instructions(options, paper, sections):
+            if instruction:
+                y = paragraph(canvas, f"• {instruction}", y, 10, indent=mm(3))
+        for note in bleed_notes(game, options).values():  # what the auto bleed policy gave up, once
+            y = paragraph(canvas, f"• Bleed: {note}", y, 9, indent=mm(3))
 
     footer = FooterBand(Rect(edge, edge, paper.width - 2 * edge, style.footer_height))
     return Page(paper.width, paper.height, draw, "contents", "cover", footer, role="cover")

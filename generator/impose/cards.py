@@ -56,8 +56,15 @@ def _mm(points: float) -> str:
     return f"{to_mm(points):.2f}".rstrip("0").rstrip(".")
 
 
+def noted(options: BuildOptions, policy: str) -> bool:
+    """Whether bleed a sheet gives up is a note (bleed_notes.py) rather than a warning: the ``auto`` policy
+    chose it and no ``--bleed`` on the command line asked for more."""
+    return policy == "auto" and options.bleed_mm is None
+
+
 def warn_short_bleed(ctx: BuildContext, component: Component, sheet: Sheet, declared: float, policy: str, width: float, height: float) -> None:
-    """Say so, with the figures, when a piece gets less bleed on some edge than its layout declares."""
+    """Say so, with the figures, when a piece gets less bleed on some edge than its layout declares, under a
+    policy the user named or below a ``--bleed`` they gave (what ``auto`` chose is a note: bleed_notes.py)."""
     bx = declared if sheet.bleed_x is None else sheet.bleed_x
     by = declared if sheet.bleed_y is None else sheet.bleed_y
     folded = sheet.back_slots is not None
@@ -66,8 +73,8 @@ def warn_short_bleed(ctx: BuildContext, component: Component, sheet: Sheet, decl
     if len(component.pieces) == 1 and sheet.outer_bleed is not None:
         bx, by = sheet.outer_bleed  # a lone piece has no neighbour: its bleed runs into the empty slots
     tolerance = 0.005 * 72 / 25.4  # 0.005 mm
-    if min(bx, by) >= declared - tolerance:
-        return
+    if min(bx, by) >= declared - tolerance or noted(ctx.options, policy):
+        return  # auto's choice is a note in the BOM, the cover and --verbose (bleed_notes.py)
     hint = ""
     if policy != "gutter" and folded:
         folded_gutter = gutterfold_sheet(ctx.paper, width, height, declared, ctx.style, "gutter")

@@ -11,8 +11,10 @@ policy* (``layouts/sheet.yaml`` ``bleed_policy``, or ``--bleed-policy``):
   the outer edges keep as much of the bleed as fits, inner edges have none.
 - ``squeeze``: the most pieces a page holds, with bleed, gaps and marks shrunk
   in proportion to fit (two cuts a fraction of a millimetre apart).
-- ``auto``: per axis, ``gutter`` when it fits as many pieces along it as ``shared``, else ``shared``
-  (poker on Letter: a gutter between the two rows, shared cut lines between the three columns).
+- ``auto``: per component, whichever of ``gutter``, ``shared`` and the per-axis mix (``gutter`` along
+  an axis when it fits as many pieces along it as ``shared``) prints the component on the fewest
+  sheets, of those the one that keeps the most bleed, then the one that holds the most (six poker
+  cards: ``gutter``, 6-up; sixty: shared cut lines, 9-up on Letter).
 
 Whatever the policy, :attr:`Sheet.bleed` records the effective bleed, so the
 caller can warn when it is less than the layout declares.
@@ -211,13 +213,22 @@ def plan_grid(paper: Paper, width: float, height: float, bleed: float, policy: s
     The footer goes along the bottom or, when that loses pieces, up the right-hand side.
     With ``pieces`` known, room for more than that many counts for nothing against more bleed."""
     wanted = pieces if pieces is not None else 10**9
-    candidates = _grids(paper, width, height, bleed, policy, style, pieces)
+    # auto: the full gutter, the per-axis mix and shared cut lines all compete, on sheets, then bleed
+    tried = ("gutter", "auto", "shared") if policy == "auto" else (policy,)
+    candidates = [g for name in tried for g in _grids(paper, width, height, bleed, name, style, pieces)]
     if turn and abs(width - height) > 1e-6:
-        candidates += [replace(g, turned=True) for g in _grids(paper, height, width, bleed, policy, style, pieces)]
+        candidates += [replace(g, turned=True) for name in tried for g in _grids(paper, height, width, bleed, name, style, pieces)]
     if not candidates:
         return None
-    return max(candidates, key=lambda g: (min(g.per_page, wanted), not g.turned,
-                                          min(g.x.inner_bleed(), g.y.inner_bleed(), g.x.bleed, g.y.bleed), not g.footer.vertical))
+    if policy == "auto":
+        return max(candidates, key=lambda g: (-math.ceil(wanted / g.per_page), kept_bleed(g), min(g.per_page, wanted), not g.turned,
+                                              not g.footer.vertical))
+    return max(candidates, key=lambda g: (min(g.per_page, wanted), not g.turned, kept_bleed(g), not g.footer.vertical))
+
+
+def kept_bleed(grid: Grid) -> float:
+    """The least bleed any piece of ``grid`` keeps on any edge (0 where pieces share cut lines)."""
+    return min(grid.x.inner_bleed(), grid.y.inner_bleed(), grid.x.bleed, grid.y.bleed)
 
 
 def _grids(paper: Paper, width: float, height: float, bleed: float, policy: str, style: SheetStyle, pieces: int | None) -> list[Grid]:

@@ -37,6 +37,12 @@ def group_title(name: str) -> str:
     return f"{name.replace('_', ' ').capitalize()} (print group)"
 
 
+def merged_component(name: str, members: tuple[Component, ...]) -> Component:
+    """The group's pieces as one component: the first member's kind, size and layouts, every member's pieces."""
+    pieces = tuple(piece for member in members for piece in member.pieces)
+    return replace(members[0], id=name, name=group_title(name), pieces=pieces)
+
+
 def render_group(ctx: BuildContext, name: str, members: tuple[Component, ...]) -> list[Page]:
     """The pages of a print group's shared sheets under the build's back mode and bleed policy."""
     first = members[0]
@@ -44,8 +50,7 @@ def render_group(ctx: BuildContext, name: str, members: tuple[Component, ...]) -
         return _token_pages(ctx, name, members)
     assert first.size is not None  # decks and banknotes have a size
     noun = PIECE_NOUNS[first.kind]
-    pieces = tuple(piece for member in members for piece in member.pieces)
-    merged = replace(first, id=name, name=group_title(name), pieces=pieces)
+    merged = merged_component(name, members)
     items = [
         Item(ctx.painter(member, p, p.face, noun) or BLANK, ctx.painter(member, p, p.back, noun), p.name)
         for member in members

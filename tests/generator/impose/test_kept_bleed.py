@@ -165,7 +165,9 @@ def test_gutterfold_card_warnings_state_what_is_printed(tmp_path: Path, capsys: 
     for name in ("face", "back"):
         (game / "layouts" / f"{name}.yaml").write_text((FIXTURE / "layouts" / f"{name}.yaml").read_text())
     margin = ["--unprintable", "6.35"] if paper == "a4" else []  # inside 4.23 mm a full-bleed pair stacks on A4 too
-    assert main(["build", str(game), "--out", str(tmp_path / "out"), "--quiet", "--backs", "gutterfold", "--paper", paper, *margin]) == 0
+    # a policy the user names warns (under the default auto the same figures are a note: test_auto_bleed.py)
+    assert main(["build", str(game), "--out", str(tmp_path / "out"), "--quiet", "--backs", "gutterfold", "--bleed-policy", "shared",
+                 "--paper", paper, *margin]) == 0
     warning = CARD_WARNING.search(capsys.readouterr().err)
     assert warning is not None
     bx, by = card_bleed_read_back(tmp_path / "out" / "cardy" / "deck.pdf")
