@@ -111,9 +111,20 @@ def fit_axis(lo: float, length: float, trim: float, bleed: float, spaced: bool, 
         side = spare / 2
         outer = max(0.0, min(bleed, side - mark_min))
         band = max(0.0, min(mark_default, side - outer))
-    offset = band * style.mark_offset / mark_default if mark_default else 0.0
+    offset = mark_band_offset(band, style)
     used = count * trim + (count - 1) * gap
     return AxisFit(count, trim, lo + (length - used) / 2, gap, outer, offset, band - offset, spaced)
+
+
+def mark_band_offset(band: float, style: SheetStyle) -> float:
+    """The gap before a crop mark in a band of ``band`` (gap plus mark): the band shrinks gap and mark
+    in proportion, but the mark keeps ``crop_marks.min_length`` (the gap gives way first)."""
+    mark_default = style.mark_offset + style.mark_length
+    if not mark_default:
+        return 0.0
+    offset = band * style.mark_offset / mark_default
+    floor = min(style.mark_min_length, style.mark_length, band)
+    return min(offset, band - floor)
 
 
 def fit_policy(lo: float, length: float, trim: float, bleed: float, policy: str, style: SheetStyle, cap: int | None = None) -> AxisFit | None:
