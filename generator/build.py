@@ -294,6 +294,47 @@ def _build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
         leftover.unlink(missing_ok=True)
     cache = BuildCache.load(folder)
     shared = build_digest(game, options)
+    rendered, reused, warnings, entries, side_prints, side_counts = _draw_components(game, folder, options, cache, shared, context)
+    cache.components = entries
+    if made:
+        made[0].side_prints = None  # print groups and reprints draw pieces again: nothing more to take
+    if plan is not None and plan.fingerprints is None:
+        from .reprint import settle_print
+
+        settle_print(plan, game, side_prints)
+    groups = _build_groups(game, folder, options, shared, entries, cache, context)
+    for name, (entry, drew) in groups.items():
+        (rendered if drew else reused).append(name)
+        warnings.extend(entry.warnings)
+    cache.groups = {name: entry for name, (entry, _) in groups.items()}
+    combined_written = _combined(game, folder, options, shared, entries, cache, context, bool(rendered))
+    cache.save()
+    notes: list[str] = []
+    if plan is not None:
+        from .reprint import finish_print
+
+        notes = finish_print(plan, game, context)
+    if made:
+        warnings.extend(made[0].warnings)
+    if options.print_shop_preset:  # a service named with --shop: its safe zone, once per build
+        from punchboard.generator.preflight.shop_safe import shop_safe
+
+        shop_warnings, shop_notes = shop_safe(game, options.print_shop_preset)
+        warnings.extend(shop_warnings)
+        notes = [*notes, *shop_notes]
+    if options.verbose:  # what the auto bleed policy gave up: a note, not a warning (generator/impose/bleed_notes.py)
+        from punchboard.generator.impose.bleed_notes import bleed_notes
+
+        notes = [*notes, *(f"bleed: {note}" for note in bleed_notes(game, options).values())]
+    return GameReport(game.id, tuple(rendered), tuple(reused), combined_written, tuple(dict.fromkeys(warnings)), tuple(notes),
+                      tuple(side_counts))
+
+
+def _draw_components(game: Game, folder: Path, options: BuildOptions, cache: BuildCache, shared: str,
+                     context: Callable[[], BuildContext]) -> tuple[list[str], list[str], list[str], dict[str, CachedComponent],
+                                                                  dict[tuple[str, int, int], str], list[tuple[str, int, int, int, int]]]:
+    """Each printed component's PDF, drawn (``--jobs`` workers when several) or reused from ``cache``:
+    (drawn ids, reused ids, their warnings, cache entries by id, the sides' print fingerprints, side counts)."""
     rendered: list[str] = []
     reused: list[str] = []
     warnings: list[str] = []
@@ -327,46 +368,21 @@ def _build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
                 reused.append(component.id)
             entries[component.id] = entry
             warnings.extend(entry.warnings)
-    cache.components = entries
-    if made:
-        made[0].side_prints = None  # print groups and reprints draw pieces again: nothing more to take
-    if plan is not None and plan.fingerprints is None:
-        from .reprint import settle_print
+    return rendered, reused, warnings, entries, side_prints, side_counts
 
-        settle_print(plan, game, side_prints)
-    groups = _build_groups(game, folder, options, shared, entries, cache, context)
-    for name, (entry, drew) in groups.items():
-        (rendered if drew else reused).append(name)
-        warnings.extend(entry.warnings)
-    cache.groups = {name: entry for name, (entry, _) in groups.items()}
+
+def _combined(game: Game, folder: Path, options: BuildOptions, shared: str, entries: dict[str, CachedComponent],
+              cache: BuildCache, context: Callable[[], BuildContext], drew: bool) -> bool:
+    """Write the combined print-and-play PDF when a part was drawn (``drew``), a part or group changed, or
+    the file is missing; whether it was written."""
     combined = folder / f"{game.id}-print-and-play.pdf"
     combined_key = shared + "".join(f"{key}:{entries[key].fingerprint}" for key in entries)
     combined_key += "".join(f"group {name}:{entry.fingerprint}" for name, entry in cache.groups.items())
-    combined_written = False
-    if options.force or rendered or cache.combined != combined_key or not combined.is_file():
+    if options.force or drew or cache.combined != combined_key or not combined.is_file():
         _write_combined(context, game, entries, folder, combined, cache, shared)
         cache.combined = combined_key
-        combined_written = True
-    cache.save()
-    notes: list[str] = []
-    if plan is not None:
-        from .reprint import finish_print
-
-        notes = finish_print(plan, game, context)
-    if made:
-        warnings.extend(made[0].warnings)
-    if options.print_shop_preset:  # a service named with --shop: its safe zone, once per build
-        from punchboard.generator.preflight.shop_safe import shop_safe
-
-        shop_warnings, shop_notes = shop_safe(game, options.print_shop_preset)
-        warnings.extend(shop_warnings)
-        notes = [*notes, *shop_notes]
-    if options.verbose:  # what the auto bleed policy gave up: a note, not a warning (generator/impose/bleed_notes.py)
-        from punchboard.generator.impose.bleed_notes import bleed_notes
-
-        notes = [*notes, *(f"bleed: {note}" for note in bleed_notes(game, options).values())]
-    return GameReport(game.id, tuple(rendered), tuple(reused), combined_written, tuple(dict.fromkeys(warnings)), tuple(notes),
-                      tuple(side_counts))
+        return True
+    return False
 
 
 def _build_groups(game: Game, folder: Path, options: BuildOptions, shared: str, entries: dict[str, CachedComponent],

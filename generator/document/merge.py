@@ -425,6 +425,16 @@ def _plan(sources: Sequence[tuple[_Identity | None, Callable[[], _Source], bool]
         return None
     if kept is not None:
         _kept = used  # what this merge copied, and nothing older
+    fixed, info = _catalog(objects, base, kids, (root, tree, info, preferences), title, subject, duplex, print_range)
+    return objects, base, fixed, root, info
+
+
+def _catalog(objects: list[_Out], base: int, kids: Sequence[int], numbers: tuple[int, int, int, int | None], title: str,
+             subject: str, duplex: str | None, print_range: tuple[int, int] | None) -> tuple[dict[int, bytes], int]:
+    """The catalog, page tree (``kids``), viewer preferences and information dictionary at ``numbers`` (root,
+    tree, information — 0 for none: it is appended to ``objects`` — and preferences, None to write them inline):
+    (the objects at fixed numbers, the information dictionary's number)."""
+    root, tree, info, preferences = numbers
     prefs = b"/PrintScaling /None" + (b" /Duplex /" + duplex.encode("ascii") if duplex else b"")
     if print_range is not None:  # the print dialog's default pages, counted from 0
         prefs += b" /PrintPageRange [ %d %d ]" % (print_range[0] - 1, print_range[1] - 1)
@@ -443,7 +453,7 @@ def _plan(sources: Sequence[tuple[_Identity | None, Callable[[], _Source], bool]
     else:
         objects.append(information)
         info = base + len(objects)
-    return objects, base, fixed, root, info
+    return fixed, info
 
 
 def _write(out: BinaryIO, objects: Sequence[_Out], base: int, fixed: dict[int, bytes], root: int, info: int,
