@@ -8,7 +8,11 @@ if any, the back into a :class:`~punchboard.generator.draw.side.SideFrame`) and 
 Duplex geometry (PRINTING.md): with a long-edge flip the back of the piece at
 (row, col) lands at (row, cols−1−col) — every back frame is the front frame
 mirrored left-right about the page centre; with a short-edge flip it is
-mirrored top-bottom. Back pages are then shifted by the duplex offset.
+mirrored top-bottom, and the sheet turned over top to bottom puts each back's
+top where its front's bottom was: the short-edge back page is the long-edge one
+turned 180° about the page centre (drawn so), and a cut piece shows the same
+back the same way up whichever edge the sheet was flipped on (tests/generator/
+impose/test_duplex_short.py). Back pages are then shifted by the duplex offset.
 A piece turned 90° in its slot (top to the left) has its back turned 270° (top to
 the right), so a turned card's back stands to its front as an upright card's does.
 """
@@ -135,7 +139,10 @@ def paginate(
         used = len(chunk)
         if used not in frames:
             frames[used] = [back_frame(frame, sheet, mode, offset) for frame in sheet.frames(used)]
-        backs.append(_back_page(chunk, sheet, style, component, legend, mode, frames[used]))
+            if mode == "duplex-short":  # drawn as the long-edge back page, turned 180° (the module's docstring)
+                frames[-used] = [back_frame(frame, sheet, "duplex-long", (0.0, 0.0)) for frame in sheet.frames(used)]
+        turned = frames[-used] if mode == "duplex-short" else None
+        backs.append(_back_page(chunk, sheet, style, component, legend, mode, frames[used], turned, offset))
     if mode == "separate":
         return fronts + backs
     pages = []
@@ -177,19 +184,30 @@ def _front_page(
 
 
 def _back_page(
-    chunk: list[Item], sheet: Sheet, style: SheetStyle, component: str, legend: str, mode: str, frames: list[SideFrame]
+    chunk: list[Item], sheet: Sheet, style: SheetStyle, component: str, legend: str, mode: str, frames: list[SideFrame],
+    turned: list[SideFrame] | None = None, offset: tuple[float, float] = (0.0, 0.0),
 ) -> Page:
+    """The backs of ``chunk`` where ``frames`` put them; with ``turned`` (a short-edge flip) each is drawn into
+    its long-edge frame on the page turned 180° about its centre and shifted by the duplex ``offset``."""
     flip_x, flip_y = (True, False) if mode in ("duplex-long", "separate") else (False, True)
+    painted = turned if turned is not None else frames
 
     def draw(canvas: Canvas) -> None:
-        for item, frame in zip(chunk, frames, strict=True):
+        if turned is not None:
+            canvas.saveState()
+            canvas.translate(sheet.width + mm(offset[0]), sheet.height + mm(offset[1]))
+            canvas.rotate(180)
+        for item, frame in zip(chunk, painted, strict=True):
             if item.back is not None:
                 item.back(canvas, frame)
+        if turned is not None:
+            canvas.restoreState()
 
     footer = sheet.footer.mirrored(sheet.width, sheet.height, flip_x, flip_y)
-    slots = [(item.back, frame) for item, frame in zip(chunk, frames, strict=True) if item.back is not None]
+    slots = [(item.back, frame) for item, frame in zip(chunk, painted, strict=True) if item.back is not None]
     return Page(sheet.width, sheet.height, draw, component, legend, footer, role="back",
-                meta={"slots": [f.trim for f in frames]}, content=_content(slots, "back"))
+                meta={"slots": [f.trim for f in frames]},
+                content=_content(slots, "back turned 180" if turned is not None else "back"))
 
 
 def print_shop_pages(
