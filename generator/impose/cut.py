@@ -38,7 +38,7 @@ from .backs import BLANK, Item, paginate
 from .context import BuildContext
 from .grid import TURN, Sheet
 from .packing import Placement
-from .tokens import ROUND_SHAPES, clipped, kept_on_sheet, outline_for, pack_turnable, warn_kept_bleed
+from .tokens import ROUND_SHAPES, clipped, kept_on_sheet, outline_for, pack, pack_turnable, warn_kept_bleed
 
 CUTTERS_FILE = LAYOUTS / "cutters.yaml"
 CUTTERS = ("silhouette", "cricut")
@@ -78,6 +78,36 @@ class CutterSettings:
     def keep_out(self) -> float:
         """Distance from the paper edge inside which no piece goes (Silhouette)."""
         return self.inset + max(self.square, self.thickness) + self.clearance
+
+    def rooms(self, width: float, height: float) -> list[Rect]:
+        """Where pieces' art may lie on a ``width`` × ``height`` Silhouette page: inside the keep-out all
+        round; the full width between the marks' outer edges, between the rows of corner zones (the footer
+        lies below them); between the columns of corner zones, from above the footer to the marks' top edge."""
+        zones, k, s = self.mark_zones(width, height), self.keep_out, self.inset
+        low = max(z.top for z in zones if z.y < height / 2)
+        high = min(z.y for z in zones if z.y > height / 2)
+        left = max(z.right for z in zones if z.x < width / 2)
+        right = min(z.x for z in zones if z.x > width / 2)
+        return [Rect(k, k, width - 2 * k, height - 2 * k), Rect(s, low, width - 2 * s, high - low),
+                Rect(left, k, right - left, height - s - k)]
+
+    def densest(self, width: float, height: float, piece_w: float, piece_h: float, bleed: float,
+                offset_rows: bool, turn: bool) -> tuple[list[Rect], bool]:
+        """The most ``piece_w`` × ``piece_h`` slots (with ``bleed`` round each, ``gap`` between) clear of
+        every mark zone, over each room of :meth:`rooms`, upright and (with ``turn``) turned 90°; the first
+        room and upright win ties. Returns the trims and whether they are turned."""
+        best: tuple[list[Rect], bool] = ([], False)
+        shapes = [(piece_w, piece_h, False)]
+        if turn and abs(piece_w - piece_h) > 1e-6:
+            shapes.append((piece_h, piece_w, True))
+        for room in self.rooms(width, height):
+            for w, h, turned in shapes:
+                if room.width <= 0 or room.height <= 0:
+                    continue
+                trims = self.clear_of_marks(pack(room, w, h, bleed, self.gap, offset_rows), bleed, width, height)
+                if len(trims) > len(best[0]):
+                    best = (trims, turned)
+        return best
 
 
 @lru_cache(maxsize=2)
@@ -177,15 +207,12 @@ def silhouette_pages(ctx: BuildContext, component: Component) -> list[Page]:
     paper, style, options = ctx.paper, ctx.style, ctx.options
     width, height = component.size.width, component.size.height
     bleed = ctx.bleed_for(component)
-    k = settings.keep_out
-    room = Rect(k, k, paper.width - 2 * k, paper.height - 2 * k)
     round_tokens = component.kind == "tokens" and (component.shape or TokenShape("circle")).name in ROUND_SHAPES
-    trims, turned = pack_turnable(room, width, height, bleed, settings.gap, round_tokens, turnable(component))
-    trims = settings.clear_of_marks(trims, bleed, paper.width, paper.height)
+    trims, turned = settings.densest(paper.width, paper.height, width, height, bleed, round_tokens, turnable(component))
     if not trims:
         from .cards import too_big
 
-        raise too_big(ctx, component, width, height, k)
+        raise too_big(ctx, component, width, height, settings.keep_out)
     turn = TURN if turned else 0
     frames = tuple(SideFrame(t, bleed, bleed, t.inset(-bleed), rotation=turn) for t in trims)
     sheet = Sheet(paper.width, paper.height, frames, _footer(ctx, settings), turned=turned)

@@ -128,7 +128,7 @@ def check_dxf_matches_svg(svg: Path, page_height_mm: float) -> None:
 def test_silhouette_sheets_carry_studio_marks_and_cut_files_that_follow_the_pieces(game: Path, tmp_path: Path) -> None:
     folder = build(game, tmp_path / "out", "silhouette")
     inset, length, thickness, square = 10.0, 20.0, 0.5, 5.0  # layouts/cutters.yaml: Studio's defaults
-    for component, pieces, per_page in (("deck", 6, 4), ("gear_tokens", 24, None)):
+    for component, pieces, per_page in (("deck", 6, 6), ("gear_tokens", 24, None)):  # six poker cards turned on Letter
         reader = PdfReader(folder / f"{component}.pdf")
         svgs = sorted(folder.glob(f"{component}-silhouette-*.svg"))
         assert len(svgs) == len(reader.pages)  # --backs none: every page is a front page
@@ -152,15 +152,22 @@ def test_silhouette_sheets_carry_studio_marks_and_cut_files_that_follow_the_piec
             assert abs(max(max(a[1], a[3]) for a in bottom_left) + half - (h - inset)) < 0.05
             size, rings = svg_rings(svg)
             assert size == pytest.approx((w, h), abs=0.01)
-            for ring in rings:  # every cut path clear of the marks
+            clearance = 2.0  # layouts/cutters.yaml: nothing this close to a mark, nor inside an L's corner square
+            zones = [(inset, inset, inset + square, inset + square), (w - inset - length, inset, w - inset, inset + length),
+                     (inset, h - inset - length, inset + length, h - inset)]  # mm, y down
+            for ring in rings:  # every cut path inside the marks' frame and clear of each mark's zone
                 x0, y0, x1, y1 = bbox(ring)
-                assert x0 > inset + square and y0 > inset + square and x1 < w - inset - thickness and y1 < h - inset - thickness
+                assert x0 > inset and y0 > inset and x1 < w - inset and y1 < h - inset
+                for zx0, zy0, zx1, zy1 in zones:
+                    assert x1 <= zx0 - clearance or x0 >= zx1 + clearance or y1 <= zy0 - clearance or y0 >= zy1 + clearance
             if component == "deck":
-                corners = sorted((x / MM, y / MM - POKER[1]) for x, y in level.forms)  # trim top-left of each card
-                assert len(corners) == len(rings) and (per_page is None or len(rings) <= per_page)
-                for ring, (cx, cy) in zip(sorted(rings, key=lambda r: bbox(r)[:2]), corners, strict=True):
+                origins = [(x / MM, y / MM) for x, y in level.forms]  # a corner of each card's trim (turned or not)
+                assert len(origins) == len(rings) == per_page  # the deck's six cards on one sheet
+                for ring in rings:
                     x0, y0, x1, y1 = bbox(ring)
-                    assert (x0, y0, x1, y1) == pytest.approx((cx, cy, cx + POKER[0], cy + POKER[1]), abs=TOL_MM)
+                    assert sorted((x1 - x0, y1 - y0)) == pytest.approx(sorted(POKER), abs=TOL_MM)
+                    corners = ((x0, y0), (x0, y1), (x1, y0), (x1, y1))
+                    assert sum(min(math.dist(o, c) for c in corners) < TOL_MM for o in origins) == 1
                     # rounded corners: the ring leaves the trim's corner point 1/8 in round
                     assert min(math.hypot(x - x0, y - y0) for x, y in ring) == pytest.approx(3.175 * (math.sqrt(2) - 1), abs=TOL_MM)
             else:
