@@ -13,6 +13,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from punchboard.spec.model import Game
@@ -24,6 +25,7 @@ from ..inventory import Instance
 from ..setup.simulate import simulate, table_env
 from ..setup.zones import Run, Scope
 from . import compound
+from .stacked import stacked_probability
 from .stats import Z_999, all_hold, exact_probability, wilson
 
 BLOCK = 500
@@ -114,6 +116,11 @@ def _inside(k: int, event: Event) -> bool:
     return k >= event.low and (event.high is None or k <= event.high)
 
 
+def _env_value(run: Run, name: str, instance_id: int) -> Any:
+    """The value ``name`` has in the piece ``instance_id``'s fields (None when it has none)."""
+    return run.inventory[instance_id].env.get(name)
+
+
 def _outcome(run: Run, target: _Target) -> bool:
     if target.plain:
         counts = [len(target.marked.intersection(hand)) for hand in _hands(run, target)]  # a hand holds a piece once
@@ -138,10 +145,12 @@ def _exact(run: Run, target: _Target) -> tuple[float | None, str]:
         return _exact_compound(run, target)
     event, origins = target.event, run.origins
     hands = _hands(run, target)
+    if len(hands) == 1 and len(origins.tagged_in(hands[0])) > 1:
+        return _exact_stacked(run, target, hands[0])
     fixed: list[int] = []
     groups: dict[int, list[int]] = {}
     for n, hand in enumerate(hands):
-        tags = {origins.tag.get(i) for i in hand} - {None}
+        tags = origins.tagged_in(hand)
         if len(tags) > 1:
             return None, "estimate: the hands hold pieces from more than one random step"
         fixed.append(sum(1 for i in hand if origins.tag.get(i) is None and i in target.marked))
@@ -169,11 +178,24 @@ def _exact(run: Run, target: _Target) -> tuple[float | None, str]:
     grouped = {n for members in groups.values() for n in members}
     for n, count in enumerate(fixed):
         if n not in grouped:
-            inside = _inside(count, event)
-            miss *= (0 if inside else 1) if want == "any" else (1 if inside else 0)
+            held = _inside(count, event)
+            miss *= (0 if held else 1) if want == "any" else (1 if held else 0)
     value = 1 - miss if want == "any" else miss
     steps = " and ".join(origins.origins[o].made_by for o in groups)
     return float(value), f"exact over every arrangement of {steps}"
+
+
+def _exact_stacked(run: Run, target: _Target, hand: list[int]) -> tuple[float | None, str]:
+    """One hand holding pieces of several random steps: exact when they are independently shuffled piles cut
+    from one arrangement (:mod:`.stacked`), else an estimate."""
+    origins, event = run.origins, target.event
+    tags = origins.tagged_in(hand)
+    fixed = sum(1 for i in hand if origins.tag.get(i) is None and i in target.marked)
+    found = stacked_probability(origins, hand, tags, target.marked.__contains__, fixed, event.low, event.high)
+    if isinstance(found, str):
+        return None, found
+    steps = " and ".join(dict.fromkeys(origins.origins[o].made_by for o in sorted(tags)))
+    return float(found), f"exact over every arrangement of {steps}, pile by pile"
 
 
 def _exact_compound(run: Run, target: _Target) -> tuple[float | None, str]:
@@ -184,7 +206,7 @@ def _exact_compound(run: Run, target: _Target) -> tuple[float | None, str]:
     fixed: list[dict[Any, int]] = []
     groups: dict[int, list[int]] = {}
     for n, hand in enumerate(hands):
-        tags = {origins.tag.get(i) for i in hand} - {None}
+        tags = origins.tagged_in(hand)
         if len(tags) > 1:
             return None, "estimate: the hands hold pieces from more than one random step"
         counts: dict[Any, int] = {}
@@ -268,8 +290,8 @@ def prepare(game: Game, variant: Variant, players: int, run: Run, trials: int, s
                 findings.append(Finding(label, f"not computed{where}: '{event.zone}' depends on a step the rulebook "
                                                "leaves open", "warn"))
                 continue
-            read = compound.reading(event, lambda where, env=env: run.matching(where, (), env),
-                                    lambda i, kind=event.of_a_kind or "": run.inventory[i].env.get(kind))
+            read = compound.reading(event, partial(run.matching, components=(), env=env),
+                                    partial(_env_value, run, event.of_a_kind or ""))
             target = _Target(event, index, scope, env, read)
             if not any(_hands(run, target)):
                 whose = ("player 1's" if event.who == "first" else f"player {event.who}'s" if isinstance(event.who, int)
