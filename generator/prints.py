@@ -85,7 +85,7 @@ class PiecePrint(NamedTuple):
     component: str
     name: str
     entry: int
-    index: int
+    index: int  # type: ignore[assignment]  # a field named like tuple.index (mypy refuses the shadowing)
     copy: int
     face: str
     back: str  # "" when the piece has no back
@@ -121,9 +121,9 @@ _ROW = ('  {{\n   "component": {},\n   "name": {},\n   "entry": {},\n   "index":
 _quote = json.encoder.encode_basestring  # what ensure_ascii=False writes a string as
 
 
-def _grouped(pieces: Sequence[PiecePrint]) -> list[dict[str, object]]:
+def _grouped(pieces: Sequence[PiecePrint]) -> list[dict[str, Any]]:
     """Consecutive copies of one entry drawn alike share a row with a count."""
-    rows: list[dict[str, object]] = []
+    rows: list[dict[str, Any]] = []
     for piece in pieces:
         last = rows[-1] if rows else None
         if (
@@ -306,7 +306,7 @@ def _keep_last(folder: Path, record: PrintRecord, path: Path) -> None:
     if now is None:
         return
     options = json.loads(json.dumps(record.options))  # as the JSON gives them back (a tuple is a list there)
-    data = (now, record.number, record.date, options, tuple(map(tuple, record.pieces)), record.version, record.depth)
+    data = (now, record.number, record.date, options, tuple(p[:] for p in record.pieces), record.version, record.depth)
     try:
         body = marshal.dumps(data)
     except ValueError:  # an option marshal cannot write: the JSON is read next time

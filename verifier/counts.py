@@ -26,7 +26,7 @@ class OpenValue:
 
 
 def evaluate_count(count: Count, env: Mapping[str, Any]) -> Any:
-    players = env.get("players")
+    players: Any = env.get("players")  # the player count (an int), or None outside a run
     choice = count.choices.get(players)
     if choice is not None:  # the verifier runs every value (verifier.choices); one alone is no answer
         values = ", ".join(str(v) for v in choice.values)

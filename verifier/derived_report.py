@@ -51,7 +51,7 @@ def sizes_text(results: Sequence[Result]) -> list[str]:
 
 
 def sums_text(results: Sequence[Result]) -> list[str]:
-    lines = []
+    lines: list[str] = []
     for result in results:
         if result.derived is None or not result.derived.sums:
             continue

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, MutableSequence, Sequence
+from collections.abc import Callable, Iterable, MutableSequence, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from punchboard.spec.model import Game
 from punchboard.spec.setup_model import Variant
@@ -33,6 +33,9 @@ from .setup.zones import Run
 from .supply.bounds import check_supply
 
 BUDGET = 4096  # most outcomes (whole setup runs) one cell's enumeration may take
+if TYPE_CHECKING:
+    from _typeshed import SupportsLenAndGetItem
+
 T = TypeVar("T")
 
 
@@ -84,7 +87,7 @@ class ScriptedRandom(random.Random):
         step, scope = self.run.current
         return describe_step(step, scope) in self.steps
 
-    def choice(self, seq: Sequence[T]) -> T:
+    def choice(self, seq: SupportsLenAndGetItem[T]) -> T:
         index = self._pick(len(seq))
         self.weight /= len(seq)
         return seq[index]
@@ -112,16 +115,17 @@ class ScriptedRandom(random.Random):
             left -= 1
         return out
 
-    def shuffle(self, x: MutableSequence[Any]) -> None:  # type: ignore[override]
+    def shuffle(self, x: MutableSequence[Any]) -> None:
         if not self._enumerated():
             super().shuffle(x)
             return
         x[:] = self._draw_kinds(list(x), len(x))
 
-    def sample(self, population: Sequence[T], k: int, *, counts: Any = None) -> list[T]:  # type: ignore[override]
+    def sample(self, population: Sequence[T], k: int, *, counts: Iterable[int] | None = None) -> list[T]:
         if not self._enumerated():
             return super().sample(population, k)
-        return self._draw_kinds(list(population), k)  # type: ignore[arg-type]
+        ids = cast(list[int], list(population))  # the setup simulation samples instance ids alone
+        return cast(list[T], self._draw_kinds(ids, k))
 
 
 def _uses_copy(variant: Variant) -> bool:

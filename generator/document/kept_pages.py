@@ -41,7 +41,7 @@ import sys
 from collections.abc import Sequence
 from itertools import islice
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import Any, BinaryIO, Protocol
 
 from punchboard.generator.draw.pdf_canvas import state_of
 from reportlab.pdfbase import pdfmetrics
@@ -114,7 +114,7 @@ def _dictionary(body: bytes) -> tuple[bytes, bytes]:
 class _Old:
     """The PDF the last build wrote, read for the objects copied from it."""
 
-    def __init__(self, handle: IO[bytes]):
+    def __init__(self, handle: BinaryIO):
         self.handle = handle
         self.window = FileWindow(handle)  # the objects copied are read in the order they lie in it
 
@@ -288,10 +288,10 @@ class KeptPages:
                 page.component, page.role, content.parts)).encode()).hexdigest()
         before = self._state(canvas)
         record = self._records[number - 1] if number <= len(self._records) else None
-        if key is not None and record is not None and self._old is not None and record[0] == key \
+        if content is not None and key is not None and record is not None and self._old is not None and record[0] == key \
                 and tuple(record[1]) == before and self._forms_agree(canvas, content, record) \
-                and self._objects_agree(canvas, record):  # type: ignore[arg-type]
-            self._copy(canvas, content, record)  # type: ignore[arg-type]
+                and self._objects_agree(canvas, record):
+            self._copy(canvas, content, record)
             return True
         taken = self.voice.side_prints
         self._live = (key, content, before, canvas._doc.objectcounter, self.sides.new_keys(),
@@ -337,7 +337,8 @@ class KeptPages:
         counter = doc.objectcounter
         for index, name in enumerate(names[:-1]):
             counter += 1
-            copy = _Copy(old, first + index, *places[index], page)
+            offset, size = places[index]
+            copy = _Copy(old, first + index, offset, size, page)
             copy.__InternalName__ = name
             to_number[name] = (counter, 0)
             to_name[counter] = name
@@ -448,7 +449,7 @@ class KeptPages:
                         continue
                     contents = doc.idToObject[page.page_name].Contents.__InternalName__
                     own = {page.first + n for n in range(len(page.names))} | {numbers[contents][0], parent}
-                    refs = set()
+                    refs: set[int] = set()
                     for name in page.names:
                         at, length = place(name)
                         handle.seek(at)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 from punchboard.generator.draw import fonts, packed_forms
 from punchboard.generator.draw.colours import resolved
@@ -59,7 +60,7 @@ class Page:
     trim_box: Rect | None = None
     bleed_box: Rect | None = None
     role: str = "front"  # front | back | cover | calibration | other
-    meta: dict[str, object] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
     overlay: Draw | None = None  # drawn over the page for a print shop only: a CutContour die line
     content: Callable[[], PageContent | None] | None = None  # what it shows, for a kept page (None: drawn each time)
 

@@ -49,13 +49,13 @@ class _File(pdfdoc.PDFFile):  # type: ignore[misc]
         if sink is not None:
             for chunk in self.strings:
                 sink.write(chunk)
-            self.strings = []
+            self.strings: list[bytes] = []
             self.write = sink.write
 
     def add(self, s: Any) -> int:
         s = pdfdoc_encode(s)
         at = self.offset
-        self.offset = at + len(s)
+        self.offset: int = at + len(s)
         self.write(s)
         return at  # type: ignore[no-any-return]
 

@@ -128,7 +128,7 @@ def _decoded(canvas: Canvas, data: bytes) -> bytes:
     names = _Names(canvas)
     out: list[bytes] = []
     last = 0
-    subsets: list[list[int]] | None = None
+    subsets: list[int] | None = None
     for match in _TOKEN.finditer(data):
         out.append(data[last:match.start()])
         last = match.end()

@@ -29,7 +29,7 @@ import sys
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from punchboard.plumbing.file_digest import file_digest
 from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
@@ -81,7 +81,7 @@ def remembered(kind: str, question: Any, sources: Sequence[str], answer: Callabl
         pass
     worked_out = answer()
     try:
-        write_sealed(path, marshal.dumps(worked_out))
+        write_sealed(path, marshal.dumps(cast(Any, worked_out)))  # any answer is tried: marshal refuses some (ValueError)
     except (OSError, ValueError):
         pass  # a folder that cannot be written (or an answer marshal refuses): worked out each time
     _hold(name, worked_out)

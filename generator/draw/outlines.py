@@ -158,7 +158,7 @@ def _even_odd(rings: Sequence[Ring]) -> BaseGeometry:
 
     area: BaseGeometry = shapely.Polygon()
     for ring in rings:
-        polygon = shapely.polygons(ring)
+        polygon: BaseGeometry = shapely.polygons(ring)
         if not polygon.is_valid:  # a self-crossing ring: its areas, without the stray lines repair can leave
             repaired = shapely.get_parts(shapely.make_valid(polygon))
             polygon = shapely.unary_union([p for p in repaired if isinstance(p, (shapely.Polygon, shapely.MultiPolygon))])

@@ -38,7 +38,7 @@ def replayed(canvas: Canvas, key: Hashable, draw: Callable[[], None]) -> None:
     cache = _CACHE
     full_key = (key, canvas._fillMode, _alpha_state(canvas)[:1])  # the transparency values, not how many exist
     recorded = cache.get(full_key, _UNSET)
-    if recorded is not _UNSET and recorded is not None:
+    if isinstance(recorded, tuple):  # neither unknown (_UNSET) nor known not to be replayable (None)
         cache.move_to_end(full_key)
         code, state = recorded
         canvas._code.extend(code)

@@ -8,7 +8,7 @@ its bleed, clipped to the area the imposition allows.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -24,7 +24,7 @@ from punchboard.spec.icons import INLINE_ICON
 from punchboard.spec.images import side_image
 from punchboard.spec.model import Element, Layout
 
-from . import fingerprint, fixed_forms, fonts, kept, packed_forms, svg, text
+from . import fingerprint, fixed_forms, fonts, kept, packed_forms, pdf_canvas, svg, text
 from .art import Ink, draw_icon
 from .colours import resolved
 from .geometry import Rect
@@ -403,7 +403,9 @@ def _draw_form(canvas: Canvas, name: str, bounds: Rect, layout: Layout, fields: 
     spans: list[tuple[Element, Sequence[str]]] | None = [] if asked is not None else None
     forms = how.forms()
     watch = kept.Watch(canvas, forms) if store is not None else None
-    with kept.recording(canvas._doc) if store is not None else nullcontext([]) as calls:
+    recorder: AbstractContextManager[list[pdf_canvas.FontCall]] = (
+        kept.recording(canvas._doc) if store is not None else nullcontext([]))
+    with recorder as calls:
         _draw_side_now(canvas, layout, fields, local, ctx, spans, how)
     keepable = watch is not None and watch.keepable()
     if asked is not None and spans is not None:
@@ -653,7 +655,8 @@ def _draw_element(
         picture = _draw_image(canvas, element, rect, fields, layout, ctx)
     canvas.restoreState()
     if seen is not None:
-        seen.see(Drawn(element, rect, box, palette, *(fitted or (None, "")), picture))
+        lines, font = fitted or (None, "")
+        seen.see(Drawn(element, rect, box, palette, lines, font, picture))
 
 
 def _own_icon_notes(names: Any, element: Element, ctx: SideContext) -> None:

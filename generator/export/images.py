@@ -193,7 +193,7 @@ class DrawnPages:
                  dpi: float | None):
         self.sizes, self.alpha = sizes, alpha
         self.pdf = render(pages, title, load_style()) if pages else b""
-        drawn = (page_digests(self.pdf) if pages else None) or [None] * len(pages)
+        drawn: Sequence[str | None] = (page_digests(self.pdf) if pages else None) or [None] * len(pages)
         self.keys = [kept_images.drawing_key(page, size, alpha, dpi) for page, size in zip(drawn, sizes, strict=True)]
 
     def rasterised(self, numbers: Sequence[int]) -> Iterator[Image.Image]:
@@ -245,8 +245,9 @@ def export_images(game: Game, out_dir: Path, dpi: float = DEFAULT_DPI, bleed: fl
     for index, record in records.items():
         if record:
             kept_images.write(_record(out_dir, game, components[index]), record)
-    for message in heard if warn is not None else ():
-        warn(message)
+    if warn is not None:
+        for message in heard:
+            warn(message)
     if written:
         write_bytes(out_dir / game.id / "images" / "manifest.json", manifest(game, written, out_dir / game.id / "images", dpi, bleed))
     return written

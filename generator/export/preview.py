@@ -117,8 +117,9 @@ def export_previews(game: Game, out_dir: Path, dpi: float = PREVIEW_DPI, jobs: i
     for path, said in ordered_map(_contact_sheet_file, state, list(range(len(components))), jobs):
         paths.append(path)
         heard.update(dict.fromkeys(said))
-    for message in heard if warn is not None else ():
-        warn(message)
+    if warn is not None:
+        for message in heard:
+            warn(message)
     return paths
 
 

@@ -292,7 +292,7 @@ def deck_objects(game: Game, component: Component, sheets: DeckSheets, x: float)
     for n, copy in enumerate(copies):
         pieces = [p for p in component.pieces if p.copy == copy]
         place = transform(x + n * SPACING, 0.0, scale_x, scale_z, face_down=True)
-        cards = []
+        cards: list[dict[str, Any]] = []
         for piece in pieces:
             card_id = sheets.card_ids[piece_key(piece)]
             key = str(card_id // 100)
@@ -385,8 +385,9 @@ def export_tts(game: Game, out_dir: Path, base_url: str | None = None, warn: Cal
     urls = Urls(folder, base_url)
     ctx = export_context(game, 0.0)
     written = _export_tts(ctx, game, folder, urls)
-    for message in dict.fromkeys(ctx.warnings) if warn is not None else ():
-        warn(message)
+    if warn is not None:
+        for message in dict.fromkeys(ctx.warnings):
+            warn(message)
     return written
 
 

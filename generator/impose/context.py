@@ -107,8 +107,7 @@ class BuildContext:
             for p in component.pieces
             if p.face is not None and p.face.layout in self.game.layouts
         ]
-        asked = [b for b in asked if b is not None]
-        return max(asked) if asked else self.style.bleed
+        return max((b for b in asked if b is not None), default=self.style.bleed)
 
 
 class _SidePainter:

@@ -126,12 +126,18 @@ def _packed_pages(ctx: PartsContext, component: Component, layouts: list[list[ob
     fronts: list[Page] = []
     back_pages: list[Page] = []
     for placements in layouts:
-        fronts.append(Page(paper.width, paper.height, lambda c, p=placements: paint_page(c, p, None), component.name, legend, band, role="front"))
+        def front(c: Canvas, p: list[object] = placements) -> None:
+            paint_page(c, p, None)
+
+        def reverse(c: Canvas, p: list[object] = placements) -> None:
+            paint_page(c, p, flip)
+
+        fronts.append(Page(paper.width, paper.height, front, component.name, legend, band, role="front"))
         if has_backs:
             back = Page(
                 paper.width,
                 paper.height,
-                _shifted(lambda c, p=placements: paint_page(c, p, flip), duplex_offset(ctx)),
+                _shifted(reverse, duplex_offset(ctx)),
                 component.name,
                 f"backs ({'duplex, ' + flip + '-edge flip' if backs in DUPLEX else 'print on the reverse, ' + flip + '-edge flip'})",
                 band.mirrored(paper.width, paper.height, flip_x, not flip_x),

@@ -14,6 +14,7 @@ from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.draw.outlines import (
     Cell,
     Outline,
+    PathLike,
     cells_extent,
     grown_polyomino_rings,
     polyomino_outline,
@@ -84,7 +85,7 @@ def piece_frame(canvas: Canvas, placement: Placement, local_w: float, mirror: bo
         canvas.restoreState()
 
 
-def stroke_cut(canvas: Canvas, outline_path_adder: Callable[[object], None]) -> None:
+def stroke_cut(canvas: Canvas, outline_path_adder: Callable[[PathLike], None]) -> None:
     path = canvas.beginPath()
     outline_path_adder(path)
     canvas.setStrokeColor(CUT_COLOUR)

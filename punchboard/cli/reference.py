@@ -37,7 +37,7 @@ Every verb below is `punchboard VERB …`; after `make build` the command is `.v
 
 def _fixed_width(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """``parser`` with its help formatted at WIDTH columns, whatever the terminal."""
-    parser.formatter_class = functools.partial(parser.formatter_class, width=WIDTH)  # type: ignore[assignment]
+    parser.formatter_class = functools.partial(parser.formatter_class, width=WIDTH)  # type: ignore[assignment, call-arg]  # typeshed's _FormatterClass takes prog alone
     return parser
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -47,7 +47,7 @@ class ByIdentity(Generic[K, V]):
         self._known.clear()
 
 
-_MEMOS: weakref.WeakSet[ByIdentity[object, object]] = weakref.WeakSet()
+_MEMOS: weakref.WeakSet[ByIdentity[Any, Any]] = weakref.WeakSet()
 
 
 def forget_all() -> None:

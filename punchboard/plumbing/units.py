@@ -58,7 +58,7 @@ def _small(value: float) -> bool:
 def _finite(value: object, points: float) -> float:
     if not math.isfinite(points) or abs(points) > MAX_POINTS:
         big = isinstance(value, int) and abs(value) >= 10**20
-        shown = f"a number with about {int(value.bit_length() * 0.30103) + 1} digits" if big else repr(value)  # type: ignore[union-attr]
+        shown = f"a number with about {int(value.bit_length() * 0.30103) + 1} digits" if isinstance(value, int) and big else repr(value)
         raise UnitError(f"expected {UNIT_HELP}, finite and at most 350 m, got {shown[:40]}")
     return points
 

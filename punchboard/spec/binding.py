@@ -47,7 +47,7 @@ def bound_props(props: Mapping[str, Any], fields: Mapping[str, Any]) -> Mapping[
     if not bound and not focus_bound:
         return props
     result = dict(props)
-    if focus_bound:
+    if isinstance(focus, tuple) and focus_bound:
         result["focus"] = bound_focus(focus, fields)
     for key in bound:
         value = bind(props[key], fields).strip()

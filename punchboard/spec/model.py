@@ -13,15 +13,18 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 Scalar = str | int | float | bool | None
+KT = TypeVar("KT")
+VT = TypeVar("VT")
 
 PRINTED_KINDS = ("deck", "banknotes", "tokens", "board", "tiles", "sheet")
 PIECE_NOUNS = {"deck": "card", "banknotes": "banknote", "tokens": "token", "board": "board", "tiles": "tile", "sheet": "sheet"}
 
 
-def frozen_map(data: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
+def frozen_map(data: Mapping[KT, VT] | None = None) -> MappingProxyType[KT, VT]:
+    """A read-only copy of ``data`` (empty for None)."""
     return MappingProxyType(dict(data or {}))
 
 

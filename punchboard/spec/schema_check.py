@@ -96,8 +96,9 @@ def describe(error: ValidationError, doc: Document, base: PathKey) -> list[Probl
     label = _label(path)
     kind = error.validator
     value = error.instance
+    schema: dict[str, Any] = error.schema if isinstance(error.schema, dict) else {}  # the failing rule's schema
     if kind == "additionalProperties" and isinstance(value, dict):
-        allowed = sorted(error.schema.get("properties", {}))
+        allowed = sorted(schema.get("properties", {}))
         problems = []
         for key in value:
             if key in allowed:
@@ -124,17 +125,18 @@ def describe(error: ValidationError, doc: Document, base: PathKey) -> list[Probl
         ]
     if kind in ("minimum", "maximum") and not _is_number(None, value):
         return []  # the type error says it better (nan, .inf, 2.5 where a whole number belongs)
-    if kind in ("minimum", "maximum") and error.schema.get("type") == "integer" and not _is_integer(None, value):
+    if kind in ("minimum", "maximum") and schema.get("type") == "integer" and not _is_integer(None, value):
         return []
     if kind == "minimum":
         limit = error.validator_value
-        if limit == 1 and error.schema.get("type") == "integer":
+        if limit == 1 and schema.get("type") == "integer":
             return [doc.problem(path, f"{label} must be a positive integer, got {_show(value)}")]
         return [doc.problem(path, f"{label} must be at least {limit}, got {_show(value)}")]
     if kind == "maximum":
         return [doc.problem(path, f"{label} must be at most {error.validator_value}, got {_show(value)}")]
     if kind in ("enum", "const"):
-        choices = error.validator_value if kind == "enum" else [error.validator_value]
+        choices = error.validator_value if kind == "enum" and isinstance(error.validator_value, list) else [
+            error.validator_value]
         words = [str(c) for c in choices]
         hint = suggest(str(value), words) if isinstance(value, str) else ""
         return [
@@ -143,7 +145,7 @@ def describe(error: ValidationError, doc: Document, base: PathKey) -> list[Probl
             )
         ]
     if kind == "pattern":
-        what = error.schema.get("description", f"text matching {error.validator_value}")
+        what = schema.get("description", f"text matching {error.validator_value}")
         return [doc.problem(path, f"{label} {_show(value)} is not valid: expected {what[0].lower() + what[1:].rstrip('.')}")]
     if kind == "minItems":
         return [doc.problem(path, f"{label} must have at least {error.validator_value} entries")]

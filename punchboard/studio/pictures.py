@@ -136,10 +136,10 @@ class Pictures:
             if not path.is_file():
                 write_bytes(path, data)
             pictures[keys[n]] = Picture(path.relative_to(self.game_out).as_posix(), image.width, image.height)
-            if drawings[n] is not None:
+            if (drawing := drawings[n]) is not None:
                 if len(self._rendered) >= RENDERED_LIMIT:
                     self._rendered.clear()
-                self._rendered[drawings[n]] = pictures[keys[n]]
+                self._rendered[drawing] = pictures[keys[n]]
         distinct = []
         for members in groups.values():
             entry = sides[members[0]]

@@ -38,8 +38,9 @@ class Reading:
             return self.kind_of.get(piece, UNMARKED)
         return tuple(piece in term for term in self.terms)
 
-    def hit_counts(self, counts: Mapping[Hashable, int]) -> bool:
-        """Whether a hand holding ``counts`` pieces of each class meets the event."""
+    def hit_counts(self, counts: Mapping[Any, int]) -> bool:
+        """Whether a hand holding ``counts`` pieces of each class meets the event (a class is a tuple of term
+        flags, or for of a kind a field's value)."""
         event = self.event
         if event.of_a_kind is not None:
             most = max((k for cls, k in counts.items() if cls != UNMARKED), default=0)

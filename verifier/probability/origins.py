@@ -67,6 +67,10 @@ class Origins:
     def present(self, ids: Sequence[int]) -> set[int | None]:
         return {self.tag.get(i) for i in ids}
 
+    def tagged_in(self, ids: Sequence[int]) -> set[int]:
+        """The origins of the pieces ``ids`` that some random step arranged."""
+        return {o for i in ids if (o := self.tag.get(i)) is not None}
+
     def support_of(self, ids: Sequence[int]) -> frozenset[int]:
         """Every piece that could stand where ``ids`` stand on some deal."""
         out: set[int] = set()
@@ -80,7 +84,7 @@ class Origins:
         if not self.enabled or not ids:
             return
         present = self.present(ids)
-        tagged = present - {None}
+        tagged = {o for o in present if o is not None}
         if not tagged:
             self.new(ids, made_by)
             return
@@ -118,7 +122,7 @@ class Origins:
         stand. A read that holds every piece of a random arrangement reads the same pieces whatever their
         order: only what is random about *which* pieces they are can make it differ."""
         here = set(ids)
-        return any(self._varies(o, here, test) for o in self.present(ids) - {None})
+        return any(self._varies(o, here, test) for o in self.tagged_in(ids))
 
     def _varies(self, o: int, here: set[int], test: Callable[[int], object]) -> bool:
         origin = self.origins[o]
@@ -137,7 +141,7 @@ class Origins:
             self.read_count += 1
             if made_by not in self.random_reads:
                 self.random_reads.append(made_by)
-            for o in self.present(ids) - {None}:
+            for o in self.tagged_in(ids):
                 self.varied |= self.origins[o].ancestors
 
     def looked_at(self, zone_ids: Sequence[int], test: Callable[[int], object], made_by: str) -> None:
@@ -145,7 +149,7 @@ class Origins:
         if not self.enabled:
             return
         self.read(zone_ids, test, made_by)
-        for o in self.present(zone_ids) - {None}:
+        for o in self.tagged_in(zone_ids):
             origin = self.origins[o]
             if origin.tainted:
                 continue
@@ -156,7 +160,7 @@ class Origins:
         """A random choice that depends on what pieces are (a team chosen at random): no exact figure."""
         if not self.enabled or not ids:
             return
-        for o in self.present(ids) - {None}:
+        for o in self.tagged_in(ids):
             if not self.origins[o].tainted:
                 self.origins[o].tainted = f"{made_by} chooses at random by what pieces are"
         untagged = [i for i in ids if self.tag.get(i) is None]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from punchboard.spec.setup_model import Expectation, Step
@@ -78,7 +79,7 @@ def check_expectations(run: Run, expectations: tuple[Expectation, ...], scope: S
             if expect.has is not None:
                 ids = [i for key in keys for i in run.zones.get(key, [])]
                 has = expect.has
-                run.origins.read(ids, lambda i, has=has: run.matches(i, has, (), env), label)
+                run.origins.read(ids, partial(run.matches, where=has, components=(), env=env), label)
                 for n, key in enumerate(keys):
                     if not any(run.matches(i, expect.has, (), env) for i in run.zones.get(key, [])):
                         run.findings.append(Finding(label, f"no piece in {names[n]} matches {expect.has}",

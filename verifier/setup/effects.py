@@ -37,7 +37,8 @@ def step_texts(step: Step) -> list[str | None]:
     texts: list[str | None] = [step.where, step.when]
     if step.shuffle_in is not None:
         texts.append(step.shuffle_in.where)
-    for count in (step.count, step.each, step.draw, step.keep, step.piles, step.shuffle_in and step.shuffle_in.each):
+    for count in (step.count, step.each, step.draw, step.keep, step.piles,
+                  step.shuffle_in.each if step.shuffle_in is not None else None):
         if count is not None and isinstance(count.value, str):
             texts.append(count.value)
     return texts

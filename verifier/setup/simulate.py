@@ -31,11 +31,11 @@ from .zones import ANY_PIECE, Run, Scope
 def _open_reason(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> str | None:
     """Why the step cannot be done at this player count: a text of it reads a value the rulebook leaves open,
     or it reads a zone that a step skipped for that reason would have changed (so its contents are unknown)."""
-    key = ("blocked", id(step), env.get("table", ""))
-    if key in run.cache:  # what the texts leave open depends on the env alone, the same in every replay
-        reason = run.cache[key]
+    cached = ("blocked", id(step), env.get("table", ""))
+    if cached in run.cache:  # what the texts leave open depends on the env alone, the same in every replay
+        reason = run.cache[cached]
     else:
-        reason = run.cache[key] = blocked_by(step_texts(step), env)
+        reason = run.cache[cached] = blocked_by(step_texts(step), env)
     if reason:
         return reason
     for name in zones_read(step):

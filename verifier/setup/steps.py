@@ -129,8 +129,8 @@ def _deal(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
     if step.evenly and step.remainder:
         run.zones[source_key] = []
         run.put(run.key(scope, step.remainder), rest)
-    for hand in hands:
-        run.zones.setdefault(hand, [])
+    for key in hands:
+        run.zones.setdefault(key, [])
 
 
 def _give(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
@@ -155,17 +155,17 @@ def _give(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
                   f"{step.same}{'s' if sets != 1 else ''} with {each} or more", need=len(hands), have=sets,
                   component=run.component_label(found, step), unit=f"{step.same} sets")
             sets_reported = True
-    if step.same:
+    if same := step.same:
         # how many players a value can serve is fixed by the pieces alone, unless the pieces are themselves random
-        run.origins.read(found, lambda i: run.inventory[i].env.get(step.same), made_by)
+        run.origins.read(found, lambda i: run.inventory[i].env.get(same), made_by)
         run.origins.chose_at_random_by_content(found, made_by)
-    if step.match_field and step.match_zone:
+    if (match_field := step.match_field) and step.match_zone:
         matched = run.pieces(scope, step.match_zone)
         if any(run.origins.tag.get(i) is not None for i in matched):
-            run.origins.read(matched, lambda i: run.inventory[i].env.get(step.match_field), made_by)
+            run.origins.read(matched, lambda i: run.inventory[i].env.get(match_field), made_by)
             run.origins.chose_at_random_by_content(found, made_by)
         else:
-            run.origins.looked_at(found, lambda i: run.inventory[i].env.get(step.match_field), made_by)
+            run.origins.looked_at(found, lambda i: run.inventory[i].env.get(match_field), made_by)
     for player, hand in enumerate(hands, start=1):
         pool = available
         if step.match_field and step.match_zone:
@@ -206,8 +206,8 @@ def _place(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
     each = whole(step.each, env)
     placed = 0
     remaining = list(found)
-    if step.distinct_field:
-        run.origins.looked_at(found, lambda i: run.inventory[i].env.get(step.distinct_field), describe_step(step, scope))
+    if distinct_field := step.distinct_field:
+        run.origins.looked_at(found, lambda i: run.inventory[i].env.get(distinct_field), describe_step(step, scope))
     for zone in step.into:
         if step.distinct_field:
             by_value: dict[Any, list[int]] = {}
@@ -223,8 +223,8 @@ def _place(run: Run, step: Step, scope: Scope, env: Mapping[str, Any]) -> None:
         run.put(run.key(scope, zone), chosen)
     need = each * len(step.into)
     if placed < need:
-        values = len({run.inventory[i].env.get(step.distinct_field) for i in found}) if step.distinct_field else None
-        note = f"no two with the same {step.distinct_field} in a zone; only {values} different" if step.distinct_field else ""
+        kinds = len({run.inventory[i].env.get(step.distinct_field) for i in found}) if step.distinct_field else None
+        note = f"no two with the same {step.distinct_field} in a zone; only {kinds} different" if step.distinct_field else ""
         fail(run, step, scope, note, need=need, have=placed if step.distinct_field else len(found), component=run.component_label(found, step))
 
 

@@ -146,7 +146,7 @@ def _values(component: Component, setup: SetupText) -> dict[Any, tuple[Any, ...]
         if key in ("component", "copy") or setup.names(key):  # the component is its id; copy is not compared
             continue
         if key == "name":
-            column = [piece.name for piece in component.pieces]
+            column: list[Any] = [piece.name for piece in component.pieces]
             column += [item.name for item in component.supplies]
         else:
             column = list(map(methodcaller("get", key), [piece.fields for piece in component.pieces]))
