@@ -45,9 +45,11 @@ def bom_with_sheets(game: Game, roles_by_component: Mapping[str, Sequence[str]],
     """The model's bill of materials plus, per printed component, its pages and sheets on this paper
     (printed on its own); ``groups``: print group → (member ids, the shared sheets' page roles), whose
     sheets replace their members' in the total."""
+    from punchboard.generator.impose.bleed_notes import bleed_notes
     from punchboard.generator.impose.paper_use import area_bound, build_style
 
     bom = bill_of_materials(game)
+    notes = bleed_notes(game, options)
     grouped = {member: name for name, (members, _) in (groups or {}).items() for member in members}
     paper, style = load_paper(options.paper), build_style(options)
     bounds: dict[str, float] = {}
@@ -57,6 +59,8 @@ def bom_with_sheets(game: Game, roles_by_component: Mapping[str, Sequence[str]],
         entry["sheets"] = sheets_of_paper(roles, options.backs) if roles is not None else 0
         if entry["id"] in grouped:
             entry["print_group"] = grouped[entry["id"]]
+        if roles is not None and entry["id"] in notes:
+            entry["bleed_note"] = notes[entry["id"]]
         if roles and not options.print_shop:  # print-shop pages are the pieces themselves: no paper to fill
             bounds[entry["id"]] = area_bound(game.component(entry["id"]), paper, style, options.backs)
             _against_bound(entry, bounds[entry["id"]])
@@ -67,6 +71,8 @@ def bom_with_sheets(game: Game, roles_by_component: Mapping[str, Sequence[str]],
         for name, (members, roles) in (groups or {}).items()
     ]
     for group in shared:
+        if group["name"] in notes:
+            group["bleed_note"] = notes[group["name"]]
         if all(member in bounds for member in group["components"]):
             _against_bound(group, sum(bounds[member] for member in group["components"]))
     if shared:
@@ -150,6 +156,8 @@ def draw_bom(canvas: Canvas, bom: Mapping[str, Any], box: Rect) -> None:
         if len(entry["breakdown"]) > 1:
             parts = ", ".join(f"{b['label']}: {b['count']}" for b in entry["breakdown"])
             y = _wrapped(canvas, f"by {entry['by']}: {parts}", columns[4] + mm(3), y + 1, box.right, BODY_FONT, 7.5, GREY) - 11
+        if "bleed_note" in entry:
+            y = _wrapped(canvas, f"bleed: {entry['bleed_note']}", columns[4] + mm(3), y + 1, box.right, BODY_FONT, 7.5, GREY) - 11
         if y < box.y + 60:
             break
     for group in bom.get("print_groups", []):
@@ -157,6 +165,8 @@ def draw_bom(canvas: Canvas, bom: Mapping[str, Any], box: Rect) -> None:
         y = _wrapped(canvas, f"Print group {group['name']}: {', '.join(group['components'])} share "
                      f"{plural(group['sheets'], 'sheet')} ({plural(group['pages'], 'page')}{bound}) in the print-and-play PDF",
                      columns[0], y, box.right, BODY_FONT, 8, GREY) - 11
+        if "bleed_note" in group:
+            y = _wrapped(canvas, f"bleed: {group['bleed_note']}", columns[0] + mm(3), y, box.right, BODY_FONT, 7.5, GREY) - 11
     y -= 14
     y = _heading(canvas, "Bought supplies", ("count", "", "", "", "item"), columns, y, box)
     canvas.setFont(BODY_FONT, 10)

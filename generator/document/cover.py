@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from punchboard.generator.draw import fonts, text
 from punchboard.generator.draw.geometry import Rect
+from punchboard.generator.impose.bleed_notes import bleed_notes
 from punchboard.generator.impose.grid import printable_margin
 from punchboard.generator.impose.style import SheetStyle
 from punchboard.generator.options import BuildOptions
@@ -125,6 +126,8 @@ def cover_page(game: Game, paper: Paper, style: SheetStyle, options: BuildOption
         for instruction in instructions(options, paper, sections):
             if instruction:
                 y = paragraph(canvas, f"• {instruction}", y, 10, indent=mm(3))
+        for note in bleed_notes(game, options).values():  # what the auto bleed policy gave up, once
+            y = paragraph(canvas, f"• Bleed: {note}", y, 9, indent=mm(3))
 
     footer = FooterBand(Rect(edge, edge, paper.width - 2 * edge, style.footer_height))
     return Page(paper.width, paper.height, draw, "contents", "cover", footer, role="cover")
