@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import os
 import random
 import resource
@@ -45,6 +46,8 @@ SEED = 38  # the sample of mutants is fixed by this seed (issue #38)
 # the packages the editable install maps into punchboard (pyproject.toml, [tool.setuptools.package-dir])
 MAPPED = {"generator": "generator", "verifier": "verifier", "layouts": "layouts", "games": "components"}
 COPIED = ("punchboard", "generator", "verifier", "layouts", "components", "tests", "pyproject.toml")
+STOP = threading.Event()  # set on Ctrl-C or SIGTERM: no new test run starts, running ones are killed
+RUNNING: set[int] = set()  # the process groups of the test runs under way
 
 
 @dataclass(frozen=True)
@@ -80,8 +83,11 @@ class Mutant:
     end: int
     text: str
     what: str
+    old: bytes = b""  # the bytes it replaces
 
     def apply(self, source: bytes) -> bytes:
+        if source[self.start : self.end] != self.old:
+            raise RuntimeError(f"{self.module}:{self.line}: the file is not the one the mutant was made from")
         return source[: self.start] + self.text.encode() + source[self.end :]
 
 
@@ -189,9 +195,10 @@ def _function_nodes(tree: ast.Module, functions: Sequence[str]) -> list[ast.AST]
     return found
 
 
-def mutants_of(module: str, functions: Sequence[str] = ()) -> list[Mutant]:
-    """Every mutant of ``module`` (only inside ``functions`` when given), in source order, each compiling."""
-    source = (ROOT / module).read_bytes()
+def mutants_of(module: str, functions: Sequence[str] = (), root: Path = ROOT) -> list[Mutant]:
+    """Every mutant of ``module`` under ``root`` (only inside ``functions`` when given), in source order, each
+    compiling."""
+    source = (root / module).read_bytes()
     tree = ast.parse(source)
     offsets, skip = _Offsets(source), _skipped(tree)
     lines = source.decode().splitlines()
@@ -204,7 +211,8 @@ def mutants_of(module: str, functions: Sequence[str] = ()) -> list[Mutant]:
                 if "pragma: no mutate" in lines[target.lineno - 1]:  # type: ignore[attr-defined]
                     continue
                 start, end = offsets.span(target)
-                mutant = Mutant(module, target.lineno, start, end, text, what)  # type: ignore[attr-defined]
+                mutant = Mutant(module, target.lineno, start, end, text, what,  # type: ignore[attr-defined]
+                                source[start:end])
                 new = mutant.apply(source)
                 if new == source or new in found:
                     continue
@@ -225,17 +233,20 @@ def sample(mutants: list[Mutant], limit: int | None) -> list[Mutant]:
 
 # --- running them ----------------------------------------------------------------------------------------------
 
-def make_tree(into: Path) -> Path:
-    """A private copy of the repository where ``punchboard`` imports from it alone (PYTHONPATH)."""
+def make_tree(into: Path, source: Path = ROOT) -> Path:
+    """A private copy of the repository (or of another such copy) where ``punchboard`` imports from it alone
+    (PYTHONPATH)."""
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", "output")
     for name in COPIED:
-        src = ROOT / name
+        src = source / name
         if src.is_dir():
             shutil.copytree(src, into / name, ignore=ignore, symlinks=True)
         else:
             shutil.copy2(src, into / name)
     for package, folder in MAPPED.items():
-        (into / "punchboard" / package).symlink_to(Path("..") / folder)
+        link = into / "punchboard" / package
+        if not link.is_symlink():  # a copy of a copy has them already
+            link.symlink_to(Path("..") / folder)
     return into
 
 
@@ -252,14 +263,21 @@ def run_tests(tree: Path, tests: Sequence[str], timeout: float, memory_mb: int) 
     present = [t for t in tests if (tree / t).exists()]  # a test file an area lists may not be written yet
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *present]
     began = time.monotonic()
+    if STOP.is_set():
+        return "stopped", 0.0
     proc = subprocess.Popen(command, cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True, preexec_fn=lambda: _limit_memory(memory_mb))
+    RUNNING.add(proc.pid)
     try:
         code = proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         return "timeout", time.monotonic() - began
+    finally:
+        RUNNING.discard(proc.pid)
+    if STOP.is_set():
+        return "stopped", 0.0
     return ("passed" if code == 0 else "failed"), time.monotonic() - began
 
 
@@ -274,7 +292,10 @@ class Workers:
     """One private tree per job; a mutant borrows a tree, is written into it and always put back."""
 
     def __init__(self, base: Path, jobs: int):
-        self.free = [make_tree(Path(tempfile.mkdtemp(prefix=f"w{i}-", dir=base))) for i in range(jobs)]
+        # one snapshot of the working tree (others may be editing it): the first copy, the rest copied from it
+        first = make_tree(Path(tempfile.mkdtemp(prefix="w0-", dir=base)))
+        self.snapshot = first
+        self.free = [first] + [make_tree(Path(tempfile.mkdtemp(prefix=f"w{i}-", dir=base)), first) for i in range(1, jobs)]
         self.lock = threading.Lock()
 
     def run(self, mutant: Mutant | None, area: Area, timeout: float, memory_mb: int) -> tuple[str, float]:
@@ -315,8 +336,14 @@ def run_area(workers: Workers, area: Area, mutants: list[Mutant], jobs: int, mem
                   file=sys.stderr, flush=True)
         return mutant, result
 
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    try:
         return list(pool.map(one, mutants))
+    except BaseException:
+        _stop_all()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def report(area: Area, results: list[tuple[Mutant, str]], total: int) -> float:
@@ -332,6 +359,30 @@ def report(area: Area, results: list[tuple[Mutant, str]], total: int) -> float:
     return score
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _stop_all() -> None:
+    """No new test run; the running ones killed (each is its own process group)."""
+    STOP.set()
+    for group in list(RUNNING):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(group, signal.SIGKILL)
+
+
+def plan(areas: Sequence[Area], root: Path, limit: int | None, match: str | None = None
+         ) -> list[tuple[Area, list[Mutant], list[Mutant]]]:
+    """Each area with every mutant of its modules under ``root`` and the ones to run (a sample above ``limit``,
+    then only those whose description holds ``match``)."""
+    planned = []
+    for area in areas:
+        every = [m for module in area.modules for m in mutants_of(module, area.functions, root)]
+        chosen = [m for m in sample(every, limit) if match is None or match in f"{m.module}:{m.line}: {m.what}"]
+        planned.append((area, every if match is None else chosen, chosen))
+    return planned
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Mutation testing of key modules (see the module docstring).")
     parser.add_argument("--area", action="append", choices=[a.name for a in AREAS], help="only this area (repeatable)")
@@ -340,29 +391,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--memory-mb", type=int, default=3072, help="address-space limit of each test run")
     parser.add_argument("--target", type=float, default=0.85, help="the score every area must reach")
     parser.add_argument("--list", action="store_true", help="list the mutants without running them")
+    parser.add_argument("--match", help="only the mutants whose 'file:line: change' holds this text (after sampling)")
     args = parser.parse_args(argv)
     areas = [a for a in AREAS if not args.area or a.name in args.area]
-    planned = []
-    for area in areas:
-        every = [m for module in area.modules for m in mutants_of(module, area.functions)]
-        planned.append((area, every, sample(every, args.max)))
     if args.list:
-        for area, every, chosen in planned:
+        for area, every, chosen in plan(areas, ROOT, args.max, args.match):
             print(f"{area.name}: {len(chosen)} of {len(every)} mutants")
             for m in chosen:
                 print(f"  {m.module}:{m.line}: {m.what}")
         return 0
     began = time.monotonic()
     scores = {}
+    signal.signal(signal.SIGTERM, _interrupt)
     with tempfile.TemporaryDirectory(prefix="punchboard-mutate-") as base:
-        workers = Workers(Path(base), args.jobs)
-        for area, every, chosen in planned:
-            results = run_area(workers, area, chosen, args.jobs, args.memory_mb)
-            scores[area.name] = report(area, results, len(every))
+        try:
+            workers = Workers(Path(base), max(1, args.jobs))
+            for area, every, chosen in plan(areas, workers.snapshot, args.max, args.match):  # of the copied files
+                results = run_area(workers, area, chosen, max(1, args.jobs), args.memory_mb)
+                scores[area.name] = report(area, results, len(every))
+        except KeyboardInterrupt:
+            _stop_all()
+            print("interrupted", file=sys.stderr)
+            return 130
     print(f"{len(scores)} areas in {time.monotonic() - began:.0f} s; target {args.target:.0%}: "
           + ", ".join(f"{name} {score:.0%}" for name, score in scores.items()))
     return 0 if all(s >= args.target for s in scores.values()) else 1
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -196,3 +196,24 @@ def test_a_card_tables_rows_count_against_the_piece_limit(tmp_path: Path, csv: s
                                                            total: int) -> None:
     (found,) = problems(tmp_path, TABLE, max_pieces=limit, csv=csv)
     assert found.startswith(f"{where}: component expands to at least {total} pieces, more than the limit of {limit};")
+
+
+def test_a_ranges_step_counts_against_the_piece_limit(tmp_path: Path) -> None:
+    parts = DECK + "cards:\n  - {range: {field: value, from: 1, to: 30, step: 10}, count: 4}\n"  # 1, 11, 21: 12 pieces
+    assert len(load(tmp_path / "a", parts, max_pieces=12).pieces) == 12
+    (found,) = problems(tmp_path / "b", parts, max_pieces=11)
+    assert found.startswith("parts.yaml:7:13: component expands to at least 12 pieces, more than the limit of 11;")
+
+
+def test_a_backwards_range_makes_no_pieces_to_count(tmp_path: Path) -> None:
+    parts = DECK + "cards:\n  - {range: {field: value, from: 5, to: 3}, count: 9}\n"
+    assert problems(tmp_path, parts, max_pieces=4) == ["parts.yaml:7:13: range goes from 5 down to 3; expected from ≤ to"]
+
+
+def test_a_backs_unknown_layout_is_located_at_its_name(tmp_path: Path) -> None:
+    parts = DECK + "cards:\n  - {name: A, back: {layout: mini/nope}}\n"
+    (found,) = problems(tmp_path / "a", parts)
+    assert found.startswith("parts.yaml:7:30: ") and "mini/nope" in found
+    parts = DECK + "back: plain\ncards:\n  - {name: A}\n"
+    assert problems(tmp_path / "b", parts) == [
+        "parts.yaml:6:7: back must be 'none' or a mapping with layout and fields, got 'plain'"]
