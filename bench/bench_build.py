@@ -146,6 +146,7 @@ def _other_doors(out: Path) -> list[dict[str, str]]:
     tweaked, whole = _export_after_tweak("images", game, out / "images", lambda: _tweak(characters, original, "!" * next(count)))
     tts_tweaked, tts_whole = _export_after_tweak("tts", game, out / "tts-export",
                                                  lambda: _tweak(characters, original, "?" * next(count)))
+    memo_off, memo_on = _backs_memo_gain(game, out / "tts-export", lambda: _tweak(characters, original, "~" * next(count)))
     return [
         row("one-token tweak, CLI rebuild (Steam Court gear token's printed power, on its back)", token.spread(),
             f"{ratio(token, ref_token):.2f} {REF}", ""),
@@ -156,7 +157,25 @@ def _other_doors(out: Path) -> list[dict[str, str]]:
         row("`tts steam_court` after a one-card tweak (only sheets and images that draw differently are rendered)",
             tts_tweaked.spread(), f"{ratio(tts_tweaked, tts_whole):.2f} × the export from nothing ({tts_whole.median:.2f} s)",
             ""),
+        row("`tts steam_court` after a one-card tweak, its backs' pixel memo removed first (what the memo saves)",
+            memo_off.spread(), f"{ratio(memo_off, memo_on):.2f} × the same with the memo ({memo_on.median:.2f} s)", ""),
     ]
+
+
+def _backs_memo_gain(game: Path, folder: Path, tweak: Callable[[], None]) -> tuple[Series, Series]:
+    """``tts`` after ``tweak`` without the backs' pixel memo (generator/export/kept_images.PixelsMemo), paired
+    with the same with it: the memo's own gain, everything else kept alike."""
+    from punchboard.generator.export.tts import BACKS
+
+    def run(memo: bool) -> float:
+        tweak()
+        if not memo:
+            for kept in folder.glob(f"*/tts/{BACKS}"):
+                kept.unlink()
+        return execute(punchboard("tts", str(game), "--quiet", "--out", str(folder))).wall
+
+    run(True)
+    return paired(lambda: run(False), lambda: run(True), HEAVY_REPEATS)
 
 
 def _export_after_tweak(verb: str, game: Path, folder: Path, tweak: Callable[[], None]) -> tuple[Series, Series]:
