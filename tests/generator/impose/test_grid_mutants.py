@@ -298,3 +298,61 @@ def test_a_shared_deck_keeps_its_outer_bleed_in_the_pdf(tmp_path: Path) -> None:
     heights = [round((b - a) / MM, 2) for a, b in zip(ys, ys[1:], strict=False)]
     assert widths == [63.0] + [60.0] * (grid.cols - 2) + [63.0]  # 3 mm + 60 mm, 60 mm …, 60 mm + 3 mm
     assert heights == [73.0] + [70.0] * (grid.rows - 2) + [73.0]
+
+
+def test_plan_grid_takes_the_footer_along_the_bottom_when_it_keeps_more_bleed() -> None:
+    # 50 × 60 upright: footer along the bottom, across 280: 5 (274 / 50), spare 30 of 4·6 + 22 = 46: k = 24/40;
+    # down 170 from 20: 2, spare 50 ≥ 6 + 22: k = 1. Up the side, across 270: 5, spare 20: k = 14/40. Both 10-up:
+    # the bottom keeps 3·0.6 = 1.8 against 1.05
+    grid = plan_grid(PAPER, 50, 60, 3, "squeeze", STYLE, turn=False)
+    assert grid is not None and (grid.cols, grid.rows, grid.footer.vertical) == (5, 2, False)
+    assert grid.footer.rect == Rect(10, 10, 280, 10)
+    assert kept_bleed(grid) == pytest.approx(1.8)
+    assert grid.x.start == pytest.approx(10 + (30 - 4 * 3.6) / 2) and grid.y.start == pytest.approx(20 + (170 - 126) / 2)
+
+
+def test_plan_grid_with_few_pieces_does_not_turn_for_room_it_cannot_use() -> None:
+    # turned (60 × 50 slots) 12 fit a sheet against 10 upright; with 10 pieces both print on one sheet: upright
+    assert plan_grid(PAPER, 50, 60, 3, "squeeze", STYLE).turned is True  # type: ignore[union-attr]
+    grid = plan_grid(PAPER, 50, 60, 3, "squeeze", STYLE, pieces=10)
+    assert grid is not None and not grid.turned and grid.per_page == 10 and not grid.footer.vertical
+
+
+SQUARE = Paper("square", 300.0, 300.0, 10.0, Path("square.yaml"))
+
+
+@pytest.mark.parametrize("policy", ["auto", "squeeze", "gutter", "shared"])
+def test_plan_grid_ties_go_upright_with_the_footer_along_the_bottom(policy: str) -> None:
+    # on a square paper a grid turned with the footer up the side is the upright one with it along the bottom,
+    # transposed (and the other way round): every figure ties
+    grid = plan_grid(SQUARE, 50, 60, 3, policy, STYLE)
+    assert grid is not None and not grid.turned, policy
+    square = plan_grid(SQUARE, 50, 50, 3, policy, STYLE)  # and square pieces: bottom and side tie
+    assert square is not None and not square.footer.vertical and not square.turned, policy
+
+
+def test_a_part_sheet_keeps_cuts_at_positions_that_are_not_round() -> None:
+    x = replace(X, start=10.12345678)
+    y = replace(Y, start=5.87654321, gap=0, spaced=False)
+    part = grid_sheet(Grid(PAPER, x, y, GRID.footer)).used(2)
+    assert part.cuts_x == (10.123457, 30.123457, 50.123457)
+    assert part.cuts_y == (35.876543, 65.876543)
+
+
+def test_gutterfold_stays_upright_when_that_holds_more() -> None:
+    # 40 × 30 upright: 6 across, 2 strips (12); turned, 30 across: 9, but pairs of 86 only once down (9)
+    sheet = gutterfold_sheet(PAPER, 40, 30, 3, STYLE, "squeeze")
+    assert sheet is not None and not sheet.turned and sheet.per_page == 12
+
+
+def test_auto_gutterfold_squeezes_what_the_gutter_cannot_fit() -> None:
+    # a piece 270 wide: the gutter needs 270 + 12 ≤ 280 − 6 … (280 − 12 + 6) / 276 < 1; squeezed 274 / 270 ≥ 1
+    assert gutterfold_sheet(PAPER, 270, 30, 3, STYLE, "gutter", turn=False) is None
+    wide = gutterfold_sheet(PAPER, 270, 30, 3, STYLE, "auto", turn=False)
+    assert wide is not None and wide.cols == 1 and wide.rows == 2
+    # pieces 78 high: pairs of 162 keep no gutter down 170 ((170 − 12 + 6) / 168 < 1); squeezed (164 / 162) one strip
+    assert gutterfold_sheet(PAPER, 40, 78, 3, STYLE, "gutter", turn=False) is None
+    tall = gutterfold_sheet(PAPER, 40, 78, 3, STYLE, "auto", turn=False)
+    assert tall is not None and tall.rows == 1 and tall.cols == 6  # across, auto squeezes a sixth in (as above)
+    assert tall.bleed_y == pytest.approx(3 * 2 / 16)  # spare 8 of a desired 22: k = (8 − 6) / (22 − 6)
+    assert tall.folds_y == (pytest.approx(20 + 170 / 2),)
