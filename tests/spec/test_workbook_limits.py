@@ -245,3 +245,24 @@ def test_a_row_far_down_the_sheet_is_read_without_keeping_the_blank_rows_before_
     assert result.returncode == 0, result.stderr
     assert _peak_rss_mb() < 500
     assert (tmp_path / "out" / "limits" / "deck.pdf").is_file()
+
+
+def test_a_workbook_whose_styles_inflate_past_their_limit_is_refused_before_openpyxl_parses_them(tmp_path: Path):
+    """openpyxl parses styles.xml whole into objects as it opens a workbook: 42 MB of cell formats took 37 s and
+    1.3 GB. Every XML part but the sheets and shared strings is held to 2 MB; the shared strings to the file limit."""
+    game = _game(tmp_path / "styles", "table: cards.xlsx")
+    book = Workbook()
+    book.active.title = "Deck"
+    book.active.append(["name", "value"])
+    book.save(game / "honest.xlsx")
+    with zipfile.ZipFile(game / "honest.xlsx") as source, zipfile.ZipFile(game / "cards.xlsx", "w", zipfile.ZIP_DEFLATED) as made:
+        for member in source.infolist():
+            data = source.read(member)
+            if member.filename == "xl/styles.xml":
+                at = data.index(b">", data.index(b"<cellXfs")) + 1
+                data = data[:at] + b'<xf numFmtId="0" fontId="0" fillId="0" borderId="0"/>' * 800_000 + data[at:]
+            made.writestr(member, data)
+    (game / "honest.xlsx").unlink()
+    for said in _check_and_build(game, tmp_path):
+        assert said.startswith("styles/cards.xlsx:1:1: the workbook's part xl/styles.xml inflates to 42,")
+        assert said.endswith(" bytes, more than 2,000,000 (the most a workbook's styles, theme or other part may hold)\n")

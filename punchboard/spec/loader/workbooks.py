@@ -1,7 +1,8 @@
 """An .xlsx workbook sheet read as a card table, bounded before it costs.
 
 An .xlsx file is a zip of XML files: one of 1 MB may inflate to gigabytes. Before openpyxl reads anything, the
-sizes the zip states for its members are added up and held to INFLATE_RATIO × the file-size limit (Python's
+sizes the zip states for its members are added up and held to INFLATE_RATIO × the file-size limit, the shared
+strings to the file-size limit and every other XML part but the sheets to MAX_PART_BYTES (Python's
 zipfile stops a member at its stated size, and a member that inflates further fails its check). The sheet is
 then read a row at a time (openpyxl's read-only mode) and reading stops at the first row past a bound of
 ``tables`` (columns, cell length, rows enough to pass the piece limit). openpyxl builds a whole row before it
@@ -32,6 +33,7 @@ from .tables import MAX_COLUMNS, RowBudget, Table, long_cell, too_wide
 INFLATE_RATIO = 5  # an .xlsx may inflate to this many times the file-size limit (50 MB by default)
 MAX_SHEET_ROWS = 1_048_576  # the most rows a sheet has in Excel: a row numbered past it is no sheet's
 MAX_CELLS = 1_000_000  # cells (empty ones too) read from one sheet: 20,000 rows of 50 columns
+MAX_PART_BYTES = 2_000_000  # an XML part but the sheets and shared strings (styles, theme, workbook) inflated
 
 
 class _Bound(Exception):
@@ -137,18 +139,41 @@ def _unreadable(path: Path, exc: Exception) -> Problem:
                                             "save it from your spreadsheet as .xlsx")
 
 
+def _part_limit(name: str, max_bytes: int) -> int | None:
+    """What one member of a workbook may inflate to, or None when only the total bounds it: openpyxl parses the
+    shared strings and every XML part whole as it opens the workbook (its styles into a tree of objects: 42 MB of
+    them took 37 s and 1.3 GB), the sheets a row at a time, and no other file at all (pictures)."""
+    lower = name.lower()
+    if lower.startswith("xl/worksheets/") and lower.endswith(".xml"):
+        return None
+    if lower.endswith("sharedstrings.xml"):
+        return max_bytes
+    if lower.endswith((".xml", ".rels")):
+        return MAX_PART_BYTES
+    return None
+
+
 def inflated_problem(path: Path, max_bytes: int) -> Problem | None:
-    """A problem when the workbook's members inflate past INFLATE_RATIO × ``max_bytes`` in all, or None."""
+    """A problem when the workbook's members inflate past INFLATE_RATIO × ``max_bytes`` in all, or one member past
+    its own limit (``_part_limit``), or None."""
     limit = INFLATE_RATIO * max_bytes
     try:
         with zipfile.ZipFile(path) as archive:
-            total = sum(member.file_size for member in archive.infolist())
+            members = archive.infolist()
     except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
         return _unreadable(path, exc)
+    raise_it = f"raise it with {FLAGS['max_file_bytes']}"
+    for member in members:
+        part = _part_limit(member.filename, max_bytes)
+        if part is not None and member.file_size > part:
+            what = "the file-size limit; " + raise_it if part == max_bytes else "the most a workbook's styles, theme or other part may hold"
+            return Problem(display_path(path), 1, 1, f"the workbook's part {member.filename} inflates to {member.file_size:,} bytes, "
+                                                    f"more than {part:,} ({what})")
+    total = sum(member.file_size for member in members)
     if total <= limit:
         return None
     return Problem(display_path(path), 1, 1, f"workbook inflates to {total:,} bytes, more than the limit of {limit:,} "
-                                            f"({INFLATE_RATIO} × the file-size limit; raise it with {FLAGS['max_file_bytes']})")
+                                            f"({INFLATE_RATIO} × the file-size limit; {raise_it})")
 
 
 def _cell_text(value: Any) -> str:
