@@ -17,7 +17,7 @@ from .common import (
     limits_of,
     load_targets,
 )
-from .players import uncovered
+from .players import expectations, uncovered
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -30,6 +30,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         voice.say(f"{game.id}: ok ({len(game.components)} components, {pieces} pieces{said})")
         for component in game.components:
             voice.detail(f"  {component.id}: {component.kind}, {component.count} pieces ({component.source.name})")
+        expectations(game)  # an expected: entry naming a variant or count the setup does not have: exit 2
         for warning in (*game.warnings, *uncovered(game)):
             print(f"warning: {warning}", file=sys.stderr)  # on stderr, as build's and verify's are
         for warning in findings:

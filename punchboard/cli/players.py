@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from punchboard.plumbing.errors import UsageError
 
 if TYPE_CHECKING:
+    from punchboard.spec.expected import Expected
     from punchboard.spec.model import Game
 
 
@@ -91,3 +92,12 @@ def uncovered(game: Game) -> list[str]:
                f"variant in setup.yaml covers {_players(missing)} (variants cover {spans(every) or 'none'}); "
                "expected a variant for every count in this range, or a narrower range")
     return [str(doc.problem(("players",), message, key=True))]
+
+
+def expectations(game: Game) -> tuple[Expected, ...]:
+    """The game's ``expected:`` entries (setup.yaml), checked against its variants (SpecError, exit 2, for an
+    entry naming a variant or player count the setup does not have); none without a setup."""
+    from punchboard.spec.expected import load_expected
+
+    covered = coverage(game)
+    return load_expected(game.setup, covered) if covered is not None else ()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -12,8 +13,10 @@ from punchboard.plumbing.errors import UsageError
 from punchboard.plumbing.outlock import output_lock
 
 if TYPE_CHECKING:  # the verifier loads when verify runs, not when the parser is built
+    from punchboard.spec.expected import Expected
     from punchboard.spec.model import Game
-    from punchboard.verifier.findings import Result
+    from punchboard.verifier.findings import Finding, Result
+    from punchboard.verifier.report import Marks
 
 from .common import (
     TARGET_HELP,
@@ -27,7 +30,7 @@ from .common import (
     positive_int,
     progress,
 )
-from .players import check_selection
+from .players import check_selection, expectations
 
 MAX_TRIALS = 10_000_000
 MAX_PLAYERS = 1000
@@ -58,7 +61,8 @@ def _games(text: str) -> int:
 
 
 def run_verify(games: list[Game], args: argparse.Namespace) -> int:
-    from punchboard.verifier import derived_report, report
+    """Verify each game, write its reports and print what the flags ask; the exit code (see ``exit_code``)."""
+    from punchboard.verifier import report
     from punchboard.verifier.engine import verify_game
 
     trials = getattr(args, "trials", 2000)
@@ -67,42 +71,81 @@ def run_verify(games: list[Game], args: argparse.Namespace) -> int:
         raise UsageError(f"--trials: expected a whole number, 0 or more, got {trials}")
     if args.players is not None and args.players < 1:
         raise UsageError(f"--players: expected a positive whole number, got {args.players}")
-    for game in games:  # a --players no variant covers is refused before anything is run or written
+    declared: dict[str, tuple[Expected, ...]] = {}
+    for game in games:  # a --players no variant covers, or a wrong expected: entry, is refused before any work
         check_selection(game, args.variant, args.players)
+        declared[game.id] = expectations(game)
     out = Path(getattr(args, "out", "output"))
     everything: list[Result] = []
-    tty = sys.stdout.isatty() and not args.json
-    quiet, verbose = getattr(args, "quiet", False), getattr(args, "verbose", False)
-    for game in progress(games, lambda g: f"verify {g.id}", quiet or args.json):
+    codes = [0]
+    every_mark: list[Marks] = []
+    whole = args.variant is None and args.players is None  # every cell ran: an expected: entry matching nothing is stale
+    for game in progress(games, lambda g: f"verify {g.id}", getattr(args, "quiet", False) or args.json):
         results = verify_game(game, variant=args.variant, players=args.players, trials=trials, seed=seed,
                               jobs=jobs_of(args), cross_check=getattr(args, "cross_check", False),
                               playouts=getattr(args, "playouts", 0))
         everything.extend(results)
+        marks = report.Marks(results, declared[game.id])
+        every_mark.append(marks)
         folder = out / game.id
-        atomicio.write_text(folder / "verify.md", report.markdown(game.id, game.title, results, trials, seed))
+        atomicio.write_text(folder / "verify.md", report.markdown(game.id, game.title, results, trials, seed, _reason(marks)))
         atomicio.write_text(folder / "verify.svg", report.svg(game.title, results))
         atomicio.write_bytes(folder / "verify.png", report.png(game.title, results))
-        if args.json:
-            continue
-        if quiet:  # only what is wrong
-            for line in report.findings_text(results):
-                print(f"{game.id}{line}")
-            continue
-        if tty:
-            from rich.console import Console
-
-            console = Console()
-            console.print(report.rich_table(game.id, results))
-            print("\n".join(report.findings_text(results) + report.events_text(results) + derived_report.text(results)))
-        else:
-            print(report.plain_text(game.id, results))
-        print(f"  report: {folder / 'verify.md'}, matrix: {folder / 'verify.svg'} and {folder / 'verify.png'}")
-        if verbose:
-            print(f"  {len(results)} checks, {sum(len(r.events) for r in results)} deal statistics, {trials} trials from seed {seed}")
+        codes.append(exit_code(results, marks, args, whole))
+        if not args.json:
+            _say(game, results, marks, args, folder, whole)
     if args.json:
-        sys.stdout.write(report.as_json(everything))
+        sys.stdout.write(report.as_json(everything, _reason(*every_mark)))
+    return max(codes)
+
+
+def exit_code(results: list[Result], marks: Marks, args: argparse.Namespace, whole: bool) -> int:
+    """1 when the verifier found a failure (with --strict: or a warning), expected or not: an expected finding is
+    a defect of the game as printed, still there. With --allow-expected only unexpected ones count (and, with
+    --strict, an expected: entry that matched nothing in a whole run)."""
     strict = getattr(args, "strict", False)
-    return 1 if any(r.status == "fail" or (strict and r.status == "warn") for r in everything) else 0
+    if getattr(args, "allow_expected", False):
+        return marks.exit_code(results, strict, stale=whole)
+    return 1 if any(r.status == "fail" or (strict and r.status == "warn") for r in results) else 0
+
+
+def _reason(*marks: Marks) -> Callable[[Finding], str | None]:
+    """Why a finding is expected (its ``expected:`` entry's reason), or None."""
+
+    def reason(finding: Finding) -> str | None:
+        entry = next((e for m in marks if (e := m.of(finding)) is not None), None)
+        return entry.reason if entry is not None else None
+
+    return reason
+
+
+def _say(game: Game, results: list[Result], marks: Marks, args: argparse.Namespace, folder: Path, whole: bool) -> None:
+    """The terminal's report of one game: by default the matrix, each failure or warning once by root cause and
+    the key numbers; --verbose adds every cell's findings, the deal events and the sizes; --quiet only problems."""
+    from punchboard.verifier import derived_report, report
+
+    if getattr(args, "quiet", False):  # only what is wrong
+        for line in report.summary_lines(results, marks, stale=whole)[:-1]:
+            print(f"{game.id}{line}")
+        return
+    if sys.stdout.isatty():
+        from rich.console import Console
+
+        Console().print(report.rich_table(game.id, results))
+    else:
+        print(report.matrix_text(game.id, results))
+    if getattr(args, "verbose", False):
+        lines = (report.findings_text(results, _reason(marks)) + (report.stale_lines(marks) if whole else [])
+                 + report.events_text(results) + derived_report.text(results))
+    else:
+        lines = report.summary_lines(results, marks, stale=whole) + derived_report.playouts_text(results)
+    print("\n".join(lines))
+    print(f"  report: {folder / 'verify.md'}, matrix: {folder / 'verify.svg'} and {folder / 'verify.png'}"
+          + ("" if getattr(args, "verbose", False) else " (every finding, deal event and size: --verbose prints them)"))
+    if getattr(args, "verbose", False):
+        print(report.key_numbers(results, marks))
+        trials, seed = getattr(args, "trials", 2000), getattr(args, "seed", 1)
+        print(f"  {len(results)} checks, {sum(len(r.events) for r in results)} deal statistics, {trials} trials from seed {seed}")
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -125,6 +168,9 @@ def register(sub: Any) -> None:
                    "too, and check that they agree (by default only events without one are estimated)")
     p.add_argument("--strict", action="store_true", help="exit 1 on any warning too: rulebook contradictions, "
                    "counts the rulebook leaves open, worst cases that fail")
+    p.add_argument("--allow-expected", action="store_true", help="exit 0 when every failure (and, with --strict, "
+                   "every warning) is one setup.yaml's expected: declares, a known defect of the game as printed; "
+                   "by default every failure counts, expected or not")
     add_common_flags(p, out="where verify.md and the matrix picture go")
     add_limit_flags(p)
     p.set_defaults(func=cmd_verify)

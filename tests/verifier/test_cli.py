@@ -39,7 +39,7 @@ def test_steam_court_has_a_verdict_for_every_variant_and_count(tmp_path: Path, c
 def test_reports_are_written_and_deterministic(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     _verify(tmp_path, capsys, "steam_court", "--trials", "300")
     first = {p.name: p.read_bytes() for p in (tmp_path / "out" / "steam_court").iterdir()}
-    code, out = _verify(tmp_path, capsys, "steam_court", "--trials", "300")
+    code, out = _verify(tmp_path, capsys, "steam_court", "--trials", "300", "--verbose")  # the events: --verbose
     second = {p.name: p.read_bytes() for p in (tmp_path / "out" / "steam_court").iterdir()}
     assert code == 1 and first == second and set(first) == {"verify.md", "verify.svg", "verify.png"}
     assert b"<svg" in first["verify.svg"] and b"#c0392b" in first["verify.svg"]
@@ -56,7 +56,8 @@ def test_reports_are_written_and_deterministic(tmp_path: Path, capsys) -> None: 
     assert len(coup) == 5 + 1 + 1 + 2 * 4 + 5  # standard 2–6, seven, duo, party 8–10 and 12 × 2 tables, clock 2–6
     assert any("standard 4" in line and "0.023509" in line and "not needed (--cross-check runs it)" in line
                for line in coup)
-    _, checked = _verify(tmp_path, capsys, "steam_court", "--trials", "300", "--cross-check", "--variant", "standard")
+    _, checked = _verify(tmp_path, capsys, "steam_court", "--trials", "300", "--cross-check", "--variant", "standard",
+                         "--verbose")
     coup = [line for line in checked.splitlines() if line.strip().startswith("coup: a player is dealt all 3 Masterstrokes")]
     assert any("standard 4" in line and "0.023509" in line and line.rstrip().endswith("yes") for line in coup)
 

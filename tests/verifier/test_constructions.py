@@ -367,7 +367,7 @@ def test_an_exact_event_gets_no_monte_carlo_unless_cross_check_asks(tmp_path: Pa
     _, checked = verify(tmp_path, folder, "--trials", "3000", "--cross-check")
     market = event(checked, 2, "the market shows 2 or more red")
     assert market["trials"] == 3000 and 0 < market["hits"] < 3000 and market["agrees"]
-    text = run_cli("verify", str(folder), "--out", str(tmp_path / "o")).stdout
+    text = run_cli("verify", str(folder), "--verbose", "--out", str(tmp_path / "o")).stdout
     assert "not needed (--cross-check runs it)" in text
 
 

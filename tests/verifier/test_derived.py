@@ -109,7 +109,8 @@ def test_bad_sums_are_located_errors(tmp_path, capsys):  # type: ignore[no-untyp
 
 
 def test_sizes_in_the_terminal_and_verify_md(tmp_path, capsys):  # type: ignore[no-untyped-def]
-    assert main(["verify", "steam_court", "--variant", "standard", "--trials", "0", "--out", str(tmp_path / "out")]) == 0
+    assert main(["verify", "steam_court", "--variant", "standard", "--trials", "0", "--verbose",
+                 "--out", str(tmp_path / "out")]) == 0
     out = capsys.readouterr().out
     lines = out.split("  sizes after setup")[1].splitlines()
     hand = next(line for line in lines if line.strip().startswith("hand"))

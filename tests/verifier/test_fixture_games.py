@@ -76,7 +76,8 @@ def test_catan_a_fifth_player_is_one_root_finding_in_colour_sets(tmp_path: Path)
         assert (root["need"], root["have"], root["unit"]) == (players, 4, "colour sets")
         # every consequence (the missing player's settlements, roads, expectations, cities) is folded under it
         assert len(findings) > 1 and all(f["under"] == root["step"] for f in findings[1:])
-    done = run_cli("verify", str(FIXTURES / "catan"), "--players", "5", "--trials", "0", "--out", str(tmp_path / "o"))
+    done = run_cli("verify", str(FIXTURES / "catan"), "--players", "5", "--trials", "0", "--verbose",
+                   "--out", str(tmp_path / "o"))
     lines = done.stdout.splitlines()
     root_line = next(n for n, line in enumerate(lines) if "need 5 colour sets, have 4" in line)
     assert lines[root_line + 1].strip().startswith("↳ follows from it:")

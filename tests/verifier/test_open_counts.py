@@ -71,7 +71,7 @@ def test_hanabi_at_six_players_computes_nothing_that_depends_on_the_open_deal(tm
 
 
 def test_lost_cities_at_three_players_in_the_terminal_and_verify_md(tmp_path: Path) -> None:
-    done = run_cli("verify", str(FIXTURES / "lost_cities"), "--trials", "0", "--out", str(tmp_path))
+    done = run_cli("verify", str(FIXTURES / "lost_cities"), "--trials", "0", "--verbose", "--out", str(tmp_path))
     assert done.returncode == 0, done.stderr
     for name in LOST_CITIES_EVENTS:
         line = next(x for x in done.stdout.splitlines() if f'3 players, event "{name}"' in x)

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .. import derived_report
-from ..findings import Result
+from ..findings import Finding, Result
 from .matrix import matrix
 from .text import folded, where
 
 
-def markdown(game_id: str, title: str, results: Sequence[Result], trials: int, seed: int) -> str:
+def markdown(game_id: str, title: str, results: Sequence[Result], trials: int, seed: int,
+             expected: Callable[[Finding], str | None] = lambda _: None) -> str:
+    """The whole report; ``expected`` gives the reason a finding is declared expected (setup.yaml ``expected:``)."""
     variants, counts, cells = matrix(results)
     out = [f"# Verification: {title}", "", f"Monte Carlo: {trials} deals per event without an exact figure "
            f"(and per verdict that depends on the deal), `--seed {seed}`.", ""]
@@ -27,7 +29,9 @@ def markdown(game_id: str, title: str, results: Sequence[Result], trials: int, s
             out.append("The verdict depends on the deal: " + ", ".join(result.random_steps) + ".")
         out.append("")
         for finding, consequences in folded(result.findings):
-            out.append(f"- **{finding.severity}** {finding.text()}")
+            reason = expected(finding)
+            mark = f" *(expected: {reason})*" if reason else ""
+            out.append(f"- **{finding.severity}**{mark} {finding.text()}")
             out.extend(f"  - ↳ *follows from it:* {c.text()}" for c in consequences)
         if not result.findings:
             out.append("- every step, expectation and supply bound holds")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .. import derived_report
 from ..findings import Finding, Result
@@ -37,7 +37,9 @@ def folded(findings: Sequence[Finding]) -> list[tuple[Finding, list[Finding]]]:
     return out
 
 
-def findings_text(results: Sequence[Result]) -> list[str]:
+def findings_text(results: Sequence[Result], expected: Callable[[Finding], str | None] = lambda _: None) -> list[str]:
+    """Every cell's findings one by one, what follows from a root folded under it; ``expected`` gives the
+    reason a finding is declared expected (setup.yaml ``expected:``), shown after it."""
     lines = []
     for result in results:
         if result.status == "pass":
@@ -46,7 +48,9 @@ def findings_text(results: Sequence[Result]) -> list[str]:
             lines.append(f"  FAIL {where(result)}: fails {result.fails_on.text()}; the verdict depends on the deal: "
                          + ", ".join(result.random_steps))
         for root, consequences in folded(result.findings):
-            lines.append(f"  {root.severity.upper()} {where(result)}, {root.text()}")
+            reason = expected(root)
+            mark = f" [expected: {reason}]" if reason else ""
+            lines.append(f"  {root.severity.upper()} {where(result)}, {root.text()}{mark}")
             lines.extend(f"      ↳ follows from it: {c.text()}" for c in consequences)
     return lines
 
@@ -73,7 +77,8 @@ def events_text(results: Sequence[Result]) -> list[str]:
     return lines
 
 
-def plain_text(game_id: str, results: Sequence[Result]) -> str:
+def matrix_text(game_id: str, results: Sequence[Result]) -> str:
+    """The variant × player-count matrix in plain text, under the game's id."""
     variants, counts, cells = matrix(results)
     lines = [f"{game_id}"]
     width = max([len(v) for v in variants] + [7])
@@ -81,7 +86,13 @@ def plain_text(game_id: str, results: Sequence[Result]) -> str:
     for variant in variants:
         row = " ".join(f"{cells.get((variant, c), '·'):>4}" for c in counts)
         lines.append(f"  {variant:<{width}} {row}")
-    return "\n".join(lines + findings_text(results) + events_text(results) + derived_report.text(results))
+    return "\n".join(lines)
+
+
+def plain_text(game_id: str, results: Sequence[Result]) -> str:
+    """Everything: the matrix, every cell's findings, the deal events and the derived numbers."""
+    return "\n".join([matrix_text(game_id, results), *findings_text(results), *events_text(results),
+                      *derived_report.text(results)])
 
 
 def rich_table(game_id: str, results: Sequence[Result]) -> object:
