@@ -167,6 +167,7 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
     """The component's PDF and cache entry (None when it prints nothing), and its distinct sides drawn and kept;
     ``salt`` is what its kept sides and looks are keyed under besides their own inputs (cache.side_salt).
     With ``ahead`` > 1, that many workers draw its sides ahead when that pays (warm_sides.py)."""
+    from punchboard.generator.draw.kept import font_set
     from punchboard.generator.impose.cut import cuttable
     from punchboard.generator.impose.kinds import KINDS
 
@@ -175,7 +176,7 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
 
     renderer = KINDS[component.kind]
     before = len(ctx.warnings)
-    store = SideStore(folder, component.id, salt, read=not ctx.options.force)
+    store = SideStore(folder, component.id, salt, read=not ctx.options.force, fonts=font_set(game, component))
     digests = layout_digests(game, component)
     if ahead > 1 and worth_it(game, component, store, ctx.options, ahead, digests):
         state = (ctx, game, game.printed.index(component), folder, salt, ahead)
@@ -272,6 +273,10 @@ def _build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
     style = load_style()
     if options.unprintable_mm is not None:
         style = replace(style, unprintable=mm(options.unprintable_mm))
+    if not (options.print_shop or options.cut):  # one-sided parts that save a sheet together share sheets
+        from punchboard.generator.impose.shared_sheets import with_shared_sheets
+
+        game = with_shared_sheets(game, options, paper, style)
     folder = out_dir / game.id
     plan = None
     if options.record_print or options.changed_since or options.stamp:  # plan_print's own test; it loads the renderers
@@ -407,9 +412,9 @@ def _build_groups(game: Game, folder: Path, options: BuildOptions, shared: str, 
         ctx = context()
         before = len(ctx.warnings)
         pages = render_group(ctx, name, members)
-        shared, apart = _sheets([page.role for page in pages]), sum(_sheets(entries[m.id].roles) for m in members)
-        if shared > apart:  # tokens of a group are shelf-packed; alone, round ones pack denser
-            ctx.warn(f"{game.id} / {name}: print group '{name}' takes {shared} sheets, more than the {apart} its members "
+        together, apart = _sheets([page.role for page in pages]), sum(_sheets(entries[m.id].roles) for m in members)
+        if together > apart:  # tokens of a group are shelf-packed; alone, round ones pack denser
+            ctx.warn(f"{game.id} / {name}: print group '{name}' takes {together} sheets, more than the {apart} its members "
                      "take printed apart (mixed tokens are shelf-packed; alone, round tokens pack denser); "
                      "remove print_group to print them apart")
         render_to(folder / f"{name}.pdf", pages, game.title, ctx.style, group_title(name), _duplex(options, pages),

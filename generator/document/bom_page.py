@@ -47,6 +47,7 @@ def bom_with_sheets(game: Game, roles_by_component: Mapping[str, Sequence[str]],
     sheets replace their members' in the total."""
     from punchboard.generator.impose.bleed_notes import bleed_notes
     from punchboard.generator.impose.paper_use import area_bound, build_style
+    from punchboard.generator.impose.shared_sheets import AUTO_GROUPS, keep_apart
 
     bom = bill_of_materials(game)
     notes = bleed_notes(game, options)
@@ -73,6 +74,8 @@ def bom_with_sheets(game: Game, roles_by_component: Mapping[str, Sequence[str]],
     for group in shared:
         if group["name"] in notes:
             group["bleed_note"] = notes[group["name"]]
+        if group["name"] in AUTO_GROUPS:  # put together by the build, not the designer: say how to sort them
+            group["keep_apart"] = keep_apart(game.print_groups[group["name"]])
         if all(member in bounds for member in group["components"]):
             _against_bound(group, sum(bounds[member] for member in group["components"]))
     if shared:
@@ -101,7 +104,9 @@ def planned_bom(game: Game, options: BuildOptions) -> dict[str, Any]:
     from punchboard.generator.impose.groups import render_group
     from punchboard.generator.impose.kinds import KINDS
     from punchboard.generator.impose.paper_use import build_style
+    from punchboard.generator.impose.shared_sheets import with_shared_sheets
 
+    game = with_shared_sheets(game, options, load_paper(options.paper), build_style(options))  # as the build groups them
     ctx = BuildContext(game, load_paper(options.paper), options, build_style(options))
     roles: dict[str, list[str]] = {}
     for component in game.printed:
@@ -167,6 +172,8 @@ def draw_bom(canvas: Canvas, bom: Mapping[str, Any], box: Rect) -> None:
                      columns[0], y, box.right, BODY_FONT, 8, GREY) - 11
         if "bleed_note" in group:
             y = _wrapped(canvas, f"bleed: {group['bleed_note']}", columns[0] + mm(3), y, box.right, BODY_FONT, 7.5, GREY) - 11
+        if "keep_apart" in group:
+            y = _wrapped(canvas, group["keep_apart"], columns[0] + mm(3), y, box.right, BODY_FONT, 7.5, GREY) - 11
     y -= 14
     y = _heading(canvas, "Bought supplies", ("count", "", "", "", "item"), columns, y, box)
     canvas.setFont(BODY_FONT, 10)

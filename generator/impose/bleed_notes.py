@@ -20,8 +20,8 @@ from punchboard.spec.model import PIECE_NOUNS, Component, Game
 from .cards import card_sheet, noted
 from .context import BuildContext
 from .grid import Sheet, plan_grid, policy_name
-from .groups import merged_component
 from .kept_bleed import rect_bleed
+from .merged import merged_component
 from .paper_use import build_style
 
 TOLERANCE = 0.005 * 72 / 25.4  # 0.005 mm

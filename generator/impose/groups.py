@@ -29,18 +29,9 @@ from .backs import BLANK, Item, paginate
 from .cards import card_sheet, too_big
 from .context import BuildContext
 from .grid import Sheet, printable_margin
-from .packing import pack
+from .merged import group_title, merged_component
+from .packing import Placement, pack
 from .tokens import clipped, kept_on, outline_for, warn_kept_bleed
-
-
-def group_title(name: str) -> str:
-    return f"{name.replace('_', ' ').capitalize()} (print group)"
-
-
-def merged_component(name: str, members: tuple[Component, ...]) -> Component:
-    """The group's pieces as one component: the first member's kind, size and layouts, every member's pieces."""
-    pieces = tuple(piece for member in members for piece in member.pieces)
-    return replace(members[0], id=name, name=group_title(name), pieces=pieces)
 
 
 def render_group(ctx: BuildContext, name: str, members: tuple[Component, ...]) -> list[Page]:
@@ -48,6 +39,8 @@ def render_group(ctx: BuildContext, name: str, members: tuple[Component, ...]) -
     first = members[0]
     if first.kind == "tokens":
         return _token_pages(ctx, name, members)
+    if first.kind == "tiles":
+        return _tile_pages(ctx, name, members)
     assert first.size is not None  # decks and banknotes have a size
     noun = PIECE_NOUNS[first.kind]
     merged = merged_component(name, members)
@@ -61,6 +54,30 @@ def render_group(ctx: BuildContext, name: str, members: tuple[Component, ...]) -
     options = ctx.options
     mode = options.backs if options.backs != "gutterfold" or sheet.back_slots else "duplex-long"
     return paginate(items, sheet, mode, ctx.style, merged.name, options.duplex_offset)
+
+
+def _tile_pages(ctx: BuildContext, name: str, members: tuple[Component, ...]) -> list[Page]:
+    """The one-sided tiles of several components shelf-packed together (generator/impose/shared_sheets.py),
+    each drawn and outlined as its own component's tiles are."""
+    from .part_pages import _packed_pages, bleed_for, piece_room, side_drawer
+    from .shared_sheets import tile_sizes
+    from .tiles import draw_tiles_page
+
+    bleed = bleed_for(ctx, members[0])  # shared_sheets.py chose members of one bleed
+    room = piece_room(ctx, bleed)
+    pieces = [(member, index) for member in members for index in range(len(member.pieces))]
+    sizes = [size for member in members for size in tile_sizes(member)]
+    layouts = pack(sizes, (room.x, room.y, room.width, room.height), ctx.style.token_gap + 2 * bleed)
+    draws = {member.id: side_drawer(ctx, member) for member in members}
+
+    def paint(canvas: Canvas, placements: list[Placement], flip: str | None) -> None:
+        for member in members:  # each member's tiles with its own cell size and layouts
+            own = [replace(p, item=pieces[p.item][1]) for p in placements if pieces[p.item][0] is member]
+            if own:
+                draw_tiles_page(canvas, ctx.paper, member, own, bleed, draws[member.id], flip)
+
+    merged = merged_component(name, members)
+    return _packed_pages(ctx, merged, layouts, paint, "solid line: cut")  # type: ignore[arg-type]
 
 
 def _token_pages(ctx: BuildContext, name: str, members: tuple[Component, ...]) -> list[Page]:

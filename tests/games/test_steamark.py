@@ -149,14 +149,16 @@ def test_build_prints_every_component_into_the_combined_pdf(built: Path):
         match.group(1) for text in pages for match in re.finditer(r"STEAMARK · (.+?) · page \d+/\d+", text)
     )
     printed = {
-        "Rides", "Visitors", "Bonus cards", "Additional Ground Tiles", "Starting Ground Tiles", "Stands",
+        "Visitors", "Bonus cards", "Additional Ground Tiles",
         "Turn Track", "Final Dirt Track", "Reference cards", "Pig Boards", "Danari banknotes",
         "Tokens (print group)",  # the dirt tokens, the turn counter and the turn-order tokens share one sheet
+        "Shared tiles (print group)",  # the one-sided rides, stands and starting ground: 3 sheets, not 4
     }
     assert printed <= set(footers), printed - set(footers)
     assert footers["Tokens (print group)"] == 1
-    assert footers["Rides"] == 1  # all 18 rides on one sheet (27 mm squares), no page for a single ride
-    assert not {"Turn Order Tokens", "Turn Counter", "Dirt tokens"} & set(footers)
+    assert footers["Shared tiles (print group)"] == 3
+    assert len(PdfReader(built / "rides.pdf").pages) == 1  # all 18 rides on one sheet (27 mm squares), no page for a single ride
+    assert not {"Turn Order Tokens", "Turn Counter", "Dirt tokens", "Rides", "Stands", "Starting Ground Tiles"} & set(footers)
     # the rules text is real, searchable text in the PDF (words are placed one by one)
     text = " ".join(" ".join(pages).split())
     for words in (
