@@ -13,7 +13,6 @@ from punchboard.plumbing.errors import UsageError
 from punchboard.plumbing.outlock import output_lock
 
 if TYPE_CHECKING:  # the verifier loads when verify runs, not when the parser is built
-    from punchboard.spec.expected import Expected
     from punchboard.spec.model import Game
     from punchboard.verifier.findings import Finding, Result
     from punchboard.verifier.report import Marks
@@ -71,10 +70,8 @@ def run_verify(games: list[Game], args: argparse.Namespace) -> int:
         raise UsageError(f"--trials: expected a whole number, 0 or more, got {trials}")
     if args.players is not None and args.players < 1:
         raise UsageError(f"--players: expected a positive whole number, got {args.players}")
-    declared: dict[str, tuple[Expected, ...]] = {}
-    for game in games:  # a --players no variant covers, or a wrong expected: entry, is refused before any work
-        check_selection(game, args.variant, args.players)
-        declared[game.id] = expectations(game)
+    games = _selected(games, args)
+    declared = {game.id: expectations(game) for game in games}  # a wrong expected: entry: exit 2 before any work
     out = Path(getattr(args, "out", "output"))
     everything: list[Result] = []
     codes = [0]
@@ -97,6 +94,25 @@ def run_verify(games: list[Game], args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(report.as_json(everything, _reason(*every_mark)))
     return max(codes)
+
+
+def _selected(games: list[Game], args: argparse.Namespace) -> list[Game]:
+    """The games that have what --variant/--players ask for. One game (or none of several) without it is refused
+    (UsageError, exit 2, naming the range) before anything runs or is written; of several, those without it
+    are left out, each said in one line."""
+    kept, refused = [], []
+    for game in games:
+        try:
+            check_selection(game, args.variant, args.players)
+        except UsageError as err:
+            refused.append(err)
+            continue
+        kept.append(game)
+    if refused and not kept:
+        raise refused[0]
+    for err in refused:
+        print(f"punchboard verify: left out: {err}", file=sys.stderr)
+    return kept
 
 
 def exit_code(results: list[Result], marks: Marks, args: argparse.Namespace, whole: bool) -> int:

@@ -71,3 +71,17 @@ def test_check_of_a_game_whose_variants_cover_its_range_finds_nothing(game: Path
     (game / "game.yaml").write_text(text, encoding="utf-8")
     result = run_cli("check", str(game), "--preflight", "off", cwd=game.parent)
     assert (result.returncode, result.stderr) == (0, ""), result.stderr
+
+
+def test_of_several_games_those_without_the_count_are_left_out_in_one_line_each(tmp_path: Path):
+    result = run_cli("verify", "--players", "1", "--trials", "0", "--out", "out", cwd=tmp_path)  # the bundled games
+    assert result.returncode == 1, result.stderr  # knights' solo fails, as printed
+    assert [line for line in result.stderr.splitlines() if not line.startswith("[")] == [  # besides progress
+        "punchboard verify: left out: --players 1: astonishing is for 2–4 players; expected a count from 2 to 4",
+        "punchboard verify: left out: --players 1: belpunk is for 2–4 players; expected a count from 2 to 4",
+        "punchboard verify: left out: --players 1: steamark is for 2–4 players; expected a count from 2 to 4",
+    ]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir() if p.is_dir()) == ["knights_vs_steambots", "steam_court"]
+    none = run_cli("verify", "astonishing", "belpunk", "--players", "1", "--out", "out2", cwd=tmp_path)
+    assert none.returncode == 2 and none.stderr.startswith("punchboard verify: --players 1: astonishing is for 2–4"), none.stderr
+    assert not (tmp_path / "out2").exists() or not any(p.is_dir() for p in (tmp_path / "out2").iterdir())
