@@ -36,6 +36,15 @@ ANSWERS: dict[str, bytes] = {
     "too_many_headers": b"HTTP/1.1 200 OK\r\n" + b"".join(b"X-H%d: %d\r\n" % (i, i) for i in range(150)) + b"\r\n" + CSV,
     "redirect_to_ftp": b"HTTP/1.1 302 Found\r\nLocation: ftp://127.0.0.1:1/deck.csv\r\nContent-Length: 0\r\n\r\n",
     "redirect_to_file": b"HTTP/1.1 301 Moved\r\nLocation: file:///etc/passwd\r\nContent-Length: 0\r\n\r\n",
+    "redirect_loop": b"HTTP/1.1 302 Found\r\nLocation: /deck.csv\r\nContent-Length: 0\r\n\r\n",
+    "short_body": b"HTTP/1.1 200 OK\r\nContent-Type: text/csv\r\nContent-Length: 100\r\n\r\nname,value\n",  # then hangs up
+    "closed_at_once": b"",
+    "not_http": b"SSH-2.0-OpenSSH_9.6\r\n",
+}
+# answers that are fine, though a careless client would trip over them later
+GOOD_ANSWERS = {
+    "etag_with_a_control_character": b"HTTP/1.1 200 OK\r\nContent-Type: text/csv\r\nETag: \"a\x01b\"\r\nContent-Length: %d\r\n"
+                                     b"Connection: close\r\n\r\n%s" % (len(CSV), CSV),
 }
 REASONS = {
     "bad_status_line": "the server's answer is not valid HTTP (BadStatusLine: HTTP/1.1 two hundred OK)",
@@ -44,6 +53,10 @@ REASONS = {
     "too_many_headers": "the server's answer is not valid HTTP (HTTPException: got more than 100 headers)",
     "redirect_to_ftp": "the server redirected to ftp://127.0.0.1:1/deck.csv; only http and https links are followed",
     "redirect_to_file": "the server redirected to file:///etc/passwd; only http and https links are followed",
+    "redirect_loop": "the server redirected more than 5 times or in a loop (HTTP 302)",
+    "short_body": "the server's answer broke off before its end (11 of the 100 bytes it stated)",
+    "closed_at_once": "the server closed the connection without an answer",
+    "not_http": "the server's answer is not valid HTTP (BadStatusLine: SSH-2.0-OpenSSH_9.6)",
     "drip": "no complete answer within the timeout of 2 s (the whole fetch)",
 }
 
@@ -70,17 +83,19 @@ class _Server:
                 _ok(conn)
             elif self.failure == "drip":
                 self._drip(conn)
+            elif self.failure in GOOD_ANSWERS:
+                conn.sendall(GOOD_ANSWERS[self.failure])
             else:
                 conn.sendall(ANSWERS[self.failure])
 
     def _drip(self, conn: socket.socket) -> None:
-        """Headers promising a large sheet, then one byte every 0.1 s until the client hangs up."""
+        """Headers promising a large sheet, then one byte a second until the client hangs up."""
         start = time.monotonic()
         try:
             conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/csv\r\nContent-Length: 1000000\r\n\r\nname\n")
             while time.monotonic() - start < DRIP_FOR and not self.stop.is_set():
                 conn.sendall(b"x")
-                time.sleep(0.1)
+                self.stop.wait(1.0)
         except OSError:
             pass  # the client hung up
         self.drips.append(time.monotonic() - start)
@@ -152,6 +167,9 @@ def test_each_failure_is_a_located_message_or_the_cached_copy_with_a_warning(tmp
     assert "using the copy fetched at 20" in result.stderr
     assert (out / "linked" / "deck.pdf").is_file()
     if failure == "drip":  # each dripped answer was hung up on at the deadline, not when the server gave up
+        given_up = time.monotonic() + WAIT  # the server hears of a hang-up only at its next byte, a second later
+        while len(server.drips) < 2 and time.monotonic() < given_up:
+            time.sleep(0.05)
         assert len(server.drips) == 2
         assert max(server.drips) < 2 + 5 < DRIP_FOR
 
@@ -178,3 +196,17 @@ def test_a_link_without_http_is_refused_by_the_schema(tmp_path: Path):
     assert result.stderr.startswith("game/deck.yaml:7:14: ")
     assert "Traceback" not in result.stderr
 
+
+
+def test_validators_a_later_request_could_not_send_are_not_kept(tmp_path: Path, server: _Server):
+    """An ETag with a control character cannot be sent back (http.client refuses the header): kept, it would make
+    every later fetch of the link fail. It is dropped; the next command fetches the sheet again, without a warning."""
+    server.failure = "etag_with_a_control_character"
+    game = _game(tmp_path / "game", f"http://127.0.0.1:{server.port}/deck.csv")
+    for _ in range(2):
+        result = run_cli("check", str(game), cwd=tmp_path, env=_no_proxy())
+        assert result.returncode == 0, result.stderr
+        assert "warning" not in result.stderr
+    (stamp,) = (tmp_path / "output" / ".sheets").glob("*.json")
+    assert '"etag"' not in stamp.read_text()
+    assert '"sha256"' in stamp.read_text()

@@ -39,8 +39,8 @@ class Answer:
 
 
 def _shown(text: object) -> str:
-    """``text`` as shown in a message: cut to _SHOWN characters, saying how long it was."""
-    words = str(text)
+    """``text`` as shown in a message: on one line, cut to _SHOWN characters, saying how long it was."""
+    words = " ".join(str(text).split())
     return words if len(words) <= _SHOWN else f"{words[:_SHOWN]}… ({len(words):,} characters)"
 
 
@@ -171,13 +171,35 @@ def _get(url: str, headers: dict[str, str], deadline: float, max_bytes: int, soc
     try:
         with _opener(sockets).open(request, timeout=deadline) as response:
             data = response.read(max_bytes + 1)
+            _check_length(data, response.headers.get("Content-Length"), max_bytes)
             return Answer(response.status, data, response.headers.get_content_type(),
-                          response.headers.get("ETag"), response.headers.get("Last-Modified"))
+                          _validator(response.headers.get("ETag")), _validator(response.headers.get("Last-Modified")))
     except urllib.error.HTTPError as exc:
         exc.close()
         if exc.code == 304:
             return Answer(304, b"", "", None, None)
+        if 300 <= exc.code < 400:
+            raise FetchError(f"the server redirected more than {MAX_REDIRECTS} times or in a loop "
+                             f"(HTTP {exc.code})") from None
         raise FetchError(f"the server answered HTTP {exc.code} {_shown(exc.reason)}") from None
+
+
+def _check_length(data: bytes, stated: str | None, max_bytes: int) -> None:
+    """Raise FetchError when the body is shorter than its Content-Length: http.client hands a body cut short by a
+    closed connection over as if it were whole."""
+    if stated is None or not stated.strip().isdigit() or len(data) > max_bytes:
+        return
+    if len(data) < int(stated):
+        raise FetchError(f"the server's answer broke off before its end ({len(data):,} of the {int(stated):,} bytes "
+                         "it stated)")
+
+
+def _validator(value: str | None) -> str | None:
+    """An ETag or Last-Modified worth sending back next time: printable ASCII of at most 1,000 characters (anything
+    else would make every later request fail), or None."""
+    if value is None or len(value) > 1_000 or not all(" " <= char <= "~" for char in value):
+        return None
+    return value
 
 
 # what a fetch may raise for a bad link, a bad network or a bad server: each becomes a FetchError
