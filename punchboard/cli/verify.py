@@ -110,8 +110,8 @@ def _selected(games: list[Game], args: argparse.Namespace) -> list[Game]:
         kept.append(game)
     if refused and not kept:
         raise refused[0]
-    for err in refused:
-        print(f"punchboard verify: left out: {err}", file=sys.stderr)
+    for refusal in refused:
+        print(f"punchboard verify: left out: {refusal}", file=sys.stderr)
     return kept
 
 
