@@ -1,7 +1,7 @@
 """Print-shop presets (``layouts/print_shops.yaml``): a card-printing service's file convention.
 
 A preset gives the bleed of ``--print-shop`` pages (1/8 in unless a preset says otherwise),
-the safe zone the service keeps clear, its dpi, whether a piece's back or front comes
+the safe zone the service keeps clear (set against the layouts once per build: generator/preflight/shop_safe.py), its dpi, whether a piece's back or front comes
 first, and how the pages are split into files (per component, per side, per piece).
 """
 
@@ -17,7 +17,6 @@ from punchboard.generator.document.pages import Page
 from punchboard.plumbing.errors import Problem, SpecError
 from punchboard.plumbing.paths import LAYOUTS
 from punchboard.plumbing.units import UnitError, parse_length
-from punchboard.spec.model import Component, Game
 from punchboard.spec.yamlsource import load_yaml
 
 PRINT_SHOPS_FILE = LAYOUTS / "print_shops.yaml"
@@ -111,9 +110,3 @@ def split(pages: Sequence[Page], shop: PrintShop, stem: str) -> dict[str, list[P
         return {f"{stem}-{n:0{width}d}.pdf": piece for n, piece in enumerate(pieces, start=1)}
     return {}
 
-
-def narrow_safe(game: Game, component: Component, shop: PrintShop) -> list[str]:
-    """Layouts of the component's pieces whose safe zone is narrower than the service keeps clear."""
-    names = sorted({side.layout for piece in component.pieces for side in (piece.face, piece.back)
-                    if side is not None and side.layout in game.layouts})
-    return [name for name in names if game.layouts[name].safe < shop.safe - 1e-6]
