@@ -60,13 +60,12 @@ def _tile_pages(ctx: BuildContext, name: str, members: tuple[Component, ...]) ->
     """The one-sided tiles of several components shelf-packed together (generator/impose/shared_sheets.py),
     each drawn and outlined as its own component's tiles are."""
     from .part_pages import _packed_pages, bleed_for, piece_room, side_drawer
-    from .shared_sheets import tile_sizes
-    from .tiles import draw_tiles_page
+    from .tiles import draw_tiles_page, piece_size, tile_cells
 
     bleed = bleed_for(ctx, members[0])  # shared_sheets.py chose members of one bleed
     room = piece_room(ctx, bleed)
     pieces = [(member, index) for member in members for index in range(len(member.pieces))]
-    sizes = [size for member in members for size in tile_sizes(member)]
+    sizes = [piece_size(tile_cells(piece), member.cell or 0.0) for member in members for piece in member.pieces]
     layouts = pack(sizes, (room.x, room.y, room.width, room.height), ctx.style.token_gap + 2 * bleed)
     draws = {member.id: side_drawer(ctx, member) for member in members}
 

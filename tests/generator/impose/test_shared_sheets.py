@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections import Counter
 from pathlib import Path
 
 from pypdf import PdfReader
 
+from punchboard.plumbing.paths import COMPONENTS
 from tests.conftest import run_cli
 from tests.pdf_geometry import page_geometry
 
@@ -75,6 +77,32 @@ def test_steamarks_one_sided_tiles_share_sheets_and_the_bom_says_how_to_keep_the
     footers = Counter(m.group(1) for text in texts for m in re.finditer(r"STEAMARK · (.+?) · page \d+/\d+", text))
     assert footers["Shared tiles (print group)"] == 3 and not {"Rides", "Stands", "Starting Ground Tiles"} & set(footers)
     assert any("sortthembackinto" in "".join(text.split()) for text in texts[:3])
+
+
+def test_steamark_with_no_print_group_at_all_takes_fewer_sheets_than_before(tmp_path: Path) -> None:
+    """The issue's measure: STEAMARK's Letter build under 27 sheets with no print_group written (its
+    token files' print_group lines removed): the one-sided tokens share a sheet by themselves too."""
+    game = tmp_path / "steamark"
+    shutil.copytree(COMPONENTS / "steamark", game)
+    for path in game.glob("*.yaml"):
+        text = path.read_text(encoding="utf-8")
+        path.write_text("".join(line for line in text.splitlines(keepends=True) if not line.startswith("print_group:")))
+    assert "print_group" not in "".join(path.read_text() for path in game.glob("*.yaml"))
+    result = run_cli("build", str(game), "--out", str(tmp_path / "out"), "--quiet")
+    assert result.returncode == 0, result.stderr
+    folder = tmp_path / "out" / "steamark"
+    bom = json.loads((folder / "bom.json").read_text(encoding="utf-8"))
+    assert [(g["name"], g["components"], g["sheets"]) for g in bom["print_groups"]] == [
+        ("shared_tiles", ["rides", "starting_ground", "stands"], 3),
+        ("shared_tokens", ["turn_order_tokens", "turn_counter", "dirt_tokens"], 1),
+    ]
+    assert bom["total_sheets"] == STEAMARK_SHEETS_BEFORE - 1
+    texts = [page.extract_text() or "" for page in PdfReader(folder / "steamark-print-and-play.pdf").pages]
+    footers = Counter(m.group(1) for text in texts for m in re.finditer(r"STEAMARK · (.+?) · page \d+/\d+", text))
+    assert footers["Shared tokens (print group)"] == 1 and not {"Turn Order Tokens", "Turn Counter", "Dirt tokens"} & set(footers)
+    # the three token kinds' cut outlines, all of them, on the one shared sheet
+    cut = [s for s in page_geometry(PdfReader(folder / "shared_tokens.pdf").pages[0]).strokes if abs(s.width - CUT_STROKE) < 0.01]
+    assert len(cut) == 4 + 1 + 48  # turn-order tokens, the turn counter, dirt tokens
 
 
 GAME = """\
