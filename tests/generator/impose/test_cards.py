@@ -167,7 +167,7 @@ def test_backs_are_mirrored_for_the_flip(tmp_path: Path, mode: str) -> None:
             cards = trims(front_page)
             for label, (fx, fy) in fronts.items():
                 card = next(r for r in cards if r["x0"] < fx < r["x1"] and r["top"] < fy < r["bottom"])
-                cx, cy = (card["x0"] + card["x1"]) / 2, (card["top"] + card["bottom"]) / 2
+                cx = (card["x0"] + card["x1"]) / 2
                 bx, by = backs[label]
                 # the card moves to its mirror image across the page; its back is drawn upright for a long-edge flip,
                 # turned 180° for a short-edge one (the sheet turned over top to bottom: the same back, the same way up
