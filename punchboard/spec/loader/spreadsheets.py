@@ -40,7 +40,7 @@ from punchboard.spec.yamlsource import Document, PathKey
 
 from .common import Collector
 from .fetch import DEFAULT_DEADLINE, FetchError, fetch, url_problem
-from .tables import MAX_COLUMNS, Capped, Place, RowBudget, Table, long_cell, too_wide
+from .tables import Bounds, Capped, Place, RowBudget, Table, long_cell
 from .workbooks import xlsx_table
 
 URL = re.compile(r"^https?://", re.IGNORECASE)
@@ -111,31 +111,57 @@ def read_table(doc: Document, key: str, value: Any, out: Collector, sheets: Path
     return _csv_table(display_path(path), path, path.read_bytes(), out)
 
 
+class _Lines:
+    """The lines of a text, one at a time as the csv reader asks for them; ``taken()`` hands over (and forgets) those
+    read since it was last called: the lines of the record just read, and never the whole file's."""
+
+    def __init__(self, text: str):
+        self._lines = iter(io.StringIO(text))
+        self._taken: list[str] = []
+
+    def __iter__(self) -> _Lines:
+        return self
+
+    def __next__(self) -> str:
+        line = next(self._lines)
+        self._taken.append(line)
+        return line
+
+    def taken(self) -> list[str]:
+        """The lines read since the last call."""
+        taken, self._taken = self._taken, []
+        return taken
+
+
 def _csv_table(name: str, path: Path, data: bytes, out: Collector) -> Table | None:
-    """The rows of CSV ``data`` as read up to where they are enough (tables.RowBudget), or None after a problem."""
+    """The rows of CSV ``data`` as read up to where they are enough (tables.RowBudget), or None after a problem.
+    Blank rows after the header are not kept (no entry is read from them); the bounds of tables.Bounds hold."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         out.add(Problem(name, line, 1, f"file is not UTF-8 text ({exc.reason}); save the CSV as UTF-8"))
         return None
-    lines = io.StringIO(text).readlines()  # the lines the reader reads, as it reads them
-    reader = csv.reader(iter(lines), strict=True)
+    lines = _Lines(text)
+    reader = csv.reader(lines, strict=True)
     table = Table(name, path)
-    budget = RowBudget(out.limits.max_pieces)
+    budget, bounds = RowBudget(out.limits.max_pieces), Bounds()
     last_line = 0
     try:
         for row in reader:
-            if len(row) > MAX_COLUMNS:
-                out.add(Problem(name, last_line + 1, 1, too_wide(len(row))))
+            record = lines.taken()
+            if (wrong := bounds.passed(row)) is not None:
+                out.add(Problem(name, last_line + 1, 1, wrong))
                 return None
-            places = _places(row, lines, last_line, reader.line_num)
+            places = _places(row, record, last_line + 1)
             if (long := long_cell(row)) is not None:
                 out.add(Problem(name, *places[long[0] - 1], long[1]))
                 return None
-            table.rows.append((last_line + 1, row, places))
+            header = last_line == 0
+            if header or any(map(str.strip, row)):
+                table.rows.append((last_line + 1, row, places))
             last_line = reader.line_num
-            if budget.full_after(row, header=len(table.rows) == 1):
+            if budget.full_after(row, header=header):
                 break
     except csv.Error as exc:
         out.add(Problem(name, last_line + 1, 1, f"malformed CSV: {exc}"))
@@ -143,20 +169,20 @@ def _csv_table(name: str, path: Path, data: bytes, out: Collector) -> Table | No
     return table
 
 
-def _places(row: list[str], lines: list[str], first: int, stop: int) -> list[Place]:
-    """Where each cell of ``row`` starts: the reader read it from ``lines[first:stop]`` (counted from 0). A row
-    without a quote has its cells where their lengths put them; a quoted cell holds more characters than its
-    value (its quotes, a doubled quote for each quote in it) and may go on over several lines, so a row with a
-    quote is read again character by character."""
-    if stop - first == 1 and '"' not in lines[first]:
+def _places(row: list[str], record: list[str], line: int) -> list[Place]:
+    """Where each cell of ``row`` starts: the reader read it from the lines ``record``, the first of them line
+    ``line``. A row without a quote has its cells where their lengths put them; a quoted cell holds more characters
+    than its value (its quotes, a doubled quote for each quote in it) and may go on over several lines, so a row
+    with a quote is read again character by character."""
+    if len(record) == 1 and '"' not in record[0]:
         places = []
         column = 1
         for cell in row:
-            places.append((first + 1, column))
+            places.append((line, column))
             column += len(cell) + 1
         return places
-    found = _quoted_places("".join(lines[first:stop]), first + 1)
-    return found if len(found) == len(row) else [(first + 1, 1)] * len(row)
+    found = _quoted_places("".join(record), line)
+    return found if len(found) == len(row) else [(line, 1)] * len(row)
 
 
 def _quoted_places(text: str, line: int) -> list[Place]:

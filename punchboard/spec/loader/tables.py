@@ -3,6 +3,7 @@
 A reader stops as soon as a bound is passed, so a hostile or mistaken table costs no more than the bounds:
 
 * at most MAX_COLUMNS columns and MAX_CELL_CHARS characters in a cell (Excel's own limit), else a problem;
+* at most MAX_ROWS rows and MAX_CELLS cells read, blank and empty ones included (``Bounds``), else a problem;
 * the header and then at most ``max_pieces + 1`` rows that are not blank: each such row is a problem or at
   least one piece, so the rows read already pass the piece limit and the component's count reports it.
 """
@@ -17,6 +18,8 @@ from punchboard.plumbing.errors import Problem
 
 MAX_COLUMNS = 1_000  # columns a card table may have (its fields plus count and name)
 MAX_CELL_CHARS = 32_767  # characters in one cell: what Excel itself lets a cell hold
+MAX_ROWS = 1_048_576  # rows read, blank ones too: the most a sheet has in Excel
+MAX_CELLS = 1_000_000  # cells read, empty ones too: 20,000 rows of 50 columns
 
 Place = tuple[int, int]  # line and column where a cell starts (a quoted cell: at its opening quote)
 
@@ -44,6 +47,28 @@ def long_cell(cells: Sequence[str]) -> tuple[int, str] | None:
     column = next(at for at, cell in enumerate(cells, start=1) if len(cell) > MAX_CELL_CHARS)
     size = len(cells[column - 1])
     return column, f"cell holds {size:,} characters, more than the {MAX_CELL_CHARS:,} a cell may hold (Excel's own limit)"
+
+
+class Bounds:
+    """Counts the rows and cells a reader has read, blank and empty ones too, which the piece limit does not bound:
+    a table of nothing but blank rows or empty cells stops at MAX_ROWS rows or MAX_CELLS cells."""
+
+    def __init__(self) -> None:
+        self._rows = 0
+        self._cells = 0
+
+    def passed(self, cells: Sequence[str]) -> str | None:
+        """Count a row just read; the problem of the first bound it passes (MAX_COLUMNS too), or None."""
+        if len(cells) > MAX_COLUMNS:
+            return too_wide(len(cells))
+        self._rows += 1
+        self._cells += len(cells)
+        if self._rows > MAX_ROWS:
+            return f"the table has more than {MAX_ROWS:,} rows (blank ones included), the most a sheet has"
+        if self._cells > MAX_CELLS:
+            return (f"the table holds more than {MAX_CELLS:,} cells (empty ones included), more than a card table is "
+                    "read for; delete the unused rows and columns")
+        return None
 
 
 class RowBudget:

@@ -28,11 +28,9 @@ from punchboard.spec import schema_check
 from punchboard.spec.yamlsource import Document
 
 from .common import Collector
-from .tables import MAX_COLUMNS, RowBudget, Table, long_cell, too_wide
+from .tables import MAX_CELLS, MAX_COLUMNS, MAX_ROWS, RowBudget, Table, long_cell, too_wide
 
 INFLATE_RATIO = 5  # an .xlsx may inflate to this many times the file-size limit (50 MB by default)
-MAX_SHEET_ROWS = 1_048_576  # the most rows a sheet has in Excel: a row numbered past it is no sheet's
-MAX_CELLS = 1_000_000  # cells (empty ones too) read from one sheet: 20,000 rows of 50 columns
 MAX_PART_BYTES = 2_000_000  # an XML part but the sheets and shared strings (styles, theme, workbook) inflated
 
 
@@ -64,8 +62,8 @@ class _Watched:
             number = attributes.get("r", "")
             self._row = int(number) if number.isdigit() and len(number) < 10 else self._row + 1
             self._cells = 0
-            if self._row > MAX_SHEET_ROWS:
-                raise _Bound(self._row, 1, f"row {self._row:,} lies past row {MAX_SHEET_ROWS:,}, the last a sheet has")
+            if self._row > MAX_ROWS:
+                raise _Bound(self._row, 1, f"row {self._row:,} lies past row {MAX_ROWS:,}, the last a sheet has")
         elif local == "c":
             self._cells += 1
             self._total += 1
