@@ -29,3 +29,6 @@ class BuildOptions:
     jobs: int = 1  # processes drawing components at once (--jobs; output is the same for any value)
     jobs_auto: bool = False  # --jobs 0 (the default): use `jobs` only where the work pays for it (generator/jobs.py)
     preflight: str = "warn"  # --preflight: warn | strict (findings fail the build: exit 1) | off (not shown); never redraws
+    colour: str | None = None  # --colour rgb | cmyk (None: the shop preset's, else rgb); generator/press/
+    pdfx: str | None = None  # --pdfx 1a | none (None: the shop preset's)
+    icc: str | None = None  # --icc: the CMYK output profile (None: layouts/press.yaml's)

@@ -16,6 +16,7 @@ from punchboard.plumbing.paths import LAYOUTS
 
 from .common import (
     EXIT_INPUT,
+    EXIT_INTERNAL,
     TARGET_HELP,
     add_common_flags,
     add_limit_flags,
@@ -73,6 +74,15 @@ def _print_shop(text: str) -> str:
     return text
 
 
+def _icc(text: str) -> str:
+    from punchboard.generator.press.profile import profile_problem
+
+    problem = profile_problem(Path(text))
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text
+
+
 def _paper(text: str) -> str:
     known = sorted(p.stem for p in (LAYOUTS / "paper").glob("*.yaml"))
     if text not in known:
@@ -106,6 +116,9 @@ def build_options(args: argparse.Namespace) -> BuildOptions:
         jobs=getattr(args, "jobs", 1) or _all_cores(),
         jobs_auto=getattr(args, "jobs", 1) == 0,
         preflight=args.preflight,
+        colour=getattr(args, "colour", None),
+        pdfx=getattr(args, "pdfx", None),
+        icc=getattr(args, "icc", None),
     )
 
 
@@ -145,6 +158,8 @@ def _build(args: argparse.Namespace, out: Path, options: BuildOptions, limits: L
     """The ordinary build: load, draw what changed, and remember an unchanged one (generator/up_to_date.py)."""
     from punchboard.generator import up_to_date
     from punchboard.generator.build import STRICT_FAILED, build_games
+    from punchboard.generator.press.pdfx import PressError
+    from punchboard.generator.press.run import press_games
     from punchboard.generator.prints import PrintError
     from punchboard.plumbing.reads import now_ns, recording
 
@@ -156,13 +171,20 @@ def _build(args: argparse.Namespace, out: Path, options: BuildOptions, limits: L
         try:
             with output_lock(out):
                 code = build_games(games, out, options, reports)
+                press, press_failed = press_games(games, out, options)  # shop sizes, CMYK/PDF/X files (generator/press/)
+                if press_failed and code == 0:
+                    print(STRICT_FAILED, file=sys.stderr)
+                    code = 1
                 if not fetched and not options.changed_since:
-                    tail = [("stderr", STRICT_FAILED)] if code == 1 else []
+                    tail = [*press, *([("stderr", STRICT_FAILED)] if code == 1 else [])]
                     up_to_date.remember(out, invocation, games, reports, tail, code, reads, started)
                 return code
         except PrintError as err:
             print(f"error: {err}", file=sys.stderr)
             return EXIT_INPUT
+        except PressError as err:  # Ghostscript missing or failing: not the user's input
+            print(f"error: {err}", file=sys.stderr)
+            return EXIT_INTERNAL
 
 
 def add_build_flags(p: argparse.ArgumentParser) -> None:
@@ -191,4 +213,12 @@ def register(sub: Any) -> None:
     p = sub.add_parser("build", help="write print-ready PDFs", description="Lay out every printed component as PDFs under OUT/<game_id>/. Only components whose inputs changed since the last build into OUT are drawn again. Each build records what it drew as a numbered print in OUT/<game_id>/prints/.")
     p.add_argument("targets", nargs="*", metavar="TARGET", help=TARGET_HELP)
     add_build_flags(p)
+    _add_press_flags(p)
     p.set_defaults(func=cmd_build)
+
+
+def _add_press_flags(p: argparse.ArgumentParser) -> None:
+    """build's press flags (generator/press/); watch and serve do not write press files."""
+    p.add_argument("--colour", default=None, choices=("rgb", "cmyk"), help="cmyk: also write OUT/<game>/press/: each component PDF converted to CMYK through an ICC profile (black text and lines 100 %% K), with the press preflight (ink coverage, colours outside the press gamut) (default: the --shop preset's, else rgb)")
+    p.add_argument("--pdfx", default=None, choices=("1a", "none"), help="1a: the press files are PDF/X-1a:2003 (implies --colour cmyk; default: the --shop preset's: drivethrucards asks for it)")
+    p.add_argument("--icc", default=None, type=_icc, metavar="PATH", help="the CMYK output profile (your shop's, e.g. FOGRA39 or GRACoL) for --colour cmyk (default: Ghostscript's Artifex SWOP profile, layouts/press.yaml)")

@@ -1,0 +1,157 @@
+"""A finished RGB PDF converted to a CMYK PDF/X-1a:2003 file: Ghostscript converts, pikepdf finishes.
+
+Three passes, each by a maintained engine:
+
+1. ``pure_black``: every pure black fill and stroke (``0 0 0 rg``/``RG``, ``0 g``/``G``) in every content stream,
+   form, pattern and Type 3 glyph becomes 100 % K (``0 0 0 1 k``), so black text and thin black lines print
+   with one plate, not as four-colour registration black. Ghostscript keeps DeviceCMYK as it is.
+2. Ghostscript's pdfwrite (``-dPDFX -sColorConversionStrategy=CMYK``, PDF 1.3) converts every other colour and
+   every picture to CMYK through the profile with littleCMS, embeds every font, and flattens transparency
+   (PDF 1.3 has none).
+3. pikepdf writes the PDF/X document keys (GTS_PDFXVersion ``PDF/X-1:2003``, GTS_PDFXConformance
+   ``PDF/X-1a:2003``, Trapped, Title), the OutputIntent with the profile embedded, a TrimBox and BleedBox on
+   every page, and makes the file deterministic: the source's dates (punchboard writes fixed ones) and an /ID
+   computed from the content.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .profile import description
+from .settings import Press
+
+PDFX_VERSION = "PDF/X-1:2003"  # ISO 15930-4: the version key of every PDF/X-1a:2003 file …
+PDFX_CONFORMANCE = "PDF/X-1a:2003"  # … and its conformance level
+REGISTRY = "http://www.color.org"
+GS_TIMEOUT = 600  # seconds for one file; a file Ghostscript cannot convert in ten minutes is a bug to report
+BLACK = {"rg": "k", "RG": "K", "g": "k", "G": "K"}
+
+
+class PressError(Exception):
+    """Ghostscript is missing or failed on a file (exit 3: not the user's input)."""
+
+
+def _black_ops(stream: Any) -> bool:
+    """Rewrite the pure black colour operators of one content stream; True if it changed."""
+    import pikepdf
+
+    changed = False
+    out: list[Any] = []
+    for instruction in pikepdf.parse_content_stream(stream):
+        name = str(instruction.operator)
+        if name in BLACK and all(float(v) == 0 for v in instruction.operands):
+            out.append(pikepdf.ContentStreamInstruction([0, 0, 0, 1], pikepdf.Operator(BLACK[name])))
+            changed = True
+        else:
+            out.append(instruction)  # inline images included, as they were
+    if changed:
+        stream.write(pikepdf.unparse_content_stream(out))
+    return changed
+
+
+def _streams(resources: Any, seen: set[tuple[int, int]]) -> list[Any]:
+    """The forms, tiling patterns and Type 3 glyphs under ``resources``, each once, depth first."""
+    found: list[Any] = []
+    if resources is None:
+        return found
+    children: list[Any] = []
+    for key in ("/XObject", "/Pattern"):
+        for obj in (resources.get(key) or {}).values():
+            if obj.get("/Subtype") == "/Form" or obj.get("/PatternType") == 1:
+                children.append(obj)
+    for font in (resources.get("/Font") or {}).values():
+        if font.get("/Subtype") == "/Type3":
+            children.extend((font.get("/CharProcs") or {}).values())
+            found.extend(_streams(font.get("/Resources"), seen))
+    for obj in children:
+        if obj.objgen in seen:
+            continue
+        seen.add(obj.objgen)
+        found.append(obj)
+        found.extend(_streams(obj.get("/Resources"), seen))
+    return found
+
+
+def pure_black(src: Path, dst: Path) -> None:
+    """Write ``src`` to ``dst`` with every pure black fill and stroke as 100 % K."""
+    import pikepdf
+
+    with pikepdf.open(src) as pdf:
+        seen: set[tuple[int, int]] = set()
+        for page in pdf.pages:
+            page.contents_coalesce()
+            _black_ops(page.obj.Contents)
+            for stream in _streams(page.obj.get("/Resources"), seen):
+                _black_ops(stream)
+        pdf.save(dst, deterministic_id=True)
+
+
+def ghostscript() -> str:
+    """The Ghostscript command, or a PressError saying how to get it."""
+    found = shutil.which("gs")
+    if found is None:
+        raise PressError("Ghostscript (gs) is not installed; CMYK and PDF/X output need it (Debian/Ubuntu: apt-get install ghostscript)")
+    return found
+
+
+def _convert(src: Path, dst: Path, settings: Press) -> None:
+    args = [ghostscript(), "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=pdfwrite", "-dCompatibilityLevel=1.3",
+            *(["-dPDFX"] if settings.pdfx else []), "-sColorConversionStrategy=CMYK", "-sProcessColorModel=DeviceCMYK",
+            f"-sOutputICCProfile={settings.profile}", f"-dRenderIntent={settings.intent_number}",
+            f"-dBlackPtComp={int(settings.black_point_compensation)}", "-dEmbedAllFonts=true", "-dSubsetFonts=true",
+            "-dAutoRotatePages=/None", f"-sOutputFile={dst}", str(src)]
+    try:
+        done = subprocess.run(args, capture_output=True, text=True, timeout=GS_TIMEOUT, check=False)
+    except subprocess.TimeoutExpired:
+        raise PressError(f"Ghostscript took over {GS_TIMEOUT} s converting {src.name}") from None
+    if done.returncode != 0 or not dst.is_file():
+        raise PressError(f"Ghostscript could not convert {src.name}: {(done.stderr or done.stdout).strip()[:500]}")
+
+
+def _finish(converted: Path, source: Path, dst: Path, settings: Press) -> None:
+    """The PDF/X keys, OutputIntent and boxes, saved deterministically."""
+    import pikepdf
+    from pikepdf import Array, Dictionary, Name, String
+
+    with pikepdf.open(source) as original:
+        info = {key: original.docinfo.get(key) for key in ("/Title", "/CreationDate", "/ModDate")}
+    with pikepdf.open(converted) as pdf:
+        name = description(settings.profile)
+        if settings.pdfx:
+            profile = pdf.make_stream(settings.profile.read_bytes())
+            profile.N = 4
+            intent = Dictionary(Type=Name.OutputIntent, S=Name.GTS_PDFX, OutputConditionIdentifier=String(settings.condition),
+                                OutputCondition=String(name), Info=String(name), RegistryName=String(REGISTRY),
+                                DestOutputProfile=profile)
+            pdf.Root.OutputIntents = pdf.make_indirect(Array([intent]))
+            pdf.docinfo[Name.GTS_PDFXVersion] = String(PDFX_VERSION)
+            pdf.docinfo[Name.GTS_PDFXConformance] = String(PDFX_CONFORMANCE)
+        pdf.docinfo[Name.Trapped] = Name("/False")
+        pdf.docinfo[Name.Title] = info["/Title"] if info["/Title"] is not None else String(source.stem)
+        for key in ("/CreationDate", "/ModDate"):
+            pdf.docinfo[Name(key)] = info[key] if info[key] is not None else String("D:20000101000000+00'00'")
+        for page in pdf.pages:
+            box = page.obj.get("/MediaBox")
+            if "/TrimBox" not in page.obj:
+                page.obj.TrimBox = Array(box)  # a page with no trim of its own (a cover, a sheet) is trimmed to itself
+            if "/BleedBox" not in page.obj:
+                page.obj.BleedBox = Array(box)
+        if "/ID" in pdf.trailer:
+            del pdf.trailer["/ID"]  # Ghostscript's, from the clock; qpdf computes both halves from the content instead
+        pdf.save(dst, deterministic_id=True, force_version="1.3", object_stream_mode=pikepdf.ObjectStreamMode.disable,
+                 compress_streams=True, fix_metadata_version=False)
+
+
+def convert(src: Path, dst: Path, settings: Press) -> None:
+    """Write ``src`` (an RGB PDF punchboard wrote) as a CMYK PDF (PDF/X-1a:2003 when ``settings.pdfx``) at ``dst``."""
+    with tempfile.TemporaryDirectory(prefix=".press-", dir=dst.parent) as tmp:
+        black, converted, finished = Path(tmp) / "black.pdf", Path(tmp) / "converted.pdf", Path(tmp) / "finished.pdf"
+        pure_black(src, black)
+        _convert(black, converted, settings)
+        _finish(converted, src, finished, settings)
+        finished.replace(dst)

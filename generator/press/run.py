@@ -1,0 +1,128 @@
+"""What ``build`` does for the press: the shop's product sizes, the CMYK (PDF/X-1a) files, the press preflight.
+
+A CMYK build converts every component PDF of a game's folder (not the combined print-and-play PDF, which is
+for home printers) into ``OUT/<game>/press/`` under the same name (the RGB
+files stay where they are: later builds copy unchanged pages from them). A press file is made again only when
+its source's bytes, the settings, the profile or this code changed (``press/.press.json``); the preflight's
+findings are kept in the same record, so a file not converted again reports them again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from punchboard.generator.options import BuildOptions
+
+from punchboard.spec.model import Game
+
+from .settings import Press, press, wanted
+from .shop_sizes import shop_size_warnings
+
+PRESS_FOLDER = "press"
+RECORD = ".press.json"
+VERSION = 1
+
+
+def _code_key(settings: Press) -> str:
+    import pikepdf
+
+    from .pdfx import ghostscript
+
+    here = Path(__file__).parent
+    gs = subprocess.run([ghostscript(), "--version"], capture_output=True, text=True, timeout=60, check=False).stdout.strip()
+    parts = [str(VERSION), gs, pikepdf.__version__, repr(settings), hashlib.sha256(settings.profile.read_bytes()).hexdigest()]
+    parts += [hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(here.glob("*.py"))]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def _checked(game: Game, path: Path, names: set[str]) -> bool:
+    """Whether the preflight reads this file: a component's own PDF, not a split copy of one (fronts, backs, one card)."""
+    stem = path.stem
+    split = re.fullmatch(r"(.+)-(fronts|backs|\d{3,})", stem)
+    return not (split and split.group(1) in names)
+
+
+def _pages(numbers: list[int]) -> str:
+    shown = ", ".join(str(n) for n in numbers[:8])
+    return f"page{'s' if len(numbers) > 1 else ''} {shown}" + (f" and {len(numbers) - 8} more" if len(numbers) > 8 else "")
+
+
+def findings(source: Path, converted: Path, settings: Press) -> list[str]:
+    """The press preflight of one file: out-of-gamut colours (from the RGB source) and heavy ink (from the press file)."""
+    from .coverage import page_coverage
+    from .gamut import off_gamut, pdf_colours
+
+    pages = pdf_colours(source)
+    said = []
+    for colour in off_gamut(settings, {c for found in pages.values() for c in found}):
+        where = [n for n, found in pages.items() if colour.rgb in found]
+        said.append(f"{source.name} {_pages(where)}: {colour.words()}, over the {settings.delta_e:g} the press settings allow")
+    heavy: dict[float, list[int]] = {}
+    for number, ink in enumerate(page_coverage(converted, settings.coverage_dpi), start=1):
+        if ink > settings.coverage_limit:
+            heavy.setdefault(ink, []).append(number)
+    for ink, numbers in sorted(heavy.items(), reverse=True):
+        said.append(f"{source.name} {_pages(numbers)}: total ink coverage reaches {ink:g} %, over the {settings.coverage_limit:g} % "
+                    "the press allows; lighten the darkest colours")
+    return said
+
+
+def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[str], list[str]]:
+    """The press warnings and notes of one built game, writing its CMYK files when the build asks for CMYK."""
+    warnings = shop_size_warnings(game, options.print_shop_preset) if options.print_shop else []
+    colour, _ = wanted(options)
+    if colour != "cmyk":
+        return warnings, []
+    from .pdfx import PDFX_CONFORMANCE, convert
+    from .profile import description
+
+    settings = press(options)
+    target = folder / PRESS_FOLDER
+    target.mkdir(exist_ok=True)
+    record_path = target / RECORD
+    try:
+        old: dict[str, Any] = json.loads(record_path.read_text()) if record_path.is_file() else {}
+    except ValueError:
+        old = {}
+    key = _code_key(settings)
+    names = {component.id for component in game.components}
+    record: dict[str, Any] = {}
+    home = (f"{game.id}-print-and-play.pdf", f"{game.id}-reprint.pdf")  # for home printers: they stay RGB
+    for source in sorted(p for p in folder.glob("*.pdf") if p.name not in home):
+        data = source.read_bytes()
+        digest = hashlib.sha256(data + key.encode()).hexdigest()
+        entry = old.get(source.name)
+        if not (isinstance(entry, dict) and entry.get("digest") == digest and (target / source.name).is_file()):
+            convert(source, target / source.name, settings)
+            said = findings(source, target / source.name, settings) if _checked(game, source, names) else []
+            entry = {"digest": digest, "findings": said}
+        record[source.name] = entry
+        warnings.extend(f"{game.id} / {line}" for line in entry["findings"])
+    for stale in target.glob("*.pdf"):
+        if stale.name not in record:
+            stale.unlink()
+    record_path.write_text(json.dumps(record, indent=1, sort_keys=True))
+    kind = PDFX_CONFORMANCE if settings.pdfx else "CMYK PDF"
+    return warnings, [f"press: {len(record)} {kind} file{'s' if len(record) != 1 else ''} for {description(settings.profile)} in {target}"]
+
+
+def press_games(games: list[Game], out: Path, options: BuildOptions) -> tuple[list[tuple[str, str]], bool]:
+    """Run the press step for every built game; print and return its lines (stream, text) and whether
+    ``--preflight strict`` fails the build on them. Does nothing for an RGB build without a shop preset."""
+    import sys
+
+    lines: list[tuple[str, str]] = []
+    for game in games:
+        warnings, notes = press_game(game, out / game.id, options)
+        if options.preflight != "off":
+            lines.extend(("stderr", f"warning: {text}") for text in warnings)
+        if not options.quiet:
+            lines.extend(("stdout", f"{game.id}: {text}") for text in notes)
+    for stream, text in lines:
+        print(text, file=sys.stderr if stream == "stderr" else sys.stdout)
+    return lines, options.preflight == "strict" and any(stream == "stderr" for stream, _ in lines)
