@@ -25,9 +25,11 @@ def _port(text: str) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from punchboard.generator.document.merge import keep_copies
     from punchboard.generator.document.pdf_encoding import keep_encoded
+    from punchboard.spec.loader import load_game
     from punchboard.spec.loader.kept import keep_loaded
     from punchboard.studio.server import StudioServer, serve
     from punchboard.studio.state import Studio
+    from punchboard.studio.workbench import Workbench, writable
 
     keep_loaded()  # after a save, only what changed is parsed and loaded again (spec/loader/kept.py)
     keep_encoded()  # and only changed streams and font subsets are compressed again
@@ -39,6 +41,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     voice = Voice(args)
     studio = Studio(folder, Path(args.out), build_options(args), limits_of(args), args.trials, args.seed,
                     log=voice.say, alert=lambda text: print(text, flush=True))
+    limits = limits_of(args)
+    studio.workbench = Workbench(folder, lambda copy: load_game(copy, limits),
+                                 read_only=args.read_only or not writable(folder))
     try:
         server = StudioServer(studio, args.port, voice.detail if voice.verbose else None)
     except OSError as err:  # the port is taken, or not ours to bind
@@ -58,6 +63,9 @@ def register(sub: Any) -> None:
     p.add_argument("target", nargs="?", metavar="TARGET", help=ONE_TARGET_HELP)
     p.add_argument("--port", type=_port, default=0, help="port on 127.0.0.1 (default: 0, any free port)")
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
+    p.add_argument("--read-only", action="store_true",
+                   help="the page only shows: no edits written to the game's files (the default when the game "
+                        "folder is not writable)")
     p.add_argument("--poll", action="store_true",
                    help="check for changes every --interval seconds instead of listening to the system's change "
                         "notifications (for network shares edited from another machine)")

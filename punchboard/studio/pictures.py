@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from punchboard.generator.cache import build_digest, component_fingerprint
@@ -40,11 +40,21 @@ RENDERED_LIMIT = 20_000  # pictures remembered by their drawing; beyond, the mem
 
 @dataclass(frozen=True)
 class Picture:
-    """One PNG under the studio folder: its path relative to the game's output folder, and its size."""
+    """One PNG under the studio folder: its path relative to the game's output folder, and its size; the page it
+    was rasterised from (points) and the trim on it (x, y from the page's top left, width, height), if known."""
 
     path: str
     width: int
     height: int
+    page: tuple[float, float] = (0.0, 0.0)
+    trim: tuple[float, float, float, float] | None = None
+
+
+def _geometry(page: Page) -> dict[str, object]:
+    """The page size and its trim box from the top left, for a Picture."""
+    box = page.trim_box
+    trim = None if box is None else (box.x, page.height - box.y - box.height, box.width, box.height)
+    return {"page": (page.width, page.height), "trim": trim}
 
 
 @dataclass(frozen=True)
@@ -126,7 +136,7 @@ class Pictures:
         for n, (key, drawing) in enumerate(zip(keys, drawings, strict=True)):
             known = self._rendered.get(drawing) if drawing is not None else None
             if known is not None and (self.game_out / known.path).is_file():
-                pictures[key] = known
+                pictures[key] = replace(known, **_geometry(pages[key]))  # type: ignore[arg-type]
             else:
                 todo.append(n)
         for n, image in zip(todo, drawn.rasterised(todo), strict=True):
@@ -135,7 +145,8 @@ class Pictures:
             path = self.root / component.id / name
             if not path.is_file():
                 write_bytes(path, data)
-            pictures[keys[n]] = Picture(path.relative_to(self.game_out).as_posix(), image.width, image.height)
+            pictures[keys[n]] = Picture(path.relative_to(self.game_out).as_posix(), image.width, image.height,
+                                        **_geometry(pages[keys[n]]))  # type: ignore[arg-type]
             if (drawing := drawings[n]) is not None:
                 if len(self._rendered) >= RENDERED_LIMIT:
                     self._rendered.clear()

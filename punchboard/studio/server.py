@@ -6,11 +6,21 @@ that changes, ``/files/…`` what punchboard wrote for this game (its output
 folder: PDFs, studio pictures). Nothing else is served: a path that leaves the
 game's output folder is refused with 403, anything unknown is 404, and a
 request naming another host (DNS rebinding) is refused.
+
+Writes (the workbench, ``workbench.py``): ``POST /edit``, ``/undo``, ``/redo``
+with a JSON body. Each must carry the session's random token (printed in the
+URL ``serve`` says; sent back in the ``X-Punchboard-Token`` header or the
+``token`` query parameter), name this server in ``Host`` and, when it sends an
+``Origin``, this server's origin; anything else is refused with 403 and
+nothing is written. A read-only serve refuses every write with 403.
 """
 
 from __future__ import annotations
 
+import hmac
+import json
 import mimetypes
+import secrets
 import threading
 import webbrowser
 from collections.abc import Callable
@@ -18,17 +28,20 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib.resources import files
 from pathlib import Path, PurePosixPath
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from punchboard.plumbing.paths import LAYOUTS, is_inside
 from punchboard.plumbing.watch import NotificationsUnavailable, follow, watch
 
+from .edits import EditRefused
 from .state import FILES_PREFIX, Studio, say
 
 HOST = "127.0.0.1"
 STATIC = {"studio.js": "text/javascript", "studio.css": "text/css", "index.html": "text/html"}
 SERVED_SUFFIXES = {".png", ".pdf", ".svg", ".md", ".json"}
 KEEPALIVE = 15.0  # seconds between comments on an idle event stream
+MAX_BODY = 64 * 1024  # bytes of one write request
+TOKEN_HEADER = "X-Punchboard-Token"
 
 
 def static_file(name: str) -> bytes:
@@ -42,11 +55,17 @@ class StudioServer(ThreadingHTTPServer):
         self.studio = studio
         self.requests = requests  # told of every request (--verbose)
         self.stopping = threading.Event()
+        self.token = secrets.token_urlsafe(18)  # writes must carry it: only who was shown the URL can write
         super().__init__((HOST, port), StudioHandler)
 
     @property
     def url(self) -> str:
         return f"http://{HOST}:{self.server_port}/"
+
+    @property
+    def page(self) -> str:
+        """The page's address with the session token (what ``serve`` prints and opens)."""
+        return f"{self.url}?token={self.token}"
 
     def handle_error(self, request: object, client_address: object) -> None:
         """A browser that went away mid-answer (a closed tab, a reload) is not an error worth a traceback;
@@ -66,9 +85,12 @@ class StudioHandler(BaseHTTPRequestHandler):
         if self.server.requests is not None:  # the terminal shows rebuilds; requests only when asked
             self.server.requests(f"{self.address_string()} {format % args}")
 
-    def do_GET(self) -> None:
+    def _hosts(self) -> tuple[str, str]:
         port = self.server.server_port
-        if self.headers.get("Host") not in (f"{HOST}:{port}", f"localhost:{port}"):
+        return f"{HOST}:{port}", f"localhost:{port}"
+
+    def do_GET(self) -> None:
+        if self.headers.get("Host") not in self._hosts():
             self._refuse(HTTPStatus.FORBIDDEN, "unexpected Host header")
             return
         path = unquote(urlsplit(self.path).path)
@@ -87,8 +109,59 @@ class StudioHandler(BaseHTTPRequestHandler):
         else:
             self._refuse(HTTPStatus.NOT_FOUND, "not found")
 
-    def _send(self, body: bytes, content_type: str, cache: str = "no-store") -> None:
-        self.send_response(HTTPStatus.OK)
+    def _write_refusal(self) -> str | None:
+        """Why this write request is refused (403), or None: Host, Origin, token, read-only."""
+        hosts = self._hosts()
+        if self.headers.get("Host") not in hosts:
+            return "unexpected Host header"
+        origin = self.headers.get("Origin")
+        if origin is not None and origin not in tuple(f"http://{h}" for h in hosts):
+            return "a write from another site's page"
+        given = self.headers.get(TOKEN_HEADER) or parse_qs(urlsplit(self.path).query).get("token", [""])[0]
+        if not hmac.compare_digest(given.encode(), self.server.token.encode()):
+            return "a write without this session's token (open the address serve printed)"
+        bench = self.server.studio.workbench
+        if bench is None or bench.read_only:
+            return "this studio is read-only (serve --read-only, or the game folder is not writable)"
+        return None
+
+    def do_POST(self) -> None:
+        """``/edit``, ``/undo``, ``/redo``: a JSON answer; refusals are 403 (not allowed), 409 (the file changed,
+        nothing to undo), 422 (the edit would not load: the located message)."""
+        refusal = self._write_refusal()
+        if refusal is not None:
+            self._refuse(HTTPStatus.FORBIDDEN, refusal)
+            return
+        path = urlsplit(self.path).path
+        bench, studio = self.server.studio.workbench, self.server.studio
+        assert bench is not None
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+            if not 0 <= length <= MAX_BODY:
+                raise EditRefused(f"a request body of {length} bytes; expected at most {MAX_BODY}", 413)
+            request = json.loads(self.rfile.read(length) or b"{}") if length else {}
+            if not isinstance(request, dict):
+                raise EditRefused("expected a JSON object")
+            if path == "/edit":
+                answer = bench.edit(request, studio.game, studio.pieces)
+            elif path in ("/undo", "/redo"):
+                answer = bench.step(back=path == "/undo")
+            else:
+                self._refuse(HTTPStatus.NOT_FOUND, "not found")
+                return
+        except EditRefused as err:
+            self._json({"ok": False, "error": str(err)}, HTTPStatus(err.status))
+            return
+        except (ValueError, UnicodeDecodeError) as err:
+            self._json({"ok": False, "error": f"expected a JSON object: {err}"}, HTTPStatus.BAD_REQUEST)
+            return
+        self._json(answer, HTTPStatus.OK)
+
+    def _json(self, data: object, status: HTTPStatus) -> None:
+        self._send(json.dumps(data, ensure_ascii=False).encode("utf-8"), "application/json; charset=utf-8", status=status)
+
+    def _send(self, body: bytes, content_type: str, cache: str = "no-store", status: HTTPStatus = HTTPStatus.OK) -> None:
+        self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", cache)
@@ -180,12 +253,14 @@ def serve(server: StudioServer, open_browser: bool = False, interval: float = 0.
           log: Callable[[str], None] = say, poll: bool = False) -> int:
     """Serve the studio page until Ctrl-C; returns the exit code. The address is said even with --quiet."""
     studio = server.studio
-    say(f"studio of {studio.folder} at {server.url} (Ctrl-C to stop)")
+    bench = studio.workbench
+    mode = " (read-only)" if bench is None or bench.read_only else ""
+    say(f"studio of {studio.folder} at {server.page}{mode} (Ctrl-C to stop)")
     watcher = threading.Thread(target=watch_and_rebuild, args=(studio, server.stopping, interval, log, poll),
                                name="studio-watch", daemon=True)
     watcher.start()
     if open_browser:
-        threading.Thread(target=webbrowser.open, args=(server.url,), daemon=True).start()
+        threading.Thread(target=webbrowser.open, args=(server.page,), daemon=True).start()
     try:
         server.serve_forever(poll_interval=0.2)
     except KeyboardInterrupt:

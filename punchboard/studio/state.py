@@ -33,8 +33,10 @@ from punchboard.verifier.engine import verify_game
 from punchboard.verifier.findings import Result
 from punchboard.verifier.playout import words as playout_words
 
+from .boxes import element_boxes
 from .concerns import place_warnings
 from .pictures import DistinctPiece, Picture, Pictures
+from .workbench import Workbench, sources
 
 FILES_PREFIX = "/files/"
 
@@ -49,7 +51,7 @@ def _url(picture: Picture | None) -> dict[str, Any] | None:
     return {"url": FILES_PREFIX + picture.path, "width": picture.width, "height": picture.height}
 
 
-def _side(game: Game, side: Side | None) -> dict[str, Any] | None:
+def _side(game: Game, side: Side | None, picture: Picture | None = None) -> dict[str, Any] | None:
     if side is None:
         return None
     layout = game.layouts.get(side.layout)
@@ -57,6 +59,7 @@ def _side(game: Game, side: Side | None) -> dict[str, Any] | None:
         "layout": side.layout,
         "file": display_path(layout.source) if layout is not None else "",
         "fields": dict(side.fields),
+        **(element_boxes(layout, picture) if layout is not None and picture is not None else {}),
     }
 
 
@@ -70,8 +73,9 @@ def _piece_view(game: Game, component_id: str, number: int, distinct: DistinctPi
         "front": _url(distinct.front),
         "back": _url(distinct.back),
         "fields": dict(piece.fields),
-        "face": _side(game, piece.face),
-        "reverse": _side(game, piece.back),
+        "marks": dict(piece.marks),
+        "face": _side(game, piece.face, distinct.front),
+        "reverse": _side(game, piece.back, distinct.back),
         "warnings": warnings,
     }
 
@@ -130,6 +134,9 @@ class Studio:
         self.log = log  # what happened (quiet with --quiet)
         self.alert = alert  # problems and warnings: always said
         self.root: Path | None = None  # OUT/<game>: everything the server may hand out
+        self.workbench: Workbench | None = None  # the page's edits (None or read-only: the page only shows)
+        self.game: Game | None = None  # the last game that built, and its pieces by the page's piece id
+        self.pieces: dict[str, Piece] = {}
         self._pictures: Pictures | None = None
         self._repeats = Repeats()
         self._changed = threading.Condition(threading.RLock())  # publish() runs inside it too
@@ -142,6 +149,7 @@ class Studio:
             "version": 0, "status": "building", "building": True, "problems": [], "internal": "",
             "game": {"id": "", "title": folder.name, "folder": display_path(folder)},
             "components": [], "warnings": [], "verify": None, "bom": None, "files": [], "built": "", "seconds": 0,
+            "editable": False, "sources": {},
         }
         self._body = self._encode()
 
@@ -244,7 +252,12 @@ class Studio:
         if unchanged:
             self.alert(unchanged_line(unchanged))
         previous = self.state.get("verify")
+        self.game = game
+        self.pieces = {f"{cid}/{n + 1}": d.first for cid, ds in drawn.items() for n, d in enumerate(ds)}
+        bench = self.workbench
         self.publish(
+            editable=bench is not None and not bench.read_only,
+            sources=sources(game, self.folder) if bench is not None else {},
             status="ok", building=False, problems=[], internal="",
             game={"id": game.id, "title": game.title, "folder": display_path(self.folder),
                   "players": [game.players_min, game.players_max]},

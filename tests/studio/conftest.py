@@ -35,6 +35,7 @@ class Served:
     game: Path
     out: Path
     lines: list[str] = field(default_factory=list)
+    token: str = ""  # the session token the printed address carries (writes need it)
 
     def state(self) -> dict[str, Any]:
         with urllib.request.urlopen(self.url + "state.json", timeout=10) as response:
@@ -87,9 +88,9 @@ def start_serve(game: Path, out: Path, *extra: str, env: dict[str, str] | None =
             if process.poll() is not None:
                 break
             continue
-        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        found = re.search(r"(http://127\.0\.0\.1:\d+/)(?:\?token=([\w-]+))?", line)
         if found:
-            return Served(process, found.group(0), game, out, lines)
+            return Served(process, found.group(1), game, out, lines, found.group(2) or "")
     process.kill()
     raise AssertionError("punchboard serve printed no URL:\n" + "\n".join(lines))
 

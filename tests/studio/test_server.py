@@ -126,7 +126,8 @@ def test_open_hands_the_page_to_the_users_browser(tmp_path):
     server = start_serve(write_game(tmp_path / "tiny"), tmp_path / "out", "--open", env={"BROWSER": f"{script} %s"})
     try:
         server.wait_for(lambda s: s["status"] == "ok")
-        assert opened.read_text(encoding="utf-8").strip() == server.url
+        # the page's address with the session token: the opened page may write (the workbench)
+        assert opened.read_text(encoding="utf-8").strip() == f"{server.url}?token={server.token}" and server.token
     finally:
         assert server.stop() == 0
 
