@@ -74,15 +74,6 @@ def _print_shop(text: str) -> str:
     return text
 
 
-def _icc(text: str) -> str:
-    from punchboard.generator.press.profile import profile_problem
-
-    problem = profile_problem(Path(text))
-    if problem:
-        raise argparse.ArgumentTypeError(problem)
-    return text
-
-
 def _paper(text: str) -> str:
     known = sorted(p.stem for p in (LAYOUTS / "paper").glob("*.yaml"))
     if text not in known:
@@ -143,6 +134,12 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     options = replace(build_options(args), record_print=True)
+    if options.icc:  # checked here rather than by the parser, so a docs page may show a profile the reader has
+        from punchboard.generator.press.profile import profile_problem
+
+        if problem := profile_problem(Path(options.icc)):
+            print(f"error: --icc: {problem}", file=sys.stderr)
+            return EXIT_INPUT
     limits = limits_of(args)
     folders = target_folders(args.targets)
     invocation = up_to_date.key(folders, out, options, limits)
@@ -221,4 +218,4 @@ def _add_press_flags(p: argparse.ArgumentParser) -> None:
     """build's press flags (generator/press/); watch and serve do not write press files."""
     p.add_argument("--colour", default=None, choices=("rgb", "cmyk"), help="cmyk: also write OUT/<game>/press/: each component PDF converted to CMYK through an ICC profile (black text and lines 100 %% K), with the press preflight (ink coverage, colours outside the press gamut) (default: the --shop preset's, else rgb)")
     p.add_argument("--pdfx", default=None, choices=("1a", "none"), help="1a: the press files are PDF/X-1a:2003 (implies --colour cmyk; default: the --shop preset's: drivethrucards asks for it)")
-    p.add_argument("--icc", default=None, type=_icc, metavar="PATH", help="the CMYK output profile (your shop's, e.g. FOGRA39 or GRACoL) for --colour cmyk (default: Ghostscript's Artifex SWOP profile, layouts/press.yaml)")
+    p.add_argument("--icc", default=None, metavar="PATH", help="the CMYK output profile (your shop's, e.g. FOGRA39 or GRACoL) for --colour cmyk (default: Ghostscript's Artifex SWOP profile, layouts/press.yaml)")
