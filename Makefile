@@ -24,14 +24,14 @@ browser:
 	  command -v apt-get >/dev/null || { echo "chromium, chromium-driver, poppler-utils, qpdf or ghostscript is missing and apt-get is not available: install them with your system's package manager (the tests need them)" >&2; exit 1; }; \
 	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver poppler-utils qpdf ghostscript; }
 
-# verify exits 1 when it finds a real gap in a rulebook (several bundled games have one,
-# reported on purpose); only invalid input (exit 2) or a crash fails the build.
+# The bundled games declare the gaps their rulebooks really have (expected: in each setup.yaml);
+# --allow-expected exits 1 only for a failure none of them declares, which fails the build.
 # Byte-compile the tree the editable install runs from: where PYTHONDONTWRITEBYTECODE is set, Python never
 # writes it, and every command compiled punchboard's sources again (0.55 s against 0.27 s for a one-card tweak).
 build: $(STAMP)
 	$(BIN)/python -m compileall -q punchboard generator verifier > /dev/null
 	$(BIN)/punchboard build --out output
-	$(BIN)/punchboard verify --out output || [ $$? -eq 1 ]
+	$(BIN)/punchboard verify --out output --allow-expected
 	@echo
 	@echo "punchboard is installed in $(VENV)/. Run it as $(BIN)/punchboard (e.g. $(BIN)/punchboard init mygame),"
 	@echo "or first 'source $(BIN)/activate' and then just punchboard. Docs: make docs, then open site/index.html."
