@@ -689,7 +689,7 @@ def _draw_text(
     base = fonts.resolve(props.get("font"))
     size = float(props.get("size", DEFAULT_TEXT_SIZE))
     min_size = float(props.get("min_size", size))
-    fitted = text.fit(content, base, size, min_size, rect, float(props.get("leading", 1.2)), ctx.icons)
+    fitted = text.fit(content, base, size, min_size, rect, float(props.get("leading", 1.2)), ctx.icons, text.options(props, palette))
     if not fitted.fits:
         ctx.warn(
             f"{ctx.where}: text of '{element.id}' does not fit its {rect.width / 72 * 25.4:.1f} × "

@@ -1,74 +1,55 @@
-"""Text that fits its box: inline markup, wrapping, shrink-to-fit, drawing.
+"""Text that fits its box: rich markup, wrapping, lists, tables, hyphenation, shrink-to-fit, drawing.
 
-Markup: ``**bold**``, ``*italic*``, ``:icon:`` (any name from :mod:`punchboard.generator.draw.art`),
-and line breaks. Text shrinks in half-point steps from ``size`` down to
-``min_size``; when it still does not fit, :func:`fit` says so and the caller
-warns, naming game, component and card.
+Markup (generator/draw/markup.py): ``**bold**``, ``*italic*``, ``:icon:`` (any name from
+:mod:`punchboard.generator.draw.art` or the game's own), span tags ``[color=…]``, ``[size=…]``, ``[font=…]``,
+``[u]``, ``[s]``, bullet and numbered list lines, and table rows (cells split by a tab or `` | ``). Text shrinks
+in half-point steps from ``size`` down to ``min_size``, spans with it; when it still does not fit, :func:`fit`
+says so and the caller warns, naming game, component and card. :class:`Options` carries the element's
+``columns``, ``rules``, ``hyphenate``, ``outline`` and ``shadow``.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
+from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from . import fonts
-from .art import ICONS, Ink, draw_icon
+from .art import Ink, draw_icon
 from .geometry import Rect
+from .markup import BULLET, Fragment, Icons, Word, parse
+from .text_layout import ICON_SCALE, Line, Metrics, Run, Setting, lay_out, placed
 
-ICON_SCALE = 1.05  # an inline icon is a square this many font sizes wide
+__all__ = ["ICON_SCALE", "Fitted", "Icons", "Options", "block_height", "draw", "extent", "fit", "options", "printable"]
+
 # Stand-ins for characters a font lacks (Vera has no arrows), so no empty boxes get printed.
-SUBSTITUTES = {"→": "->", "←": "<-", "↔": "<->", "−": "-", "≤": "<=", "≥": ">=", "×": "x", "…": "...", "✓": "v"}
-_TOKEN = re.compile(r"\*\*|\*|:([a-z_][a-z0-9_]*):|\n|[ \t]+|[^*:\n \t]+|:")
-Icons = Mapping[str, Path]  # the game's own icons: name → SVG/PNG file
+SUBSTITUTES = {"→": "->", "←": "<-", "↔": "<->", "−": "-", "≤": "<=", "≥": ">=", "×": "x", "…": "...", "✓": "v", "•": "-"}
 
 
 @dataclass(frozen=True)
-class Fragment:
-    text: str
-    bold: bool = False
-    italic: bool = False
-    icon: str | None = None
+class Options:
+    """An element's text keys beyond font, size and alignment."""
+
+    setting: Setting = Setting()
+    outline: tuple[str, float] | None = None  # stroke colour, width (points)
+    shadow: tuple[float, float, str] | None = None  # offset right, offset down (points), colour
+    palette: Mapping[str, str] = field(default_factory=dict, compare=False)  # colour names spans may use
 
 
-Word = tuple[Fragment, ...]
-Paragraph = tuple[Word, ...]
+PLAIN_OPTIONS = Options()
 
 
-def parse(text: str, own: Icons | None = None) -> tuple[Paragraph, ...]:
-    paragraphs: list[Paragraph] = []
-    words: list[Word] = []
-    word: list[Fragment] = []
-    bold = italic = False
-
-    def end_word() -> None:
-        if word:
-            words.append(tuple(word))
-            word.clear()
-
-    for match in _TOKEN.finditer(text):
-        token = match.group(0)
-        if token == "**":
-            bold = not bold
-        elif token == "*":
-            italic = not italic
-        elif token == "\n":
-            end_word()
-            paragraphs.append(tuple(words))
-            words = []
-        elif token.isspace():
-            end_word()
-        elif match.group(1) and (match.group(1) in ICONS or (own and match.group(1) in own)):
-            word.append(Fragment("", bold, italic, icon=match.group(1)))
-        else:
-            word.append(Fragment(token, bold, italic))
-    end_word()
-    paragraphs.append(tuple(words))
-    return tuple(paragraphs)
+def options(props: Mapping[str, Any], palette: Mapping[str, str]) -> Options:
+    """The :class:`Options` of a text element's (loaded) properties."""
+    columns = tuple(props.get("columns", ()))
+    hyphenate = props.get("hyphenate")
+    return Options(
+        Setting(columns, bool(props.get("rules", False)), hyphenate if isinstance(hyphenate, str) and hyphenate else None),
+        props.get("outline"), props.get("shadow"), palette,
+    )
 
 
 def printable(text: str, font: str) -> str:
@@ -79,63 +60,39 @@ def printable(text: str, font: str) -> str:
     return "".join(ch if ord(ch) in glyphs or ch in " \t\n" else SUBSTITUTES.get(ch, "?") for ch in text)
 
 
-def _face(base: str, fragment: Fragment) -> str:
-    return fonts.styled(base, fragment.bold, fragment.italic) if fragment.bold or fragment.italic else base
-
-
-def word_width(word: Word, base: str, size: float) -> float:
-    return sum(
-        size * ICON_SCALE if f.icon else fonts.width(f.text, _face(base, f), size) for f in word
-    )
-
-
 @dataclass(frozen=True)
 class Fitted:
-    size: float
-    lines: tuple[tuple[Word, ...], ...]
+    size: float  # the element's size after shrinking
+    lines: tuple[Line, ...]
     line_height: float
     fits: bool
-    paragraph_ends: frozenset[int]
-
-
-def _wrap(paragraphs: tuple[Paragraph, ...], base: str, size: float, width: float) -> tuple[list[list[Word]], bool, set[int]]:
-    space = fonts.width(" ", base, size)
-    lines: list[list[Word]] = []
-    ends: set[int] = set()
-    fits = True
-    for paragraph in paragraphs:
-        line: list[Word] = []
-        used = 0.0
-        for word in paragraph:
-            w = word_width(word, base, size)
-            if w > width + 0.01:
-                fits = False
-            extra = w if not line else space + w
-            if line and used + extra > width + 0.01:
-                lines.append(line)
-                line, used = [word], w
-            else:
-                line.append(word)
-                used += extra
-        lines.append(line)
-        ends.add(len(lines) - 1)
-    return lines, fits, ends
+    height: float  # of the block of lines, from the first line's ascent to the last one's descent
+    smallest: float  # the smallest size any span is set at
+    asked: float  # the size asked for (spans shrink in proportion)
+    options: Options = PLAIN_OPTIONS
 
 
 def block_height(n_lines: int, base: str, size: float, leading: float) -> float:
+    """The height of ``n_lines`` plain lines at ``size``."""
     return (n_lines - 1) * size * leading + fonts.ascent(base, size) + fonts.descent(base, size)
 
 
-def fit(text: str, base: str, size: float, min_size: float, box: Rect, leading: float = 1.2, own: Icons | None = None) -> Fitted:
-    paragraphs = parse(printable(text, base), own)
+def fit(
+    text: str, base: str, size: float, min_size: float, box: Rect, leading: float = 1.2, own: Icons | None = None,
+    options: Options = PLAIN_OPTIONS,
+) -> Fitted:
+    """``text`` laid out in ``box`` at the largest half-point step from ``size`` down to ``min_size`` that fits."""
+    paragraphs = parse(printable(text, base), own, printable(BULLET, base))
     current = size
     floor = min(min_size, size)
     while True:
-        lines, fits, ends = _wrap(paragraphs, base, current, box.width)
-        if fits and block_height(len(lines), base, current, leading) <= box.height + 0.01:
-            return Fitted(current, tuple(tuple(line) for line in lines), current * leading, True, frozenset(ends))
-        if current - 0.5 < floor - 1e-9:
-            return Fitted(current, tuple(tuple(line) for line in lines), current * leading, False, frozenset(ends))
+        metrics = Metrics(base, size, current)
+        lines, fits = lay_out(paragraphs, box.width, metrics, options.setting)
+        ready, height = placed(lines, metrics, leading)
+        fits = fits and height <= box.height + 0.01
+        if fits or current - 0.5 < floor - 1e-9:
+            smallest = min((metrics.size(f) for line in ready for run in line.runs for w in run.words for f in w), default=current)
+            return Fitted(current, ready, current * leading, fits, height, min(smallest, current), size, options)
         current = max(floor, current - 0.5)
 
 
@@ -143,63 +100,147 @@ def draw(
     canvas: Canvas, fitted: Fitted, base: str, box: Rect, colour: str, align: str = "left", valign: str = "top", own: Icons | None = None,
     index_mark: bool = True,
 ) -> None:
-    """Draw fitted text into ``box``. Text that does not fit is kept inside the box: lines
-    below it are left out, words wider than it are cut at its right edge, and the rest is clipped.
+    """Draw fitted text into ``box``: its shadow, its outline, then its glyphs. Text that does not fit is kept
+    inside the box: lines below it are left out, words wider than their room are cut at its end, the rest clipped.
     ``index_mark``: underline a lone 6, 9 or other number that reads differently turned over."""
-    if not fitted.fits:
+    limit = None if fitted.fits else box
+    if limit is not None:
         canvas.saveState()
         path = canvas.beginPath()
         path.rect(box.x, box.y, box.width, box.height)
         canvas.clipPath(path, stroke=0, fill=0)
-        _draw(canvas, fitted, base, box, colour, align, "top", own, limit=box, index_mark=index_mark)
+        valign = "top"
+    pen = _Pen(canvas, fitted, base, colour, own, limit)
+    top = _top(fitted, box, valign)
+    look = fitted.options
+    if look.shadow is not None:
+        dx, dy, shade = look.shadow
+        pen.paint(box, top, align, dx, -dy, ink=look.palette.get(shade, shade),
+                  stroke=look.outline[1] if look.outline else 0.0)
+    if look.outline is not None:
+        ring, width = look.outline
+        pen.paint(box, top, align, ink=look.palette.get(ring, ring), stroke=width, icons=False)
+    pen.paint(box, top, align, index_mark=index_mark)
+    if limit is not None:
         canvas.restoreState()
-        return
-    _draw(canvas, fitted, base, box, colour, align, valign, own, index_mark=index_mark)
 
 
-def _draw(
-    canvas: Canvas, fitted: Fitted, base: str, box: Rect, colour: str, align: str, valign: str, own: Icons | None = None,
-    limit: Rect | None = None, index_mark: bool = True,
-) -> None:
-    size = fitted.size
-    top = _top(fitted, base, box, valign)
-    baseline = top - fonts.ascent(base, size)
-    space = fonts.width(" ", base, size)
-    canvas.setFillColor(colour)
-    for index, line in enumerate(fitted.lines):
-        if limit is not None and index and baseline - fonts.descent(base, size) < limit.y - 0.01:
-            break  # the lines that do not fit are reported, not drawn past the box
-        widths = [word_width(word, base, size) for word in line]
-        natural = sum(widths) + space * max(0, len(line) - 1)
-        gap = space
-        if align == "center":
-            x = box.x + (box.width - natural) / 2
-        elif align == "right":
-            x = box.right - natural
-        else:
-            x = box.x
-            if align == "justify" and len(line) > 1 and index not in fitted.paragraph_ends:
-                gap = space + (box.width - natural) / (len(line) - 1)
-        if limit is not None:
-            x = max(x, limit.x)
-        for word, w in zip(line, widths, strict=True):
-            if limit is not None and x >= limit.right - 0.01:
-                break
-            _draw_word(canvas, word, base, size, x, baseline, colour, own, limit.right if limit is not None else None)
-            if index_mark and len(fitted.lines) == 1 and len(line) == 1 and ambiguous_index(_plain(word)):
-                _underline(canvas, x, baseline, w, base, size)
-            x += w + gap
-        baseline -= fitted.line_height
-
-
-def _top(fitted: Fitted, base: str, box: Rect, valign: str) -> float:
+def _top(fitted: Fitted, box: Rect, valign: str) -> float:
     """Where the block of lines starts: the top of its first line's ascent."""
-    height = block_height(len(fitted.lines), base, fitted.size, fitted.line_height / fitted.size)
     if valign == "middle":
-        return box.top - (box.height - height) / 2
+        return box.top - (box.height - fitted.height) / 2
     if valign == "bottom":
-        return box.y + height
+        return box.y + fitted.height
     return box.top
+
+
+def _start(run: Run, natural: float, box: Rect, align: str) -> float:
+    left = box.x + run.x
+    if align == "center":
+        return left + (run.width - natural) / 2
+    if align == "right":
+        return left + run.width - natural
+    return left
+
+
+class _Pen:
+    """Sets the lines of one :class:`Fitted` on a canvas, in one pass: shadow, outline or fill."""
+
+    def __init__(self, canvas: Canvas, fitted: Fitted, base: str, colour: str, own: Icons | None, limit: Rect | None):
+        self.canvas, self.fitted, self.colour, self.own, self.limit = canvas, fitted, colour, own, limit
+        self.metrics = Metrics(base, fitted.asked, fitted.size)
+        self.icons, self.fill = True, ""  # this pass draws inline icons; the fill colour last set
+
+    def paint(self, box: Rect, top: float, align: str, dx: float = 0.0, dy: float = 0.0, ink: str | None = None,
+              stroke: float = 0.0, index_mark: bool = False, icons: bool = True) -> None:
+        """One pass over every line; ``ink`` overrides every colour (a shadow, an outline), ``stroke`` > 0 strokes
+        glyphs, ``icons`` False leaves inline icons out (an outline has none)."""
+        canvas, metrics, limit = self.canvas, self.metrics, self.limit
+        self.icons, self.fill = icons, ""
+        canvas.saveState()
+        if stroke > 0:
+            canvas.setLineWidth(stroke * 2)  # half of it is covered by the glyphs' fill
+            canvas.setLineJoin(1)
+        lines = self.fitted.lines
+        for index, line in enumerate(lines):
+            baseline = top - line.drop + dy
+            if limit is not None and index and baseline - fonts.descent(metrics.base, line.size) < limit.y - 0.01:
+                break  # the lines that do not fit are reported, not drawn past the box
+            if line.rule is not None:
+                self._rule(box, top - line.rule + dy, dx, ink)
+            for run in line.runs:
+                lone = index_mark and len(lines) == 1 and len(line.runs) == 1 and len(run.words) == 1
+                self._run(run, box, align, baseline, dx, ink, stroke, lone)
+        canvas.restoreState()
+
+    def _rule(self, box: Rect, y: float, dx: float, ink: str | None) -> None:
+        self.canvas.saveState()
+        self.canvas.setStrokeColor(ink or self.colour)
+        self.canvas.setLineWidth(max(0.3, self.metrics.current * 0.05))
+        self.canvas.line(box.x + dx, y, box.right + dx, y)
+        self.canvas.restoreState()
+
+    def _run(self, run: Run, box: Rect, align: str, baseline: float, dx: float, ink: str | None, stroke: float, lone: bool) -> None:
+        metrics = self.metrics
+        widths = [metrics.width(word) for word in run.words]
+        space = metrics.space()
+        natural = sum(widths) + space * max(0, len(widths) - 1)
+        how = run.align or align
+        x = _start(run, natural, box, how) + dx
+        gap = space
+        if how == "justify" and len(widths) > 1 and not run.last:
+            gap = space + (run.width - natural) / (len(widths) - 1)
+        if self.limit is not None:
+            x = max(x, self.limit.x)
+        right = self.limit.right if self.limit is not None else None
+        for word, w in zip(run.words, widths, strict=True):
+            if right is not None and x >= right - 0.01:
+                break
+            self._word(word, x, baseline, ink, stroke, right)
+            if lone and ambiguous_index(_plain(word)):
+                _underline(self.canvas, x, baseline, w, metrics.current)
+            x += w + gap
+
+    def _word(self, word: Word, x: float, baseline: float, ink: str | None, stroke: float, right: float | None) -> None:
+        for fragment in word:
+            wide = self.metrics.fragment_width(fragment)
+            if right is not None and wide > right - x + 0.01:
+                if not fragment.icon:
+                    cut = _longest_start(fragment.text, self.metrics.face(fragment), self.metrics.size(fragment), right - x + 0.01)
+                    self._fragment(fragment, cut, x, baseline, ink, stroke, fonts.width(cut, self.metrics.face(fragment), self.metrics.size(fragment)))
+                return
+            self._fragment(fragment, fragment.text, x, baseline, ink, stroke, wide)
+            x += wide
+
+    def _fragment(self, fragment: Fragment, shown: str, x: float, baseline: float, ink: str | None, stroke: float, wide: float) -> None:
+        canvas, style = self.canvas, fragment.style
+        size = self.metrics.size(fragment)
+        colour = ink or (self.fitted.options.palette.get(style.color, style.color) if style.color else self.colour)
+        if fragment.icon:
+            if self.icons:
+                draw_icon(canvas, fragment.icon, Rect(x, baseline - size * 0.18, size * ICON_SCALE, size * ICON_SCALE),
+                          Ink(colour, accent=None), self.own)
+                self.fill = ""  # the icon set its own colours
+            return
+        if not shown:
+            return
+        face = self.metrics.face(fragment)
+        if colour != self.fill:
+            canvas.setFillColor(colour)
+            self.fill = colour
+        if stroke > 0:
+            canvas.setStrokeColor(colour)
+            glyphs = canvas.beginText(x, baseline)
+            glyphs.setTextRenderMode(2)  # fill and stroke: the outline round every glyph
+            glyphs.setFont(face, size)
+            glyphs.textOut(shown)
+            canvas.drawText(glyphs)
+        else:
+            canvas.setFont(face, size)
+            canvas.drawString(x, baseline, shown)
+        for on, height in ((style.underline, -0.12), (style.strike, 0.28)):
+            if on:
+                canvas.rect(x, baseline + size * height, wide, max(0.25, size * 0.06), stroke=1 if stroke > 0 else 0, fill=1)
 
 
 def extent(fitted: Fitted, base: str, box: Rect, align: str = "left", valign: str = "top") -> Rect:
@@ -207,22 +248,22 @@ def extent(fitted: Fitted, base: str, box: Rect, align: str = "left", valign: st
     one's descent and from the leftmost to the rightmost word; text that does not fit fills its box."""
     if not fitted.fits:
         return box
-    size = fitted.size
-    top = _top(fitted, base, box, valign)
-    height = block_height(len(fitted.lines), base, size, fitted.line_height / size)
-    space = fonts.width(" ", base, size)
+    metrics = Metrics(base, fitted.asked, fitted.size)
+    top = _top(fitted, box, valign)
     left, right = box.right, box.x
-    for index, line in enumerate(fitted.lines):
-        if not line:
-            continue
-        natural = sum(word_width(word, base, size) for word in line) + space * (len(line) - 1)
-        if align == "justify" and len(line) > 1 and index not in fitted.paragraph_ends:
-            natural = box.width
-        x = box.x + (box.width - natural) / 2 if align == "center" else box.right - natural if align == "right" else box.x
-        left, right = min(left, x), max(right, x + natural)
+    for line in fitted.lines:
+        for run in line.runs:
+            if not run.words:
+                continue
+            natural = metrics.natural(run.words)
+            how = run.align or align
+            if how == "justify" and len(run.words) > 1 and not run.last:
+                natural = run.width
+            x = _start(run, natural, box, how)
+            left, right = min(left, x), max(right, x + natural)
     if right < left:
-        return Rect(box.x, top - height, 0.0, height)
-    return Rect(left, top - height, right - left, height)
+        return Rect(box.x, top - fitted.height, 0.0, fitted.height)
+    return Rect(left, top - fitted.height, right - left, fitted.height)
 
 
 ROTATED_DIGITS = {"0": "0", "1": "1", "6": "9", "8": "8", "9": "6"}
@@ -240,41 +281,12 @@ def _plain(word: Word) -> str:
     return "" if any(f.icon for f in word) else "".join(f.text for f in word)
 
 
-def _underline(canvas: Canvas, x: float, baseline: float, width: float, base: str, size: float) -> None:
+def _underline(canvas: Canvas, x: float, baseline: float, width: float, size: float) -> None:
     """The playing-card convention for 6 and 9: a short bar under the index tells which way is up."""
     canvas.saveState()
     thickness = max(0.3, size * 0.07)
     canvas.rect(x + width * 0.1, baseline - thickness * 2.2, width * 0.8, thickness, stroke=0, fill=1)
     canvas.restoreState()
-
-
-def _draw_word(
-    canvas: Canvas, word: Word, base: str, size: float, x: float, baseline: float, colour: str, own: Icons | None = None,
-    right: float | None = None,
-) -> None:
-    for fragment in word:
-        if right is not None:
-            room = right - x
-            wide = size * ICON_SCALE if fragment.icon else fonts.width(fragment.text, _face(base, fragment), size)
-            if wide > room + 0.01:
-                if fragment.icon:
-                    return
-                face = _face(base, fragment)
-                cut = _longest_start(fragment.text, face, size, room + 0.01)
-                if cut:
-                    canvas.setFont(face, size)
-                    canvas.drawString(x, baseline, cut)
-                return
-        if fragment.icon:
-            side = size * ICON_SCALE
-            draw_icon(canvas, fragment.icon, Rect(x, baseline - size * 0.18, side, side), Ink(colour, accent=None), own)
-            canvas.setFillColor(colour)
-            x += side
-        else:
-            face = _face(base, fragment)
-            canvas.setFont(face, size)
-            canvas.drawString(x, baseline, fragment.text)
-            x += fonts.width(fragment.text, face, size)
 
 
 def _longest_start(text: str, face: str, size: float, room: float) -> str:

@@ -22,6 +22,7 @@ from .binding import BOUND_COLOUR_PROPS, BOUND_LENGTH_PROPS, FIELD_REF, FIT_CHOI
 from .icons import BUILTIN_ICONS, ELEMENT_ONLY_ICONS, INLINE_ICON
 from .layout_checks import BUILTIN_FONTS
 from .look_passes import LookPasses
+from .markup import tag_problems
 from .model import Component, Element, Layout
 from .reads import side_reads
 
@@ -98,6 +99,7 @@ class LookChecker:
                     continue
                 if prop == "text":
                     self._inline_icons(element, template, bind(template, fields), marks, fields)
+                    self._tags(element, template, bind(template, fields), marks, fields, palette, fonts)
                 if not bound:
                     continue
                 value = bind(template, fields).strip()
@@ -149,6 +151,16 @@ class LookChecker:
             mark = self.mark(element, "text") if literal else self.culprit(element, "text", template, marks, fields, f":{name}:")
             self.add(mark, f"unknown icon ':{name}:'{hint} in the text of element '{element.id}'; expected one of "
                            f"{self.icon_names()} or an icon declared under icons: in game.yaml")
+
+    def _tags(self, element: Element, template: str, text: str, marks: Mapping[str, str], fields: Mapping[str, object],
+              palette: Mapping[str, str], fonts: list[str]) -> None:
+        """Rich-text span tags: unknown, unbalanced or with a bad colour, size or font (punchboard/spec/markup.py)."""
+        if "[" not in text:
+            return
+        for tag, message in tag_problems(text, lambda value: is_colour(value, palette), fonts):
+            literal = tag in FIELD_REF.sub("", template)
+            mark = self.mark(element, "text") if literal else self.culprit(element, "text", template, marks, fields, tag)
+            self.add(mark, f"{message}, in the text of element '{element.id}'")
 
     def literal_icons(self, layout: Layout) -> None:
         """Icon elements naming an icon outright (no field)."""

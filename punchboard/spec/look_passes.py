@@ -26,7 +26,7 @@ from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
 from . import validated
 
 SUBFOLDER = "looks"
-FORMAT = 3  # the passes as one string of 32-byte digests (a marshalled set marshals each member again to sort it)
+FORMAT = 4  # the passes as one string of 32-byte digests (a marshalled set marshals each member again to sort it); 4: rich-text tags checked
 _DIGEST = 32
 
 

@@ -19,6 +19,7 @@ from punchboard.spec.yamlsource import Document, PathKey
 from . import font_files
 from .common import DIM_PROPS, LENGTH_PROPS, Collector, load_document, positive_length
 from .kept import KeptLayout, kept
+from .text_keys import TEXT_KEYS, text_key
 
 
 class LayoutLoader:
@@ -217,6 +218,8 @@ class LayoutLoader:
                     props[key] = font_files.face_name(value)  # {family, weight, style}: that face's name
                 elif key == "focus":
                     props[key] = _focus(value)
+                elif key in TEXT_KEYS:
+                    props[key] = text_key(key, value)
                 elif key in DIM_PROPS:
                     props[key] = parse_dim(value)
                 elif key in LENGTH_PROPS:
@@ -237,6 +240,8 @@ class LayoutLoader:
                 self.out.add(doc.problem(path, f"{key}: {exc}"))
             except expressions.ExpressionError as exc:
                 self.out.add(doc.problem(path, f"when: {exc}"))
+            except ValueError as exc:  # hyphenate: a language without a dictionary
+                self.out.add(doc.problem(path, f"{key}: {exc}"))
         return props
 
 
