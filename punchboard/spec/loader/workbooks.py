@@ -127,7 +127,11 @@ def _reader() -> Any:
 def _open(path: Path) -> Any:
     """The workbook at ``path``, read-only, cells as their values, its sheets read through _Watched when asked."""
     reader = _reader()(path, read_only=True, data_only=True)
-    reader.read()
+    try:
+        reader.read()
+    except BaseException:
+        reader.archive.close()  # the workbook is never handed over, so nothing else would close it
+        raise
     return reader.wb
 
 
