@@ -13,8 +13,9 @@ default) and cached inside the output folder
 (``OUT/.sheets/``) with its fetch time and validators (ETag, Last-Modified), so
 the next command asks only "has it changed?" and an unchanged sheet is not sent
 again; when it cannot be fetched the cached copy is used and a warning says so. Every reader keeps the bounds
-of loader/tables.py (columns, cell length, rows enough to pass the piece limit); an .xlsx, those of
-loader/workbooks.py too (what its zip inflates to).
+of loader/tables.py (columns, cell length, rows and cells read, no more rows than it takes to pass the piece
+limit); an .xlsx, those of loader/workbooks.py too (what its zip and each of its parts inflate to, a row's cells
+counted before openpyxl holds them).
 """
 
 from __future__ import annotations
