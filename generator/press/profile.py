@@ -54,4 +54,5 @@ def round_trip(path: Path, intent: int, bpc: bool, colours: list[tuple[int, int,
     assert cmyk is not None
     rgb = ImageCms.applyTransform(cmyk, back)
     assert rgb is not None
-    return list(zip(cmyk.getdata(), rgb.getdata(), strict=True))
+    inks, seen = cmyk.tobytes(), rgb.tobytes()
+    return [(tuple(inks[4 * i:4 * i + 4]), tuple(seen[3 * i:3 * i + 3])) for i in range(len(colours))]

@@ -8,6 +8,7 @@ from typing import Any
 
 from .common import (
     EXIT_FAIL,
+    EXIT_INPUT,
     EXIT_OK,
     TARGET_HELP,
     Voice,
@@ -23,9 +24,17 @@ from .players import expectations, uncovered
 def cmd_check(args: argparse.Namespace) -> int:
     voice = Voice(args)
     failed = False
+    if getattr(args, "icc", None):
+        from pathlib import Path
+
+        from punchboard.generator.press.profile import profile_problem
+
+        if problem := profile_problem(Path(args.icc)):
+            print(f"error: --icc: {problem}", file=sys.stderr)
+            return EXIT_INPUT
     for game in load_targets(args.targets, limits_of(args), getattr(args, "out", None), echo=False):
         pieces = sum(c.count for c in game.components)
-        findings = _preflight(game, args.preflight)
+        findings = _preflight(game, args.preflight) + _press(game, args)
         said = f", preflight: {len(findings)} finding{'' if len(findings) == 1 else 's'}" if findings else ""
         voice.say(f"{game.id}: ok ({len(game.components)} components, {pieces} pieces{said})")
         for component in game.components:
@@ -55,10 +64,23 @@ def _preflight(game: Any, mode: str) -> list[str]:
     return summarise(w for w in preflight_game(game, options, CheckStores(game, options)) if code_of(w) is not None)
 
 
+def _press(game: Any, args: argparse.Namespace) -> list[str]:
+    """With ``--colour cmyk``: the layout colours outside the press gamut (generator/press/design_colours.py)."""
+    if getattr(args, "colour", None) != "cmyk" or args.preflight == "off":
+        return []
+    from punchboard.generator.options import BuildOptions
+    from punchboard.generator.press.design_colours import gamut_warnings
+    from punchboard.generator.press.settings import press
+
+    return gamut_warnings(game, press(BuildOptions(colour="cmyk", icc=args.icc)))
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser("check", help="validate games without building", description="Validate the YAML of games and run the preflight on every piece (its findings are warnings); exit 0 when valid, 2 otherwise, 1 when --preflight strict finds problems.")
     p.add_argument("targets", nargs="*", metavar="TARGET", help=TARGET_HELP)
     add_common_flags(p)
     add_preflight_flag(p)
+    p.add_argument("--colour", default=None, choices=("rgb", "cmyk"), help="cmyk: also name each layout colour the press cannot print (ΔE2000 to its CMYK round trip over layouts/press.yaml's limit), with the element and pieces")
+    p.add_argument("--icc", default=None, metavar="PATH", help="the CMYK output profile for --colour cmyk (default: layouts/press.yaml's)")
     add_limit_flags(p)
     p.set_defaults(func=cmd_check)
