@@ -37,7 +37,7 @@ from .edits import EditRefused
 from .state import FILES_PREFIX, Studio, say
 
 HOST = "127.0.0.1"
-STATIC = {"studio.js": "text/javascript", "studio.css": "text/css", "index.html": "text/html"}
+STATIC = {"studio.js": "text/javascript", "workbench.js": "text/javascript", "studio.css": "text/css", "index.html": "text/html"}
 SERVED_SUFFIXES = {".png", ".pdf", ".svg", ".md", ".json"}
 KEEPALIVE = 15.0  # seconds between comments on an idle event stream
 MAX_BODY = 64 * 1024  # bytes of one write request

@@ -12,14 +12,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from .conftest import Served, start_serve
+from .tiny_game import COMMENTED_BACK as BACK
 from .tiny_game import write_game
-
-BACK = """\
-# The deck's back: one colour and the game's name.
-elements:
-  - {id: background, type: rect, box: bleed, x: 0, y: 0, width: 100%, height: 100%, fill: "#24475e"}
-  - {id: name, type: text, box: safe, x: 12mm, y: 40%, width: 30mm, height: 12mm, text: "TINY", font: Vera-Bold, size: 20pt, align: center, color: "#efe3c4"}  # centred
-"""
 
 
 def _post(served: Served, path: str, body: Any, *, token: str | None = None, origin: str | None = None,

@@ -37,6 +37,14 @@ elements:
   - {id: name, type: text, box: safe, x: 0, y: 40%, width: 100%, height: 12mm, text: "TINY", font: Vera-Bold, size: 20pt, align: center, color: "#efe3c4"}
 """
 
+# The back with a comment on every kind of line the workbench must keep: what the workbench tests edit.
+COMMENTED_BACK = """\
+# The deck's back: one colour and the game's name.
+elements:
+  - {id: background, type: rect, box: bleed, x: 0, y: 0, width: 100%, height: 100%, fill: "#24475e"}
+  - {id: name, type: text, box: safe, x: 12mm, y: 40%, width: 30mm, height: 12mm, text: "TINY", font: Vera-Bold, size: 20pt, align: center, color: "#efe3c4"}  # centred
+"""
+
 SETUP = """\
 variants:
   - id: standard

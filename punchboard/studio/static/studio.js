@@ -141,11 +141,12 @@ function showPiece(id) {
   fill("piece-detail",
     h("button", { class: "close", onclick: () => dialog.close(), "aria-label": "close" }, "×"),
     h("h3", {}, piece.name, h("span", { class: "meta" }, ` ${component.name} · ×${piece.count} (${numbers})`)),
-    h("div", { class: "large" }, picture(piece.front, "front"), picture(piece.back, "back")),
+    benchView(piece), // workbench.js: the sides with their lines and elements, the toolbar and the panel
     piece.warnings.length ? warningList(piece.warnings) : null,
     h("div", { class: "detail-columns" },
-      h("div", {}, h("h4", {}, "Fields"), fieldsTable(piece.fields)),
+      h("div", {}, h("h4", {}, "Fields"), benchFieldsTable(piece)),
       h("div", {}, sideInfo("Face", piece.face), sideInfo("Back", piece.reverse))));
+  benchRestore();
   if (!dialog.open) dialog.showModal();
 }
 
@@ -252,7 +253,7 @@ function render(next) {
   once("bom", next.bom, bomSection);
   once("files", next.files, (files) => files.length ? [h("h2", {}, "Print files"),
     h("ul", { class: "files" }, files.map((f) => h("li", {}, h("a", { href: f.url, target: "_blank" }, f.name))))] : []);
-  if (openPiece) showPiece(openPiece);
+  if (openPiece && !benchBusy()) showPiece(openPiece); // not under a drag or a value being typed
 }
 
 async function refresh() {

@@ -1,0 +1,266 @@
+// punchboard studio workbench: the piece shown large with its trim and safe lines; hover an element to see its box
+// and where it is written, click to select it, drag it (snapped to 0.5 mm), nudge it with the arrow keys (0.5 mm;
+// 0.1 mm with Alt), change its values in the panel, edit a card's field in place; undo and redo.
+// Every change is one POST to the server, which writes it into the designer's own file (or refuses it with the
+// located message); the page then shows the real drawing when the watch loop has rebuilt.
+// Uses h() and state from studio.js. No framework, no build step.
+"use strict";
+
+const TOKEN = new URLSearchParams(location.search).get("token") || "";
+const SNAP = 0.5; // mm
+const bench = { selected: null, drag: null, written: {}, undo: 0, redo: 0, message: "", error: false };
+const LENGTHS = ["x", "y", "width", "height"];
+const WORDS = ["text", "color", "fill", "stroke"];
+
+function benchEditable() {
+  return !!(state && state.editable && TOKEN);
+}
+
+function benchBusy() {
+  return bench.drag !== null || (document.activeElement && document.activeElement.closest
+    && !!document.activeElement.closest("#piece-dialog .bench-panel, #piece-dialog td[contenteditable]"));
+}
+
+function snap(mm) {
+  return Math.round(mm / SNAP) * SNAP;
+}
+
+// What the page read of each file: the state's digests, and those of files the page has written since.
+function benchSources() {
+  const read = { ...((state && state.sources) || {}) };
+  for (const [file, digest] of Object.entries(bench.written)) {
+    if (read[file] === digest) delete bench.written[file]; // the state has caught up
+    else read[file] = digest;
+  }
+  return read;
+}
+
+function benchSay(text, error) {
+  bench.message = text;
+  bench.error = !!error;
+  const line = document.getElementById("bench-message");
+  if (line) {
+    line.textContent = text;
+    line.className = error ? "bench-message error" : "bench-message";
+  }
+}
+
+async function benchSend(path, body) {
+  let answer;
+  try {
+    const response = await fetch(path, {
+      method: "POST", cache: "no-store",
+      headers: { "Content-Type": "application/json", "X-Punchboard-Token": TOKEN },
+      body: JSON.stringify(body || {}),
+    });
+    const text = await response.text();
+    try { answer = JSON.parse(text); } catch (err) { answer = { ok: false, error: text.trim() }; }
+  } catch (err) {
+    answer = { ok: false, error: "the server did not answer" };
+  }
+  if (answer.ok) {
+    bench.written[answer.file] = answer.digest;
+    bench.undo = answer.undo;
+    bench.redo = answer.redo;
+    benchSay(`wrote ${answer.file}; the picture follows when it is rebuilt`, false);
+  } else {
+    benchSay(answer.error || "refused", true);
+  }
+  benchButtons();
+  return answer;
+}
+
+function benchEdit(side, element, key, value) {
+  const ref = LENGTHS.indexOf(key) % 2 === 0 ? element.ref[0] : element.ref[1];
+  return benchSend("/edit", {
+    what: "element", layout: side.layout, element: element.id, key, value,
+    extent: LENGTHS.includes(key) ? ref : null, sources: benchSources(),
+  });
+}
+
+function benchField(piece, name, value) {
+  return benchSend("/edit", { what: "field", piece: piece.id, field: name, value, sources: benchSources() });
+}
+
+function benchButtons() {
+  const undo = document.getElementById("bench-undo");
+  const redo = document.getElementById("bench-redo");
+  if (undo) undo.disabled = !bench.undo;
+  if (redo) redo.disabled = !bench.redo;
+}
+
+function box(cls, fractions, attrs) {
+  const [left, top, width, height] = fractions;
+  return h("div", {
+    class: cls, ...(attrs || {}),
+    style: `left:${left * 100}%;top:${top * 100}%;width:${width * 100}%;height:${height * 100}%`,
+  });
+}
+
+function sourceWords(element) {
+  const [file, line] = element.source.split(":");
+  return `${file}: element '${element.id}', line ${line}`;
+}
+
+function elementBox(piece, which, side, element) {
+  const selected = bench.selected && bench.selected.which === which && bench.selected.id === element.id;
+  const el = box("el-box" + (selected ? " selected" : ""), element.box,
+    { "data-element": element.id, title: sourceWords(element) });
+  el.addEventListener("mouseenter", () => {
+    const label = document.getElementById("bench-hover");
+    if (label) label.textContent = sourceWords(element);
+  });
+  el.addEventListener("pointerdown", (e) => benchPress(e, piece, which, side, element, el));
+  return el;
+}
+
+function benchPress(e, piece, which, side, element, el) {
+  e.preventDefault();
+  e.stopPropagation();
+  bench.selected = { which, id: element.id };
+  const stage = el.parentElement;
+  for (const other of stage.querySelectorAll(".el-box.selected")) other.classList.remove("selected");
+  el.classList.add("selected");
+  fillPanel(piece, which, side, element);
+  if (!benchEditable() || element.values.x === undefined) return;
+  const rect = stage.getBoundingClientRect();
+  bench.drag = { x: e.clientX, y: e.clientY, rect, side, element, el, moved: false };
+}
+
+function benchMove(e) {
+  const drag = bench.drag;
+  if (!drag) return;
+  const dx = e.clientX - drag.x;
+  const dy = e.clientY - drag.y;
+  if (Math.abs(dx) + Math.abs(dy) > 2) drag.moved = true;
+  drag.el.style.transform = `translate(${dx}px, ${dy}px)`;
+}
+
+async function benchRelease(e) {
+  const drag = bench.drag;
+  if (!drag) return;
+  bench.drag = null;
+  if (!drag.moved) { drag.el.style.transform = ""; return; }
+  const { element, side } = drag;
+  const moved = {
+    x: ((e.clientX - drag.x) / drag.rect.width) * side.size_mm[0],
+    y: ((e.clientY - drag.y) / drag.rect.height) * side.size_mm[1],
+  };
+  let refused = false;
+  for (const key of ["x", "y"]) { // an axis moved by less than half a step stays where it is
+    if (element.values[key] === undefined || Math.abs(moved[key]) < SNAP / 2) continue;
+    const answer = await benchEdit(side, element, key, snap(element.values[key] + moved[key]));
+    refused = refused || !answer.ok;
+  }
+  if (refused) drag.el.style.transform = "";
+}
+
+function nudge(e) {
+  const dialog = document.getElementById("piece-dialog");
+  if (!dialog.open || !bench.selected || !benchEditable()) return;
+  if (e.target.closest && e.target.closest("input, [contenteditable]")) return;
+  const moves = { ArrowLeft: ["x", -1], ArrowRight: ["x", 1], ArrowUp: ["y", -1], ArrowDown: ["y", 1] };
+  const move = moves[e.key];
+  const found = selectedElement();
+  if (!move || !found || found.element.values[move[0]] === undefined) return;
+  e.preventDefault();
+  const step = e.altKey ? 0.1 : SNAP;
+  const value = Math.round((found.element.values[move[0]] + move[1] * step) * 10) / 10;
+  found.element.values[move[0]] = value; // the next nudge goes on from here before the rebuild comes
+  benchEdit(found.side, found.element, move[0], value);
+}
+
+function selectedElement() {
+  const found = openPiece && findPiece(openPiece);
+  if (!found || !bench.selected) return null;
+  const side = bench.selected.which === "front" ? found.piece.face : found.piece.reverse;
+  const element = side && (side.elements || []).find((el) => el.id === bench.selected.id);
+  return element ? { piece: found.piece, side, element } : null;
+}
+
+function fillPanel(piece, which, side, element) {
+  const panel = document.getElementById("bench-panel");
+  if (!panel) return;
+  const editable = benchEditable();
+  const rows = [...LENGTHS, ...WORDS].filter((key) => element.values[key] !== undefined).map((key) => {
+    const length = LENGTHS.includes(key);
+    const input = h("input", {
+      name: key, value: String(element.values[key]), type: length ? "number" : "text", step: length ? "0.5" : null,
+      readonly: !editable,
+    });
+    input.addEventListener("change", () => {
+      const value = length ? Number(input.value) : input.value;
+      benchEdit(side, element, key, value);
+    });
+    input.addEventListener("keydown", (e) => { if (e.key === "Enter") input.blur(); });
+    return h("label", {}, h("span", {}, length ? `${key} (mm)` : key), input);
+  });
+  const parts = [
+    h("h4", {}, `element '${element.id}'`, h("span", { class: "meta" }, ` ${element.type} · ${which}`)),
+    h("p", { class: "meta" }, "written in ", h("code", {}, element.source), " (layout ", side.layout, ")"),
+    ...rows,
+    editable ? null : h("p", { class: "meta" }, "read-only: open the address serve printed to edit")];
+  panel.replaceChildren(...parts.filter((part) => part));
+}
+
+function stageOf(piece, which) {
+  const picture = piece[which];
+  const side = which === "front" ? piece.face : piece.reverse;
+  if (!picture) return null;
+  const img = h("img", { class: which, src: picture.url, width: picture.width, height: picture.height, alt: which,
+    draggable: "false" });
+  if (!side || !side.elements) return h("div", { class: "stage" }, img);
+  return h("div", { class: "stage", "data-side": which, "data-layout": side.layout },
+    img,
+    box("guide bleed", side.lines.bleed, { title: "bleed" }),
+    box("guide trim", side.lines.trim, { title: "trim" }),
+    box("guide safe", side.lines.safe, { title: "safe" }),
+    side.elements.map((element) => elementBox(piece, which, side, element)));
+}
+
+// The large view of a piece: both sides as stages, the toolbar and the property panel.
+function benchView(piece) {
+  const view = h("div", { class: "bench" },
+    h("div", { class: "bench-bar" },
+      h("button", { id: "bench-undo", type: "button", disabled: !bench.undo, onclick: () => benchSend("/undo") }, "↶ Undo"),
+      h("button", { id: "bench-redo", type: "button", disabled: !bench.redo, onclick: () => benchSend("/redo") }, "↷ Redo"),
+      h("span", { id: "bench-hover", class: "meta" }, benchEditable() ? "hover an element; drag it, or select it and use the arrow keys" : ""),
+      h("span", { id: "bench-message", class: bench.error ? "bench-message error" : "bench-message" }, bench.message)),
+    h("div", { class: "large" }, stageOf(piece, "front"), stageOf(piece, "back"),
+      h("div", { id: "bench-panel", class: "bench-panel" }, h("p", { class: "meta" }, "click an element to select it"))));
+  return view;
+}
+
+// After the dialog is drawn: the selection (kept across rebuilds) back in the panel.
+function benchRestore() {
+  const found = selectedElement();
+  if (found) fillPanel(found.piece, bench.selected.which, found.side, found.element);
+}
+
+// A card's fields, each editable in place where the loader knows where it is written.
+function benchFieldsTable(piece) {
+  const rows = Object.entries(piece.fields || {});
+  if (!rows.length) return h("p", { class: "meta" }, "no fields");
+  const editable = benchEditable();
+  return h("table", { class: "fields" }, rows.map(([name, value]) => {
+    const mark = (piece.marks || {})[name];
+    const shown = value === null ? "—" : String(value);
+    const cell = h("td", { contenteditable: editable && mark ? "plaintext-only" : null, "data-field": name,
+      title: mark ? `written in ${mark}` : null }, shown);
+    if (editable && mark) {
+      cell.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); cell.blur(); } });
+      cell.addEventListener("blur", () => {
+        if (cell.textContent !== shown) benchField(piece, name, cell.textContent);
+      });
+    }
+    return h("tr", {}, h("th", {}, name), cell);
+  }));
+}
+
+document.addEventListener("pointermove", benchMove);
+document.addEventListener("pointerup", benchRelease);
+document.addEventListener("keydown", nudge);
+
+document.addEventListener("DOMContentLoaded", () => {
+  document.getElementById("piece-dialog").addEventListener("close", () => { bench.selected = null; bench.drag = null; });
+});

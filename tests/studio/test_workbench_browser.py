@@ -1,0 +1,131 @@
+"""The workbench in real Chromium: drag an element 10 mm, see the file and the picture follow, undo it; a bad
+colour typed in the panel is refused with its location and writes nothing.
+
+The screenshot the docs show (docs/images/workbench.png) is taken here; it is written into docs/ when missing or
+when PUNCHBOARD_RETAKE_SCREENSHOTS=1 (elsewhere into the test's folder, so a test run leaves the tree clean).
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
+
+from tests.conftest import ROOT
+
+from .conftest import Served, start_serve
+from .test_browser import browser  # noqa: F401  (the fixture: headless system Chromium)
+from .tiny_game import COMMENTED_BACK, write_game
+
+WAIT = 60  # seconds for a rebuild to reach the page on a busy 2-core machine
+NAME = '.stage[data-side="back"] .el-box[data-element="name"]'
+SHOT = ROOT / "docs" / "images" / "workbench.png"
+
+
+@pytest.fixture
+def editable(tmp_path: Path) -> Iterator[Served]:
+    game = write_game(tmp_path / "tiny")
+    (game / "layouts" / "tiny" / "back.yaml").write_text(COMMENTED_BACK, encoding="utf-8")
+    server = start_serve(game, tmp_path / "out")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def _changed_lines(before: str, after: str) -> list[str]:
+    return [line for line in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0)
+            if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+
+
+def _back_src(browser: WebDriver) -> str:
+    return browser.execute_script(
+        "const img = document.querySelector('.stage[data-side=\"back\"] img');"
+        "return img && img.complete && img.naturalWidth > 0 ? img.getAttribute('src') : '';") or ""
+
+
+def test_drag_an_element_ten_mm_right_then_undo(editable: Served, browser: WebDriver, tmp_path: Path):  # noqa: F811
+    wait = WebDriverWait(browser, WAIT, poll_frequency=0.2)
+    back = editable.game / "layouts" / "tiny" / "back.yaml"
+    before = back.read_bytes()
+    browser.get(f"{editable.url}?token={editable.token}")
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, '[data-piece="deck/1"] img.front'))
+    wait.until(lambda b: b.execute_script("return !!(state && state.editable && state.status === 'ok');"))
+    browser.find_element(By.CSS_SELECTOR, '[data-piece="deck/1"]').click()
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, NAME) and _back_src(b))
+    first = _back_src(browser)
+    assert browser.find_elements(By.CSS_SELECTOR, '.stage[data-side="back"] .guide.safe')  # the safe line is drawn
+
+    # Hover names the element, its file and line.
+    box = browser.find_element(By.CSS_SELECTOR, NAME)
+    ActionChains(browser).move_to_element(box).perform()
+    wait.until(lambda b: "back.yaml: element 'name', line 4" in b.find_element(By.ID, "bench-hover").text)
+
+    # Drag it 10 mm to the right (pixels per mm read from the stage as shown).
+    per_mm = browser.execute_script(
+        "const stage = document.querySelector('.stage[data-side=\"back\"]');"
+        "const piece = state.components[0].pieces[0];"
+        "return stage.getBoundingClientRect().width / piece.reverse.size_mm[0];")
+    distance = round(10 * per_mm)
+    ActionChains(browser).move_to_element(box).click_and_hold().move_by_offset(distance // 2, 0) \
+        .move_by_offset(distance - distance // 2, 0).release().perform()
+    wait.until(lambda b: back.read_bytes() != before)
+    moved = back.read_bytes()
+    assert moved == before.replace(b"x: 12mm, y: 40%", b"x: 22mm, y: 40%")  # 10 mm, in the file's mm
+    changed = _changed_lines(before.decode(), moved.decode())
+    assert len(changed) == 2 and changed[0].startswith("-  - {id: name") and "# centred" in changed[1], changed
+
+    # The watch loop redraws: the page's picture of the back changes, and its box now says x = 22 mm.
+    wait.until(lambda b: _back_src(b) not in ("", first))
+    wait.until(lambda b: b.execute_script(
+        "const el = state.components[0].pieces[0].reverse.elements.find((e) => e.id === 'name');"
+        "return el.values.x;") == 22.0)
+    browser.find_element(By.CSS_SELECTOR, NAME).click()  # selected: the panel shows its values
+    wait.until(lambda b: b.find_element(By.CSS_SELECTOR, '#bench-panel input[name="x"]').get_attribute("value") == "22")
+    _screenshot(browser, tmp_path)
+
+    # Undo restores the file byte for byte.
+    browser.find_element(By.ID, "bench-undo").click()
+    wait.until(lambda b: back.read_bytes() == before)
+    wait.until(lambda b: _back_src(b) == first)
+
+    # An invalid colour typed in the panel: the located error on the page, nothing written.
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, NAME))
+    browser.find_element(By.CSS_SELECTOR, NAME).click()
+    colour = wait.until(lambda b: b.find_element(By.CSS_SELECTOR, '#bench-panel input[name="color"]'))
+    colour.send_keys(Keys.CONTROL, "a")  # typed over, as a person does (clear() would send an empty value first)
+    colour.send_keys("#12345", Keys.ENTER)
+    message = browser.find_element(By.ID, "bench-message")
+    wait.until(lambda b: "error" in (message.get_attribute("class") or "") and "#12345" in message.text)
+    assert "back.yaml:4:" in message.text and "#12345" in message.text, message.text
+    assert back.read_bytes() == before
+
+    # Editing a card's text in the fields table changes that one value of its file.
+    deck = editable.game / "deck.yaml"
+    deck_before = deck.read_text(encoding="utf-8")
+    cell = browser.find_element(By.CSS_SELECTOR, '#piece-detail td[data-field="text"]')
+    browser.execute_script("arguments[0].focus(); arguments[0].textContent = 'A lantern, lit.';", cell)
+    browser.execute_script("arguments[0].blur();", cell)
+    wait.until(lambda b: deck.read_text(encoding="utf-8") != deck_before)
+    assert _changed_lines(deck_before, deck.read_text(encoding="utf-8")) == [
+        "-    text: A lantern that never goes out.", '+    text: "A lantern, lit."']
+    assert editable.stop() == 0
+
+
+def _screenshot(browser: WebDriver, tmp_path: Path) -> None:
+    """The dialog with the moved, selected element: into docs/images when missing or asked for."""
+    shot = tmp_path / "workbench.png"
+    browser.save_screenshot(str(shot))
+    with Image.open(shot) as image:
+        assert image.width > 600 and image.height > 400
+        if not SHOT.exists() or os.environ.get("PUNCHBOARD_RETAKE_SCREENSHOTS") == "1":
+            image.convert("RGB").save(SHOT, optimize=True)
