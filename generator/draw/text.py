@@ -70,6 +70,7 @@ class Fitted:
     smallest: float  # the smallest size any span is set at
     asked: float  # the size asked for (spans shrink in proportion)
     options: Options = PLAIN_OPTIONS
+    uniform: bool = True  # every line set at ``size``, no table rules: the block measured as plain lines
 
 
 def block_height(n_lines: int, base: str, size: float, leading: float) -> float:
@@ -89,10 +90,13 @@ def fit(
         metrics = Metrics(base, size, current)
         lines, fits = lay_out(paragraphs, box.width, metrics, options.setting)
         ready, height = placed(lines, metrics, leading)
+        uniform = all(line.size == current and line.rule is None for line in ready)
+        if uniform:
+            height = block_height(len(ready), base, current, leading)
         fits = fits and height <= box.height + 0.01
         if fits or current - 0.5 < floor - 1e-9:
             smallest = min((metrics.size(f) for line in ready for run in line.runs for w in run.words for f in w), default=current)
-            return Fitted(current, ready, current * leading, fits, height, min(smallest, current), size, options)
+            return Fitted(current, ready, current * leading, fits, height, min(smallest, current), size, options, uniform)
         current = max(floor, current - 0.5)
 
 
@@ -111,7 +115,7 @@ def draw(
         canvas.clipPath(path, stroke=0, fill=0)
         valign = "top"
     pen = _Pen(canvas, fitted, base, colour, own, limit)
-    top = _top(fitted, box, valign)
+    top = _top(fitted, base, box, valign)
     look = fitted.options
     if look.shadow is not None:
         dx, dy, shade = look.shadow
@@ -125,13 +129,21 @@ def draw(
         canvas.restoreState()
 
 
-def _top(fitted: Fitted, box: Rect, valign: str) -> float:
+def _top(fitted: Fitted, base: str, box: Rect, valign: str) -> float:
     """Where the block of lines starts: the top of its first line's ascent."""
+    height = _height(fitted, base)
     if valign == "middle":
-        return box.top - (box.height - fitted.height) / 2
+        return box.top - (box.height - height) / 2
     if valign == "bottom":
-        return box.y + fitted.height
+        return box.y + height
     return box.top
+
+
+def _height(fitted: Fitted, base: str) -> float:
+    """The block's height; lines all of one size as :func:`block_height` has always worked it out."""
+    if fitted.uniform:
+        return block_height(len(fitted.lines), base, fitted.size, fitted.line_height / fitted.size)
+    return fitted.height
 
 
 def _start(run: Run, natural: float, box: Rect, align: str) -> float:
@@ -157,13 +169,17 @@ class _Pen:
         glyphs, ``icons`` False leaves inline icons out (an outline has none)."""
         canvas, metrics, limit = self.canvas, self.metrics, self.limit
         self.icons, self.fill = icons, ""
-        canvas.saveState()
         if stroke > 0:
+            canvas.saveState()
             canvas.setLineWidth(stroke * 2)  # half of it is covered by the glyphs' fill
             canvas.setLineJoin(1)
+        elif ink is None:
+            canvas.setFillColor(self.colour)
+            self.fill = self.colour
         lines = self.fitted.lines
+        baseline = top + dy
         for index, line in enumerate(lines):
-            baseline = top - line.drop + dy
+            baseline = baseline - line.drop if index == 0 else baseline - line.advance
             if limit is not None and index and baseline - fonts.descent(metrics.base, line.size) < limit.y - 0.01:
                 break  # the lines that do not fit are reported, not drawn past the box
             if line.rule is not None:
@@ -171,7 +187,8 @@ class _Pen:
             for run in line.runs:
                 lone = index_mark and len(lines) == 1 and len(line.runs) == 1 and len(run.words) == 1
                 self._run(run, box, align, baseline, dx, ink, stroke, lone)
-        canvas.restoreState()
+        if stroke > 0:
+            canvas.restoreState()
 
     def _rule(self, box: Rect, y: float, dx: float, ink: str | None) -> None:
         self.canvas.saveState()
@@ -220,7 +237,8 @@ class _Pen:
             if self.icons:
                 draw_icon(canvas, fragment.icon, Rect(x, baseline - size * 0.18, size * ICON_SCALE, size * ICON_SCALE),
                           Ink(colour, accent=None), self.own)
-                self.fill = ""  # the icon set its own colours
+                canvas.setFillColor(colour)  # the icon set its own colours
+                self.fill = colour
             return
         if not shown:
             return
@@ -249,7 +267,8 @@ def extent(fitted: Fitted, base: str, box: Rect, align: str = "left", valign: st
     if not fitted.fits:
         return box
     metrics = Metrics(base, fitted.asked, fitted.size)
-    top = _top(fitted, box, valign)
+    top = _top(fitted, base, box, valign)
+    height = _height(fitted, base)
     left, right = box.right, box.x
     for line in fitted.lines:
         for run in line.runs:
@@ -262,8 +281,8 @@ def extent(fitted: Fitted, base: str, box: Rect, align: str = "left", valign: st
             x = _start(run, natural, box, how)
             left, right = min(left, x), max(right, x + natural)
     if right < left:
-        return Rect(box.x, top - fitted.height, 0.0, fitted.height)
-    return Rect(left, top - fitted.height, right - left, fitted.height)
+        return Rect(box.x, top - height, 0.0, height)
+    return Rect(left, top - height, right - left, height)
 
 
 ROTATED_DIGITS = {"0": "0", "1": "1", "6": "9", "8": "8", "9": "6"}

@@ -79,6 +79,7 @@ class Line:
     runs: tuple[Run, ...]
     size: float  # the tallest size set on it
     drop: float = 0.0  # from the block's top to its baseline
+    advance: float = 0.0  # from the line before's baseline to its own
     rule: float | None = None  # a rule between table rows: its distance from the block's top
 
 
@@ -254,15 +255,16 @@ def placed(lines: Sequence[Line], metrics: Metrics, leading: float) -> tuple[tup
     drop = 0.0
     previous = 0.0
     for index, line in enumerate(lines):
-        ascent = fonts.ascent(metrics.base, line.size)
         rule = None
+        advance = 0.0
         if index == 0:
-            drop = ascent
+            drop = fonts.ascent(metrics.base, line.size)
         else:
             pad = metrics.current * RULE_PAD if line.rule is not None else 0.0
             rule = drop + fonts.descent(metrics.base, previous) + pad / 2 if line.rule is not None else None
-            drop += max(line.size, previous) * leading + pad
-        out.append(Line(line.runs, line.size, drop, rule))
+            advance = max(line.size, previous) * leading + pad
+            drop += advance
+        out.append(Line(line.runs, line.size, drop, advance, rule))
         previous = line.size
     height = drop + fonts.descent(metrics.base, previous) if lines else 0.0
     return tuple(out), height
