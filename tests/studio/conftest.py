@@ -6,6 +6,7 @@ import json
 import os
 import queue
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -18,6 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.remote.webdriver import WebDriver
 
 from tests.conftest import ROOT
 
@@ -102,3 +107,18 @@ def served(tmp_path: Path) -> Iterator[Served]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def browser() -> Iterator[WebDriver]:
+    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    assert chromium and driver, "chromium and chromium-driver are missing: run `make install` (it installs them with apt-get)"
+    options = Options()
+    options.binary_location = chromium
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1280,900"):
+        options.add_argument(argument)
+    session = webdriver.Chrome(options=options, service=Service(executable_path=driver))
+    try:
+        yield session
+    finally:
+        session.quit()

@@ -7,13 +7,6 @@ marker set on ``window`` at the start must survive every update.
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
-
-import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
@@ -24,21 +17,6 @@ from .tiny_game import write_deck
 WAIT = 60  # seconds for a rebuild to reach the page on a busy 2-core machine
 LANTERN = '[data-piece="deck/1"]'
 MAP = '[data-piece="deck/3"]'
-
-
-@pytest.fixture
-def browser() -> Iterator[WebDriver]:
-    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
-    assert chromium and driver, "chromium and chromium-driver are missing: run `make install` (it installs them with apt-get)"
-    options = Options()
-    options.binary_location = chromium
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1280,900"):
-        options.add_argument(argument)
-    session = webdriver.Chrome(options=options, service=Service(executable_path=driver))
-    try:
-        yield session
-    finally:
-        session.quit()
 
 
 def _front_src(browser: WebDriver) -> str:

@@ -23,7 +23,6 @@ from selenium.webdriver.support.ui import WebDriverWait
 from tests.conftest import ROOT
 
 from .conftest import Served, start_serve
-from .test_browser import browser  # noqa: F401  (the fixture: headless system Chromium)
 from .tiny_game import COMMENTED_BACK, write_game
 
 WAIT = 60  # seconds for a rebuild to reach the page on a busy 2-core machine
@@ -53,7 +52,7 @@ def _back_src(browser: WebDriver) -> str:
         "return img && img.complete && img.naturalWidth > 0 ? img.getAttribute('src') : '';") or ""
 
 
-def test_drag_an_element_ten_mm_right_then_undo(editable: Served, browser: WebDriver, tmp_path: Path):  # noqa: F811
+def test_drag_an_element_ten_mm_right_then_undo(editable: Served, browser: WebDriver, tmp_path: Path):
     wait = WebDriverWait(browser, WAIT, poll_frequency=0.2)
     back = editable.game / "layouts" / "tiny" / "back.yaml"
     before = back.read_bytes()
