@@ -146,3 +146,39 @@ def _value(state: dict[str, Any], element: str, key: str) -> float | None:
                 if found["id"] == element:
                     return found["values"].get(key)
     return None
+
+
+CSV_DECK = """\
+id: deck
+kind: deck
+name: Tiny deck
+size: bridge
+layout: base/card
+back: {layout: tiny/back}
+fields: [text]
+csv: cards.csv  # the cards are the rows
+"""
+
+
+def test_a_card_text_edit_changes_exactly_one_cell_of_its_csv(tmp_path: Path):
+    game = write_game(tmp_path / "tiny")
+    (game / "deck.yaml").write_text(CSV_DECK, encoding="utf-8")
+    cards = game / "cards.csv"
+    before = b'name,text\r\nLantern,"A lantern, lit"\r\nRope,A coil of rope.\r\nMap,"An ""old"" map"\r\n'
+    cards.write_bytes(before)
+    served = start_serve(game, tmp_path / "out")
+    try:
+        state = served.wait_for(lambda s: s["status"] == "ok")
+        rope = next(p for c in state["components"] for p in c["pieces"] if p["name"] == "Rope")
+        assert rope["marks"]["text"].endswith("cards.csv:3:6")  # the page says where the field is written
+        edit = {"what": "field", "piece": rope["id"], "field": "text", "value": "A coil, frayed",
+                "sources": state["sources"]}
+        status, answer = _post(served, "/edit", edit, token=served.token)
+        assert status == 200, answer
+        assert cards.read_bytes() == before.replace(b"Rope,A coil of rope.", b'Rope,"A coil, frayed"')
+        served.wait_for(lambda s: any(p["fields"].get("text") == "A coil, frayed"
+                                      for c in s["components"] for p in c["pieces"]))
+        status, answer = _post(served, "/undo", {}, token=served.token)
+        assert status == 200 and cards.read_bytes() == before
+    finally:
+        served.stop()
