@@ -25,7 +25,7 @@ from .shop_sizes import shop_size_warnings
 
 PRESS_FOLDER = "press"
 RECORD = ".press.json"
-VERSION = 1
+VERSION = 2
 
 
 def _code_key(settings: Press) -> str:
@@ -52,14 +52,15 @@ def _pages(numbers: list[int]) -> str:
     return f"page{'s' if len(numbers) > 1 else ''} {shown}" + (f" and {len(numbers) - 8} more" if len(numbers) > 8 else "")
 
 
-def findings(source: Path, converted: Path, settings: Press) -> list[str]:
-    """The press preflight of one file: out-of-gamut colours (from the RGB source) and heavy ink (from the press file)."""
+def findings(source: Path, converted: Path, settings: Press, named: frozenset[tuple[int, int, int]] = frozenset()) -> list[str]:
+    """The press preflight of one file: out-of-gamut colours (from the RGB source; those in ``named`` are left to
+    the warnings that name their layout element) and heavy ink (from the press file)."""
     from .coverage import page_coverage
     from .gamut import off_gamut, pdf_colours
 
     pages = pdf_colours(source)
     said = []
-    for colour in off_gamut(settings, {c for found in pages.values() for c in found}):
+    for colour in off_gamut(settings, {c for found in pages.values() for c in found} - named):
         where = [n for n, found in pages.items() if colour.rgb in found]
         said.append(f"{source.name} {_pages(where)}: {colour.words()}, over the {settings.delta_e:g} the press settings allow")
     heavy: dict[float, list[int]] = {}
@@ -78,10 +79,13 @@ def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[st
     colour, _ = wanted(options)
     if colour != "cmyk":
         return warnings, []
+    from .design_colours import design_colours, gamut_warnings
     from .pdfx import PDFX_CONFORMANCE, convert
     from .profile import description
 
     settings = press(options)
+    warnings.extend(gamut_warnings(game, settings))  # by layout element and piece; the files add the rest (SVG art, icons)
+    named = frozenset(design_colours(game))
     target = folder / PRESS_FOLDER
     target.mkdir(exist_ok=True)
     record_path = target / RECORD
@@ -89,7 +93,7 @@ def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[st
         old: dict[str, Any] = json.loads(record_path.read_text()) if record_path.is_file() else {}
     except ValueError:
         old = {}
-    key = _code_key(settings)
+    key = _code_key(settings) + repr(sorted(named))
     names = {component.id for component in game.components}
     record: dict[str, Any] = {}
     home = (f"{game.id}-print-and-play.pdf", f"{game.id}-reprint.pdf")  # for home printers: they stay RGB
@@ -99,7 +103,7 @@ def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[st
         entry = old.get(source.name)
         if not (isinstance(entry, dict) and entry.get("digest") == digest and (target / source.name).is_file()):
             convert(source, target / source.name, settings)
-            said = findings(source, target / source.name, settings) if _checked(game, source, names) else []
+            said = findings(source, target / source.name, settings, named) if _checked(game, source, names) else []
             entry = {"digest": digest, "findings": said}
         record[source.name] = entry
         warnings.extend(f"{game.id} / {line}" for line in entry["findings"])

@@ -143,7 +143,10 @@ def cmd_build(args: argparse.Namespace) -> int:
     limits = limits_of(args)
     folders = target_folders(args.targets)
     invocation = up_to_date.key(folders, out, options, limits)
-    if not options.force and not options.changed_since and out.is_dir():
+    from punchboard.generator.press.settings import wanted
+
+    pressing = wanted(options)[0] == "cmyk"  # press files are checked against their sources on every build
+    if not options.force and not options.changed_since and not pressing and out.is_dir():
         with output_lock(out):
             code = up_to_date.replay(out, invocation, options.quiet)
         if code is not None:

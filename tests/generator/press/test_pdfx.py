@@ -113,8 +113,8 @@ def test_the_transparent_plate_is_flattened(inks: tuple[Path, subprocess.Complet
 def test_press_preflight_names_the_green_and_the_tarot_size(inks: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
     err = inks[1].stderr
     green = [line for line in err.splitlines() if "#00ff00" in line]
-    assert len(green) == 1 and "inks / cards.pdf page 1" in green[0] and "outside the press gamut" in green[0]
-    assert "CMYK " in green[0] and "ΔE2000 " in green[0]
+    assert green == ["warning: inks / layout inks/card / green (fill, 1 piece: Green): sRGB #00ff00 is outside the press gamut: "
+                     "it prints as CMYK 62/0/100/0 %, which looks like #6abd45 (ΔE2000 16.2), over the 10 the press settings allow"]
     assert "#000000" not in err and "#ffffff" not in err
     assert "inks / tarot: the trim 70 × 120 mm is none of the card sizes drivethrucards sells; the nearest is tarot (69.85 × 120.65 mm)" in err
     assert "inks / cards: the trim" not in err  # poker is a product
@@ -126,6 +126,38 @@ def test_press_files_are_byte_identical_across_builds(inks: tuple[Path, subproce
     convert(inks[0] / "cards.pdf", first, settings)
     convert(inks[0] / "cards.pdf", second, settings)
     assert first.read_bytes() == second.read_bytes() == (inks[0] / "press" / "cards.pdf").read_bytes()
+
+
+def test_a_colour_no_layout_names_is_reported_by_file_and_page(tmp_path: Path) -> None:
+    """A colour drawn by something other than a layout colour (SVG art, an icon) is found in the file itself."""
+    from punchboard.generator.press.run import findings
+    from reportlab.pdfgen import canvas
+
+    source = tmp_path / "art.pdf"
+    drawing = canvas.Canvas(str(source), pagesize=(200, 200), invariant=1)
+    drawing.showPage()
+    drawing.setFillColorRGB(0, 1, 0)
+    drawing.rect(50, 50, 100, 100, stroke=0, fill=1)
+    drawing.save()
+    settings = press(BuildOptions(colour="cmyk", pdfx="1a"))
+    converted = tmp_path / "art-x.pdf"
+    convert(source, converted, settings)
+    said = findings(source, converted, settings)
+    assert said == ["art.pdf page 2: sRGB #00ff00 is outside the press gamut: it prints as CMYK 62/0/100/0 %, which looks like "
+                    "#6abd45 (ΔE2000 16.2), over the 10 the press settings allow"]
+    assert findings(source, converted, settings, frozenset({(0, 255, 0)})) == []  # named by its element instead
+
+
+def test_a_deleted_press_file_is_written_again(inks: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
+    game = inks[0].parent.parent
+    out = tmp_path / "out"
+    assert build(game, out, "--shop", "drivethrucards").returncode == 0
+    press_file = out / "inks" / "press" / "cards.pdf"
+    first = press_file.read_bytes()
+    press_file.unlink()
+    again = build(game, out, "--shop", "drivethrucards")
+    assert again.returncode == 0 and "#00ff00" in again.stderr  # the preflight is said again, not only on the first build
+    assert press_file.read_bytes() == first
 
 
 def test_four_colour_black_over_the_limit_is_reported(tmp_path: Path) -> None:
