@@ -43,6 +43,8 @@ PLAIN = Style()
 
 @dataclass(frozen=True)
 class Fragment:
+    """A run of one style within a word: its text, or an inline icon."""
+
     text: str
     style: Style = PLAIN
     icon: str | None = None
@@ -65,11 +67,13 @@ class _Reader:
     """The style state carried from one line and cell to the next while reading a text."""
 
     def __init__(self, own: Icons | None):
+        """Read with the game's own icons ``own``; nothing bold, italic or open yet."""
         self.own = own
         self.bold = self.italic = False
         self.spans: list[tuple[str, str | None]] = []
 
     def style(self) -> Style:
+        """The style the open switches and tags give the text read next."""
         values: dict[str, str | None] = {}
         for name, value in self.spans:
             values[name] = value
@@ -78,6 +82,7 @@ class _Reader:
                      (values.get("font") or "").strip() or None, "u" in values, "s" in values)
 
     def words(self, text: str) -> tuple[Word, ...]:
+        """The words of ``text`` (one line or cell), reading its switches and tags into their styles."""
         words: list[Word] = []
         word: list[Fragment] = []
         for match in _TOKEN.finditer(text):
@@ -109,6 +114,7 @@ class _Reader:
         return True
 
     def _fragment(self, match: re.Match[str]) -> Fragment:
+        """A text token, or an inline icon known to the game, in the current style."""
         token, icon = match.group(0), match.group(4)
         if icon and (icon in ICONS or (self.own and icon in self.own)):
             return Fragment("", self.style(), icon=icon)

@@ -62,6 +62,8 @@ def printable(text: str, font: str) -> str:
 
 @dataclass(frozen=True)
 class Fitted:
+    """Text laid out at the size it fits (or its smallest): its lines, their places and how it is drawn."""
+
     size: float  # the element's size after shrinking
     lines: tuple[Line, ...]
     line_height: float
@@ -147,6 +149,7 @@ def _height(fitted: Fitted, base: str) -> float:
 
 
 def _start(run: Run, natural: float, box: Rect, align: str) -> float:
+    """Where a run's words start for ``align`` (justified and left runs start at the run's left)."""
     left = box.x + run.x
     if align == "center":
         return left + (run.width - natural) / 2
@@ -159,6 +162,7 @@ class _Pen:
     """Sets the lines of one :class:`Fitted` on a canvas, in one pass: shadow, outline or fill."""
 
     def __init__(self, canvas: Canvas, fitted: Fitted, base: str, colour: str, own: Icons | None, limit: Rect | None):
+        """Set ``fitted`` (laid out in ``base``) in ``colour``; ``limit``: the box it overflows, or None."""
         self.canvas, self.fitted, self.colour, self.own, self.limit = canvas, fitted, colour, own, limit
         self.metrics = Metrics(base, fitted.asked, fitted.size)
         self.icons, self.fill = True, ""  # this pass draws inline icons; the fill colour last set
@@ -191,6 +195,7 @@ class _Pen:
             canvas.restoreState()
 
     def _rule(self, box: Rect, y: float, dx: float, ink: str | None) -> None:
+        """A rule across the box between two table rows."""
         self.canvas.saveState()
         self.canvas.setStrokeColor(ink or self.colour)
         self.canvas.setLineWidth(max(0.3, self.metrics.current * 0.05))
@@ -198,6 +203,7 @@ class _Pen:
         self.canvas.restoreState()
 
     def _run(self, run: Run, box: Rect, align: str, baseline: float, dx: float, ink: str | None, stroke: float, lone: bool) -> None:
+        """The words of one run, aligned (or justified) within it."""
         metrics = self.metrics
         widths = [metrics.width(word) for word in run.words]
         space = metrics.space()
@@ -219,6 +225,7 @@ class _Pen:
             x += w + gap
 
     def _word(self, word: Word, x: float, baseline: float, ink: str | None, stroke: float, right: float | None) -> None:
+        """One word's fragments from ``x``; with ``right``, the fragment crossing it cut there and the rest left out."""
         for fragment in word:
             wide = self.metrics.fragment_width(fragment)
             if right is not None and wide > right - x + 0.01:
@@ -230,6 +237,7 @@ class _Pen:
             x += wide
 
     def _fragment(self, fragment: Fragment, shown: str, x: float, baseline: float, ink: str | None, stroke: float, wide: float) -> None:
+        """One fragment (``shown`` of its text, ``wide`` points wide) or its icon, with underline and strike."""
         canvas, style = self.canvas, fragment.style
         size = self.metrics.size(fragment)
         colour = ink or (self.fitted.options.palette.get(style.color, style.color) if style.color else self.colour)
@@ -297,6 +305,7 @@ def ambiguous_index(text: str) -> bool:
 
 
 def _plain(word: Word) -> str:
+    """A word's text, '' when it holds an icon."""
     return "" if any(f.icon for f in word) else "".join(f.text for f in word)
 
 

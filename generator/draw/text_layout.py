@@ -37,29 +37,36 @@ class Metrics:
     current: float
 
     def size(self, fragment: Fragment) -> float:
+        """The size ``fragment`` is set at: its span's size shrunk with the text, else the current size."""
         span = fragment.style.size
         return self.current if span is None else span * self.current / self.asked
 
     def face(self, fragment: Fragment) -> str:
+        """The font ``fragment`` is set in: its span's font or the element's, in its weight and style."""
         style = fragment.style
         font = fonts.resolve(style.font) if style.font else self.base
         return fonts.styled(font, style.bold, style.italic) if style.bold or style.italic else font
 
     def fragment_width(self, fragment: Fragment) -> float:
+        """How wide ``fragment`` is set (an icon: a square of its size)."""
         if fragment.icon:
             return self.size(fragment) * ICON_SCALE
         return fonts.width(fragment.text, self.face(fragment), self.size(fragment))
 
     def width(self, word: Word) -> float:
+        """How wide ``word`` is set."""
         return sum(self.fragment_width(f) for f in word)
 
     def space(self) -> float:
+        """The width of a space between words."""
         return fonts.width(" ", self.base, self.current)
 
     def natural(self, words: Sequence[Word]) -> float:
+        """How wide ``words`` are set one space apart."""
         return sum(self.width(w) for w in words) + self.space() * max(0, len(words) - 1)
 
     def tallest(self, words: Sequence[Word]) -> float:
+        """The largest size set among ``words`` (the current size when there are none)."""
         return max((self.size(f) for w in words for f in w), default=self.current)
 
 
@@ -76,6 +83,8 @@ class Run:
 
 @dataclass(frozen=True)
 class Line:
+    """One line of the block: its runs (one, or a list marker and its text, or a table row's cells)."""
+
     runs: tuple[Run, ...]
     size: float  # the tallest size set on it
     drop: float = 0.0  # from the block's top to its baseline
@@ -85,6 +94,7 @@ class Line:
 
 @functools.lru_cache(maxsize=8)
 def _hyphenator(language: str) -> Any:
+    """pyphen's dictionary for ``language``, loaded once."""
     import pyphen  # imported only for text that asks for hyphenation
 
     return pyphen.Pyphen(lang=language)
@@ -103,6 +113,7 @@ def _split_points(word: Word, language: str) -> list[int]:
 
 
 def _cut(word: Word, at: int) -> tuple[Word, Word]:
+    """``word`` split at character ``at`` of its text, fragments keeping their styles."""
     head: list[Fragment] = []
     tail: list[Fragment] = []
     seen = 0
@@ -186,6 +197,7 @@ def lay_out(paragraphs: Sequence[Paragraph], width: float, metrics: Metrics, set
 
 
 def _plain(paragraph: Paragraph, width: float, metrics: Metrics, setting: Setting) -> tuple[list[Line], bool]:
+    """A plain paragraph wrapped to the box's width."""
     wrapped, fits = wrap(paragraph.words, width, metrics, setting.hyphenate)
     last = len(wrapped) - 1
     return [Line((Run(0.0, width, tuple(words), None, i == last),), metrics.tallest(words)) for i, words in enumerate(wrapped)], fits
@@ -246,6 +258,7 @@ def _table(rows: Sequence[Paragraph], width: float, metrics: Metrics, setting: S
 
 
 def _column_align(setting: Setting, column: int) -> str:
+    """A table column's alignment: from ``columns:``, else left."""
     return setting.columns[column][0] if column < len(setting.columns) else "left"
 
 

@@ -63,6 +63,7 @@ def tag_problems(text: str, is_colour: Callable[[str], bool], fonts: Sequence[st
 
 
 def _bad_value(name: str, value: str, is_colour: Callable[[str], bool], fonts: Sequence[str]) -> str:
+    """What is wrong with the value of an opening ``[name=value]`` tag ('' when nothing is)."""
     if name == "color" and not is_colour(value.strip()):
         return f"[color={value}]: {value!r} is not a colour; expected #rrggbb or a palette name"
     if name == "size" and span_size(value) is None:
@@ -73,8 +74,10 @@ def _bad_value(name: str, value: str, is_colour: Callable[[str], bool], fonts: S
 
 
 def _example(name: str) -> str:
+    """An example of a tag that takes a value."""
     return {"color": "[color=#b22222]", "size": "[size=8]", "font": "[font=Vera-Bold]"}[name]
 
 
 def _shapes() -> list[str]:
+    """Every tag as written, for messages."""
     return [*(_example(name) for name in VALUED), *(f"[{name}]" for name in PLAIN)]

@@ -34,6 +34,7 @@ def text_key(key: str, value: Any) -> Any:
 
 
 def _column(item: Any) -> tuple[str, float | None]:
+    """One ``columns:`` item: an alignment, or {align, width: a percentage}."""
     if isinstance(item, str):
         return item, None
     width = item.get("width")
@@ -46,6 +47,7 @@ def _column(item: Any) -> tuple[str, float | None]:
 
 
 def _language(language: str) -> str | None:
+    """The pyphen dictionary name for ``language`` (None when pyphen has none)."""
     import pyphen  # only layouts that hyphenate need it
 
     found: str | None = pyphen.language_fallback(language.replace("-", "_"))
