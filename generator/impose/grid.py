@@ -381,7 +381,7 @@ def _gutterfold(paper: Paper, width: float, height: float, bleed: float, style: 
     back_turn = (180 - front_turn) % 360  # the fold mirrors top and bottom: the back is the front turned by 180° less its own turn
     page = landscape(paper)
     m, f = printable_margin(page, style), style.footer_height
-    keep = policy == "gutter"
+    keep = policy in ("gutter", "auto")  # auto: the gutter across too, unless squeezing fits more (below)
     x = fit_axis(m, page.width - 2 * m, width, bleed, True, style, keep)
     if policy == "auto":
         squeezed = fit_axis(m, page.width - 2 * m, width, bleed, True, style)

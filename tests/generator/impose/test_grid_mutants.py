@@ -8,6 +8,7 @@ The last test builds a deck with shared cut lines and reads the art clips back f
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import replace
 from pathlib import Path
@@ -356,3 +357,30 @@ def test_auto_gutterfold_squeezes_what_the_gutter_cannot_fit() -> None:
     assert tall is not None and tall.rows == 1 and tall.cols == 6  # across, auto squeezes a sixth in (as above)
     assert tall.bleed_y == pytest.approx(3 * 2 / 16)  # spare 8 of a desired 22: k = (8 − 6) / (22 − 6)
     assert tall.folds_y == (pytest.approx(20 + 170 / 2),)
+
+
+def test_auto_gutterfold_keeps_the_gutter_across_when_it_costs_no_piece() -> None:
+    # pieces 83 wide: the gutter fits (280 − 12 + 6) / 89 → 3, squeezing 274 / 83 → 3 as well, but with the bleed
+    # shrunk to k = (31 − 6) / (34 − 6) of it: auto keeps the gutter (it squeezed: the x fit was never the gutter's)
+    auto = gutterfold_sheet(PAPER, 83, 30, 3, STYLE, "auto", turn=False)
+    squeeze = gutterfold_sheet(PAPER, 83, 30, 3, STYLE, "squeeze", turn=False)
+    assert auto is not None and squeeze is not None and auto.cols == squeeze.cols == 3
+    assert auto.bleed_x == 3 and squeeze.bleed_x == pytest.approx(3 * 25 / 28)
+
+
+def test_marks_whose_least_length_is_nearly_their_whole_still_share_the_spare() -> None:
+    # least mark 7.8 of a band of 8, no bleed, one piece of 20 in 35.8: spare 15.8 of a desired 16, and only
+    # 16 − 15.6 = 0.4 of it gives: k = (15.8 − 15.6) / 0.4 = 0.5, band 7.8 + 0.5 · 0.2 = 7.9, gap 7.9 − 6 = 1.9
+    tight = replace(STYLE, mark_min_length=7.8)
+    same(axis(fit_axis(0, 35.8, 20, 0, True, tight)), (1, 20, 7.9, 0, 0, 1.9, 6.0, True))
+
+
+def test_sheets_and_grids_are_values() -> None:
+    for value, name in ((GRID, "turned"), (X, "count"), (grid_sheet(GRID), "rows"), (GRID.slots()[0], "row")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, name, 1)
+
+
+def test_a_sheets_bleed_is_the_least_of_outer_and_inner() -> None:
+    narrow = grid_sheet(replace(GRID, y=replace(Y, gap=4)))  # rows 4 apart: 2 each side of the gap, 3 outside
+    assert (narrow.bleed_x, narrow.bleed_y, narrow.outer_bleed) == (0, 2, (3, 3))
