@@ -8,6 +8,7 @@ drawing (generator/draw/markup.py) reads the same tokens; :func:`tag_problems` i
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Iterator, Sequence
 
@@ -40,13 +41,18 @@ def tag_problems(text: str, is_colour: Callable[[str], bool], fonts: Sequence[st
         if tag == "[[":
             continue
         if name not in TAGS:
-            found.append((tag, f"unknown tag {tag}; expected one of {', '.join(_shapes())} ([[ is a literal [)"))
+            near = difflib.get_close_matches(name, TAGS, 1)
+            shape = "" if not near else f"[/{near[0]}]" if closing else f"[{near[0]}=…]" if near[0] in VALUED else f"[{near[0]}]"
+            hint = f" (did you mean {shape}?)" if shape else ""
+            found.append((tag, f"unknown tag {tag}{hint}; expected one of {', '.join(_shapes())} ([[ is a literal [)"))
         elif closing:
             if value is not None:
                 found.append((tag, f"a closing tag takes no value: {tag}; expected [/{name}]"))
-            elif not opened or opened[-1] != name:
-                expected = f"[/{opened[-1]}] first" if opened else "an opening tag before it"
-                found.append((tag, f"{tag} closes a tag that is not open; expected {expected}"))
+            elif name not in opened:
+                found.append((tag, f"{tag} closes a tag that is not open; expected an opening [{name}…] before it"))
+            elif opened[-1] != name:
+                found.append((tag, f"{tag} comes before [/{opened[-1]}]; expected tags closed in the reverse order they opened"))
+                del opened[len(opened) - 1 - opened[::-1].index(name)]
             else:
                 opened.pop()
         elif name in VALUED and not value:

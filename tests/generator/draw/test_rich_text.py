@@ -216,7 +216,7 @@ def test_bad_tags_are_located_errors(tmp_path: Path) -> None:
     element = "{id: body, type: text, x: 4mm, y: 4mm, width: 55mm, height: 20mm, size: 10pt, text: '{body}'}"
     _, stderr = _build(tmp_path / "game", element, "[colr=red]x[/colr] [u]open [size=x]q[/size] [color=puce]c[/color]", verb="check")
     cell = f"{tmp_path / 'game' / 'cards.csv'}:2:5: "
-    assert f"{cell}unknown tag [colr=red]; expected one of [color=#b22222], [size=8], [font=Vera-Bold], [u], [s]" in stderr
+    assert f"{cell}unknown tag [colr=red] (did you mean [color=…]?); expected one of [color=#b22222], [size=8], [font=Vera-Bold], [u], [s]" in stderr
     assert f"{cell}[u] is never closed; expected [/u], in the text of element 'body'" in stderr
     assert f"{cell}[size=x]: 'x' is not a size; expected points" in stderr
     assert f"{cell}[color=puce]: 'puce' is not a colour; expected #rrggbb or a palette name" in stderr
