@@ -134,6 +134,9 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     options = replace(build_options(args), record_print=True)
+    if options.pdfx == "1a" and options.colour == "rgb":
+        print("error: --pdfx 1a: PDF/X-1a files are CMYK; drop --colour rgb", file=sys.stderr)
+        return EXIT_INPUT
     if options.icc:  # checked here rather than by the parser, so a docs page may show a profile the reader has
         from punchboard.generator.press.profile import profile_problem
 

@@ -199,3 +199,10 @@ def test_a_profile_that_is_not_cmyk_is_refused(tmp_path: Path, capsys: pytest.Ca
     code = main(["build", str(ROOT / "components" / "astonishing"), "--out", str(tmp_path), "--colour", "cmyk", "--icc", str(rgb)])
     assert code == 2
     assert "is an ICC profile for RGB; expected a CMYK output profile" in capsys.readouterr().err
+
+
+def test_pdfx_with_rgb_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["build", str(ROOT / "components" / "astonishing"), "--out", str(tmp_path), "--pdfx", "1a", "--colour", "rgb"])
+    assert code == 2
+    assert "error: --pdfx 1a: PDF/X-1a files are CMYK; drop --colour rgb" in capsys.readouterr().err
+    assert not (tmp_path / "astonishing").exists()
