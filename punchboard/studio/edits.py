@@ -139,7 +139,7 @@ def _written(old_token: str, value: str) -> str:
     return value
 
 
-def _splice(text: str, mapping: Any, key: Any, token: str, name: str) -> str:
+def _splice(text: str, mapping: Any, key: Any, token: str) -> str:
     line, col = mapping.lc.value(key)
     start = _offset(text, line, col)
     end = _scalar_end(text, start, _is_flow(mapping))
@@ -220,7 +220,7 @@ def element_edit(path: Path, element_id: str, key: str, value: Any, extent_mm: f
         token = _written(old_token, str(value))
     else:
         raise EditRefused(f"'{key}' is not edited on the page; expected one of {', '.join(EDITABLE_KEYS)}")
-    new = _splice(text, element, key, token, name)
+    new = _splice(text, element, key, token)
     _check_reads_back(new, name)
     return new.encode("utf-8")
 
@@ -248,7 +248,7 @@ def field_edit(path: Path, line: int, col: int, value: str) -> bytes:
     mapping, key = found
     start = _offset(text, line - 1, col - 1)
     old_token = text[start:_scalar_end(text, start, _is_flow(mapping))]
-    new = _splice(text, mapping, key, _written(old_token, value), name)
+    new = _splice(text, mapping, key, _written(old_token, value))
     _check_reads_back(new, name)
     return new.encode("utf-8")
 
@@ -271,7 +271,7 @@ def _csv_cell(text: str, line: int, col: int, value: str) -> str:
 
 
 def _swap_quotes(text: str) -> str:
-    return text.translate(str.maketrans({'"': "'", "'": '"'}))
+    return text.translate(str.maketrans("\"'", "'\""))
 
 
 # -- validation as a save ------------------------------------------------------------------------------------------

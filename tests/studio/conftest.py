@@ -75,12 +75,13 @@ def _reader(stream: Any, lines: list[str], first: queue.Queue[str]) -> None:
         first.put(line)
 
 
-def start_serve(game: Path, out: Path, *extra: str, env: dict[str, str] | None = None) -> Served:
+def start_serve(game: Path, out: Path, *extra: str, env: dict[str, str] | None = None, cwd: Path = ROOT) -> Served:
+    """``punchboard serve GAME --out OUT`` started in ``cwd`` (paths on the page are shown relative to it)."""
     env = dict(os.environ, PYTHONHASHSEED="0", **(env or {}))
     process = subprocess.Popen(
         [sys.executable, "-m", "punchboard", "serve", str(game), "--out", str(out), "--port", "0",
          "--interval", "0.2", "--trials", "200", *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=cwd, env=env,
     )
     lines: list[str] = []
     printed: queue.Queue[str] = queue.Queue()

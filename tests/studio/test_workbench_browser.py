@@ -34,7 +34,7 @@ SHOT = ROOT / "docs" / "images" / "workbench.png"
 def editable(tmp_path: Path) -> Iterator[Served]:
     game = write_game(tmp_path / "tiny")
     (game / "layouts" / "tiny" / "back.yaml").write_text(COMMENTED_BACK, encoding="utf-8")
-    server = start_serve(game, tmp_path / "out")
+    server = start_serve(game, tmp_path / "out", cwd=tmp_path)  # the page names files as tiny/layouts/…
     try:
         yield server
     finally:
@@ -93,12 +93,28 @@ def test_drag_an_element_ten_mm_right_then_undo(editable: Served, browser: WebDr
     _screenshot(browser, tmp_path)
 
     # Undo restores the file byte for byte.
-    browser.find_element(By.ID, "bench-undo").click()
+    browser.execute_script("document.getElementById('bench-undo').click();")
     wait.until(lambda b: back.read_bytes() == before)
     wait.until(lambda b: _back_src(b) == first)
 
+    # Its corner handle resizes it: 5 mm wider; the arrow key nudges it 0.5 mm left. Each is one line, one undo.
+    browser.find_element(By.CSS_SELECTOR, NAME).click()
+    handle = wait.until(lambda b: b.find_element(By.CSS_SELECTOR, f"{NAME} .handle"))
+    ActionChains(browser).move_to_element(handle).click_and_hold().move_by_offset(round(5 * per_mm), 0) \
+        .release().perform()
+    wait.until(lambda b: back.read_bytes() == before.replace(b"width: 30mm,", b"width: 35mm,"))
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+    wait.until(lambda b: back.read_bytes() == before.replace(b"width: 30mm,", b"width: 35mm,")
+               .replace(b"x: 12mm,", b"x: 11.5mm,"))
+    for _ in range(2):
+        wait.until(lambda b: b.execute_script("return !document.getElementById('bench-undo').disabled;"))
+        browser.execute_script("document.getElementById('bench-undo').click();")  # found and clicked at once
+        time_out = back.read_bytes()
+        wait.until(lambda b, seen=time_out: back.read_bytes() != seen)
+    assert back.read_bytes() == before
+
     # An invalid colour typed in the panel: the located error on the page, nothing written.
-    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, NAME))
+    wait.until(lambda b: _back_src(b) == first and _settled(b))  # no redraw of the dialog is still to come
     browser.find_element(By.CSS_SELECTOR, NAME).click()
     colour = wait.until(lambda b: b.find_element(By.CSS_SELECTOR, '#bench-panel input[name="color"]'))
     colour.send_keys(Keys.CONTROL, "a")  # typed over, as a person does (clear() would send an empty value first)
@@ -118,6 +134,12 @@ def test_drag_an_element_ten_mm_right_then_undo(editable: Served, browser: WebDr
     assert _changed_lines(deck_before, deck.read_text(encoding="utf-8")) == [
         "-    text: A lantern that never goes out.", '+    text: "A lantern, lit."']
     assert editable.stop() == 0
+
+
+def _settled(browser: WebDriver) -> bool:
+    """The page shows a finished rebuild whose verifier has answered: nothing more will redraw the dialog."""
+    return bool(browser.execute_script(
+        "return !!(state && !state.building && state.verify && !state.verify.running);"))
 
 
 def _screenshot(browser: WebDriver, tmp_path: Path) -> None:

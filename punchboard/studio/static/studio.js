@@ -136,6 +136,9 @@ function showPiece(id) {
   }
   openPiece = id;
   const { component, piece } = found;
+  const key = JSON.stringify([component.name, piece, state.editable]);
+  if (dialog.open && dialog.dataset.drawn === key) return; // unchanged (a verifier verdict, a rebuild started)
+  dialog.dataset.drawn = key;
   const shown = piece.numbers.slice(0, 12).map((n) => `#${n}`).join(", ");
   const numbers = piece.numbers.length > 12 ? `${shown}, …` : shown;
   fill("piece-detail",
@@ -279,7 +282,7 @@ function connect() {
 
 document.addEventListener("DOMContentLoaded", () => {
   const dialog = document.getElementById("piece-dialog");
-  dialog.addEventListener("close", () => { openPiece = null; });
+  dialog.addEventListener("close", () => { openPiece = null; delete dialog.dataset.drawn; });
   dialog.addEventListener("click", (e) => { if (e.target === dialog) dialog.close(); });
   connect();
 });

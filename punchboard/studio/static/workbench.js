@@ -1,6 +1,7 @@
 // punchboard studio workbench: the piece shown large with its trim and safe lines; hover an element to see its box
-// and where it is written, click to select it, drag it (snapped to 0.5 mm), nudge it with the arrow keys (0.5 mm;
-// 0.1 mm with Alt), change its values in the panel, edit a card's field in place; undo and redo.
+// and where it is written, click to select it, drag it (or its corner handle to resize it; snapped to 0.5 mm),
+// nudge it with the arrow keys (0.5 mm; 0.1 mm with Alt), change its values in the panel, edit a card's field in
+// place; undo and redo.
 // Every change is one POST to the server, which writes it into the designer's own file (or refuses it with the
 // located message); the page then shows the real drawing when the watch loop has rebuilt.
 // Uses h() and state from studio.js. No framework, no build step.
@@ -111,7 +112,22 @@ function elementBox(piece, which, side, element) {
     if (label) label.textContent = sourceWords(element);
   });
   el.addEventListener("pointerdown", (e) => benchPress(e, piece, which, side, element, el));
+  if (selected) addHandle(el, side, element);
   return el;
+}
+
+// The selected element's resize handle (bottom right): dragging it changes width and height.
+function addHandle(el, side, element) {
+  if (!benchEditable() || element.values.width === undefined || el.querySelector(".handle")) return;
+  const handle = h("div", { class: "handle", title: "drag to resize" });
+  handle.addEventListener("pointerdown", (e) => {
+    e.preventDefault();
+    e.stopPropagation();
+    const rect = el.parentElement.getBoundingClientRect();
+    bench.drag = { x: e.clientX, y: e.clientY, rect, side, element, el, moved: false, resize: true,
+      size: [el.style.width, el.style.height] };
+  });
+  el.append(handle);
 }
 
 function benchPress(e, piece, which, side, element, el) {
@@ -119,8 +135,12 @@ function benchPress(e, piece, which, side, element, el) {
   e.stopPropagation();
   bench.selected = { which, id: element.id };
   const stage = el.parentElement;
-  for (const other of stage.querySelectorAll(".el-box.selected")) other.classList.remove("selected");
+  for (const other of stage.parentElement.querySelectorAll(".el-box.selected")) {
+    other.classList.remove("selected");
+    for (const handle of other.querySelectorAll(".handle")) handle.remove();
+  }
   el.classList.add("selected");
+  addHandle(el, side, element);
   fillPanel(piece, which, side, element);
   if (!benchEditable() || element.values.x === undefined) return;
   const rect = stage.getBoundingClientRect();
@@ -133,26 +153,34 @@ function benchMove(e) {
   const dx = e.clientX - drag.x;
   const dy = e.clientY - drag.y;
   if (Math.abs(dx) + Math.abs(dy) > 2) drag.moved = true;
-  drag.el.style.transform = `translate(${dx}px, ${dy}px)`;
+  if (drag.resize) {
+    drag.el.style.width = `calc(${drag.size[0]} + ${dx}px)`;
+    drag.el.style.height = `calc(${drag.size[1]} + ${dy}px)`;
+  } else {
+    drag.el.style.transform = `translate(${dx}px, ${dy}px)`;
+  }
 }
 
 async function benchRelease(e) {
   const drag = bench.drag;
   if (!drag) return;
   bench.drag = null;
-  if (!drag.moved) { drag.el.style.transform = ""; return; }
-  const { element, side } = drag;
-  const moved = {
-    x: ((e.clientX - drag.x) / drag.rect.width) * side.size_mm[0],
-    y: ((e.clientY - drag.y) / drag.rect.height) * side.size_mm[1],
+  const undo = () => {
+    drag.el.style.transform = "";
+    if (drag.resize) [drag.el.style.width, drag.el.style.height] = drag.size;
   };
+  if (!drag.moved) { undo(); return; }
+  const { element, side } = drag;
+  const dx = ((e.clientX - drag.x) / drag.rect.width) * side.size_mm[0];
+  const dy = ((e.clientY - drag.y) / drag.rect.height) * side.size_mm[1];
+  const moves = drag.resize ? [["width", dx], ["height", dy]] : [["x", dx], ["y", dy]];
   let refused = false;
-  for (const key of ["x", "y"]) { // an axis moved by less than half a step stays where it is
-    if (element.values[key] === undefined || Math.abs(moved[key]) < SNAP / 2) continue;
-    const answer = await benchEdit(side, element, key, snap(element.values[key] + moved[key]));
+  for (const [key, by] of moves) { // an axis moved by less than half a step stays where it is
+    if (element.values[key] === undefined || Math.abs(by) < SNAP / 2) continue;
+    const answer = await benchEdit(side, element, key, snap(element.values[key] + by));
     refused = refused || !answer.ok;
   }
-  if (refused) drag.el.style.transform = "";
+  if (refused) undo();
 }
 
 function nudge(e) {
