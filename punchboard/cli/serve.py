@@ -25,7 +25,6 @@ def _port(text: str) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from punchboard.generator.document.merge import keep_copies
     from punchboard.generator.document.pdf_encoding import keep_encoded
-    from punchboard.spec.loader import load_game
     from punchboard.spec.loader.kept import keep_loaded
     from punchboard.studio.server import StudioServer, serve
     from punchboard.studio.state import Studio
@@ -41,9 +40,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     voice = Voice(args)
     studio = Studio(folder, Path(args.out), build_options(args), limits_of(args), args.trials, args.seed,
                     log=voice.say, alert=lambda text: print(text, flush=True))
-    limits = limits_of(args)
-    studio.workbench = Workbench(folder, lambda copy: load_game(copy, limits),
-                                 read_only=args.read_only or not writable(folder))
+    studio.workbench = Workbench(folder, studio.load, read_only=args.read_only or not writable(folder))
     try:
         server = StudioServer(studio, args.port, voice.detail if voice.verbose else None)
     except OSError as err:  # the port is taken, or not ours to bind

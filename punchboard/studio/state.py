@@ -140,6 +140,7 @@ class Studio:
         self._pictures: Pictures | None = None
         self._repeats = Repeats()
         self._changed = threading.Condition(threading.RLock())  # publish() runs inside it too
+        self._loading = threading.Lock()
         self.version = 0
         self._generation = 0  # rebuilds started; the verifier's verdict counts only for the newest
         self._verify_wanted = threading.Condition()
@@ -215,8 +216,14 @@ class Studio:
                 return  # a newer save is being built: this verdict is about an old one
             self.publish(status="error", building=False, problems=problems, internal=internal)
 
+    def load(self, folder: Path) -> Game:
+        """Load the game in ``folder`` (this game's, or the workbench's copy with an edit) with the serve's limits;
+        one load at a time, so a rebuild and an edit's check never share the loader's kept tables at once."""
+        with self._loading:
+            return load_game(folder, self.limits)
+
     def _rebuild(self, started: float) -> Game:
-        game = load_game(self.folder, self.limits)
+        game = self.load(self.folder)
         root = self.out / game.id
         if self._pictures is None or self.root != root:
             self._pictures = Pictures(root)
