@@ -25,9 +25,10 @@ _CELL = re.compile(r"\t| \| ")
 BULLET = "•"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Style:
-    """How a run of text is set; None keeps the element's own colour, size or font."""
+    """How a run of text is set; None keeps the element's own colour, size or font. Compared and hashed by
+    identity: a text's reader hands out one object per change of style, so looking one up is cheap."""
 
     bold: bool = False
     italic: bool = False
@@ -71,9 +72,15 @@ class _Reader:
         self.own = own
         self.bold = self.italic = False
         self.spans: list[tuple[str, str | None]] = []
+        self.current: Style | None = PLAIN  # the style now, None once a switch or tag changed it
 
     def style(self) -> Style:
         """The style the open switches and tags give the text read next."""
+        if self.current is None:
+            self.current = self._style()
+        return self.current
+
+    def _style(self) -> Style:
         values: dict[str, str | None] = {}
         for name, value in self.spans:
             values[name] = value
@@ -111,6 +118,7 @@ class _Reader:
                 self.spans.pop()
         else:
             return False
+        self.current = None
         return True
 
     def _fragment(self, match: re.Match[str]) -> Fragment:

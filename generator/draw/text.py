@@ -88,8 +88,9 @@ def fit(
     paragraphs = parse(printable(text, base), own, printable(BULLET, base))
     current = size
     floor = min(min_size, size)
+    sized = any(f.style.size is not None for p in paragraphs for w in (*p.words, p.marker, *(w for c in p.cells for w in c)) for f in w)
     while True:
-        metrics = Metrics(base, size, current)
+        metrics = Metrics(base, size, current, sized)
         lines, fits = lay_out(paragraphs, box.width, metrics, options.setting)
         ready, height = placed(lines, metrics, leading)
         uniform = all(line.size == current and line.rule is None for line in ready)
@@ -97,7 +98,7 @@ def fit(
             height = block_height(len(ready), base, current, leading)
         fits = fits and height <= box.height + 0.01
         if fits or current - 0.5 < floor - 1e-9:
-            smallest = min((metrics.size(f) for line in ready for run in line.runs for w in run.words for f in w), default=current)
+            smallest = min((metrics.size(f) for line in ready for run in line.runs for w in run.words for f in w), default=current) if sized else current
             return Fitted(current, ready, current * leading, fits, height, min(smallest, current), size, options, uniform)
         current = max(floor, current - 0.5)
 

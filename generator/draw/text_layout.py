@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import fonts
-from .markup import Fragment, Paragraph, Word, with_text
+from .markup import PLAIN, Fragment, Paragraph, Style, Word, with_text
 
 ICON_SCALE = 1.05  # an inline icon is a square this many font sizes wide
 COLUMN_GAP = 0.8  # between table columns, × the font size
@@ -28,13 +28,15 @@ class Setting:
     hyphenate: str | None = None  # a pyphen language (en, en_GB, de, fr …)
 
 
-@dataclass(frozen=True)
 class Metrics:
-    """Sizes and faces at one step of shrinking: ``current`` of ``asked`` points, ``base`` the element's font."""
+    """Sizes and faces at one step of shrinking: ``current`` of ``asked`` points, ``base`` the element's font;
+    ``sized`` False promises no fragment has a span size (every line is then ``current`` tall)."""
 
-    base: str
-    asked: float
-    current: float
+    __slots__ = ("asked", "base", "current", "faces", "sized")
+
+    def __init__(self, base: str, asked: float, current: float, sized: bool = True):
+        self.base, self.asked, self.current, self.sized = base, asked, current, sized
+        self.faces: dict[Style, str] = {PLAIN: base}
 
     def size(self, fragment: Fragment) -> float:
         """The size ``fragment`` is set at: its span's size shrunk with the text, else the current size."""
@@ -44,8 +46,13 @@ class Metrics:
     def face(self, fragment: Fragment) -> str:
         """The font ``fragment`` is set in: its span's font or the element's, in its weight and style."""
         style = fragment.style
-        font = fonts.resolve(style.font) if style.font else self.base
-        return fonts.styled(font, style.bold, style.italic) if style.bold or style.italic else font
+        if style is PLAIN:
+            return self.base
+        found = self.faces.get(style)
+        if found is None:
+            font = fonts.resolve(style.font) if style.font else self.base
+            found = self.faces[style] = fonts.styled(font, style.bold, style.italic) if style.bold or style.italic else font
+        return found
 
     def fragment_width(self, fragment: Fragment) -> float:
         """How wide ``fragment`` is set (an icon: a square of its size)."""
@@ -54,8 +61,17 @@ class Metrics:
         return fonts.width(fragment.text, self.face(fragment), self.size(fragment))
 
     def width(self, word: Word) -> float:
-        """How wide ``word`` is set."""
-        return sum(self.fragment_width(f) for f in word)
+        """How wide ``word`` is set (the sum of :meth:`fragment_width`, inlined: fitting measures every word
+        at every step of shrinking)."""
+        total = 0.0
+        for f in word:
+            if f.icon:
+                total += self.size(f) * ICON_SCALE
+            elif f.style is PLAIN:
+                total += fonts.width(f.text, self.base, self.current)
+            else:
+                total += fonts.width(f.text, self.face(f), self.size(f))
+        return total
 
     def space(self) -> float:
         """The width of a space between words."""
@@ -67,6 +83,8 @@ class Metrics:
 
     def tallest(self, words: Sequence[Word]) -> float:
         """The largest size set among ``words`` (the current size when there are none)."""
+        if not self.sized:
+            return self.current
         return max((self.size(f) for w in words for f in w), default=self.current)
 
 
