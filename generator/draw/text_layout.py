@@ -15,6 +15,7 @@ from . import fonts
 from .markup import PLAIN, Fragment, Paragraph, Style, Word, with_text
 
 ICON_SCALE = 1.05  # an inline icon is a square this many font sizes wide
+LONGEST_HYPHENATED = 64  # characters: a longer "word" (a URL, a run of letters) is not hyphenated but cut
 COLUMN_GAP = 0.8  # between table columns, × the font size
 RULE_PAD = 0.4  # the room a rule between table rows takes, × the font size
 
@@ -125,7 +126,7 @@ def _split_points(word: Word, language: str) -> list[int]:
     text = "".join(f.text for f in word)
     start = len(text) - len(text.lstrip("\"'([“‘"))
     core = text[start:].rstrip("\"'.,;:!?)]”’")
-    if len(core) < 5 or not core.isalpha():
+    if not 5 <= len(core) <= LONGEST_HYPHENATED or not core.isalpha():
         return []
     return [start + p for p in _hyphenator(language).positions(core)]
 
@@ -148,13 +149,20 @@ def _cut(word: Word, at: int) -> tuple[Word, Word]:
 
 
 def hyphenated(word: Word, room: float, metrics: Metrics, language: str) -> tuple[Word, Word] | None:
-    """The longest start of ``word`` that fits ``room`` with a hyphen after it, and the rest; None when none does."""
-    for point in reversed(_split_points(word, language)):
-        head, tail = _cut(word, point)
+    """The longest start of ``word`` that fits ``room`` with a hyphen after it, and the rest; None when none does.
+    A start's width never shrinks as it grows, so the break is bisected among pyphen's points."""
+    points = _split_points(word, language)
+    found: tuple[Word, Word] | None = None
+    low, high = 0, len(points) - 1
+    while low <= high:
+        middle = (low + high) // 2
+        head, tail = _cut(word, points[middle])
         head = (*head, with_text(head[-1], "-"))
         if metrics.width(head) <= room + 0.01:
-            return head, tail
-    return None
+            found, low = (head, tail), middle + 1
+        else:
+            high = middle - 1
+    return found
 
 
 def wrap(words: Sequence[Word], width: float, metrics: Metrics, language: str | None) -> tuple[list[list[Word]], bool]:
