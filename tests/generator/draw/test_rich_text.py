@@ -13,6 +13,7 @@ from typing import Any
 
 import pdfplumber
 import pyphen
+import pytest
 
 from tests.conftest import run_cli
 
@@ -244,3 +245,29 @@ def test_rich_text_is_deterministic(tmp_path: Path) -> None:
     _build(tmp_path / "b", element, body)
     first = (tmp_path / "a-out" / "aid" / "deck.pdf").read_bytes()
     assert first == (tmp_path / "b-out" / "aid" / "deck.pdf").read_bytes()
+
+
+def test_hyphenation_bisects_the_break_and_leaves_very_long_words_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    from punchboard.generator.draw import fonts
+    from punchboard.generator.draw.markup import Fragment
+    from punchboard.generator.draw.text_layout import Metrics, hyphenated
+
+    fonts.register_builtin()
+    metrics = Metrics("Vera", 10, 10)
+    word = "incomprehensibilities" * 3
+    points = pyphen.Pyphen(lang="en").positions(word)
+    room = fonts.width(word[: points[len(points) // 2]] + "-", "Vera", 10) + 0.001
+    measured: list[str] = []
+    real = fonts.width
+
+    def counting(chars: str, face: str, size: float) -> float:
+        measured.append(chars)
+        return real(chars, face, size)
+
+    monkeypatch.setattr(fonts, "width", counting)
+    split = hyphenated((Fragment(word),), room, metrics, "en")
+    assert split is not None
+    head, tail = ("".join(f.text for f in part) for part in split)
+    assert head == word[: points[len(points) // 2]] + "-" and tail == word[points[len(points) // 2]:]
+    assert len(measured) <= 2 * (len(points).bit_length() + 1)  # bisected: a head and its hyphen per probe
+    assert hyphenated((Fragment("a" * 65),), 1e9, metrics, "en") is None  # over 64 letters: cut, not hyphenated
