@@ -23,7 +23,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from tests.conftest import ROOT
 
 from .conftest import Served, start_serve
-from .tiny_game import COMMENTED_BACK, write_game
+from .tiny_game import COMMENTED_BACK, write_csv_deck, write_game
 
 WAIT = 60  # seconds for a rebuild to reach the page on a busy 2-core machine
 NAME = '.stage[data-side="back"] .el-box[data-element="name"]'
@@ -34,6 +34,7 @@ SHOT = ROOT / "docs" / "images" / "workbench.png"
 def editable(tmp_path: Path) -> Iterator[Served]:
     game = write_game(tmp_path / "tiny")
     (game / "layouts" / "tiny" / "back.yaml").write_text(COMMENTED_BACK, encoding="utf-8")
+    write_csv_deck(game)  # the cards' texts in a CSV
     server = start_serve(game, tmp_path / "out", cwd=tmp_path)  # the page names files as tiny/layouts/…
     try:
         yield server
@@ -124,15 +125,15 @@ def test_drag_an_element_ten_mm_right_then_undo(editable: Served, browser: WebDr
     assert "back.yaml:4:" in message.text and "#12345" in message.text, message.text
     assert back.read_bytes() == before
 
-    # Editing a card's text in the fields table changes that one value of its file.
-    deck = editable.game / "deck.yaml"
-    deck_before = deck.read_text(encoding="utf-8")
+    # Editing a card's text in the fields table changes that one cell of its CSV, every other byte kept.
+    cards = editable.game / "cards.csv"
+    cards_before = cards.read_bytes()
     cell = browser.find_element(By.CSS_SELECTOR, '#piece-detail td[data-field="text"]')
-    browser.execute_script("arguments[0].focus(); arguments[0].textContent = 'A lantern, lit.';", cell)
+    assert "cards.csv:2:" in (cell.get_attribute("title") or "")  # it says where the value is written
+    browser.execute_script("arguments[0].focus(); arguments[0].textContent = 'A lantern, blue';", cell)
     browser.execute_script("arguments[0].blur();", cell)
-    wait.until(lambda b: deck.read_text(encoding="utf-8") != deck_before)
-    assert _changed_lines(deck_before, deck.read_text(encoding="utf-8")) == [
-        "-    text: A lantern that never goes out.", '+    text: "A lantern, lit."']
+    wait.until(lambda b: cards.read_bytes() != cards_before)
+    assert cards.read_bytes() == cards_before.replace(b'"A lantern, lit"', b'"A lantern, blue"')
     assert editable.stop() == 0
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from .conftest import Served, start_serve
 from .tiny_game import COMMENTED_BACK as BACK
-from .tiny_game import write_game
+from .tiny_game import write_csv_deck, write_game
 
 
 def _post(served: Served, path: str, body: Any, *, token: str | None = None, origin: str | None = None,
@@ -148,24 +148,12 @@ def _value(state: dict[str, Any], element: str, key: str) -> float | None:
     return None
 
 
-CSV_DECK = """\
-id: deck
-kind: deck
-name: Tiny deck
-size: bridge
-layout: base/card
-back: {layout: tiny/back}
-fields: [text]
-csv: cards.csv  # the cards are the rows
-"""
 
 
 def test_a_card_text_edit_changes_exactly_one_cell_of_its_csv(tmp_path: Path):
     game = write_game(tmp_path / "tiny")
-    (game / "deck.yaml").write_text(CSV_DECK, encoding="utf-8")
-    cards = game / "cards.csv"
-    before = b'name,text\r\nLantern,"A lantern, lit"\r\nRope,A coil of rope.\r\nMap,"An ""old"" map"\r\n'
-    cards.write_bytes(before)
+    cards = write_csv_deck(game)
+    before = cards.read_bytes()
     served = start_serve(game, tmp_path / "out")
     try:
         state = served.wait_for(lambda s: s["status"] == "ok")

@@ -70,3 +70,24 @@ def write_game(folder: Path, lantern: str = "A lantern that never goes out.") ->
 
 def write_deck(folder: Path, lantern: str) -> None:
     (folder / "deck.yaml").write_text(DECK.replace("{lantern}", lantern), encoding="utf-8")
+
+
+CSV_DECK = """\
+id: deck
+kind: deck
+name: Tiny deck
+size: bridge
+layout: base/card
+back: {layout: tiny/back}
+fields: [text]
+csv: cards.csv  # the cards are the rows
+"""
+
+CARDS_CSV = b'name,text\r\nLantern,"A lantern, lit"\r\nRope,A coil of rope.\r\nMap,"An ""old"" map"\r\n'
+
+
+def write_csv_deck(folder: Path) -> Path:
+    """The same three cards kept in a CSV (CRLF, some cells quoted); the CSV's path."""
+    (folder / "deck.yaml").write_text(CSV_DECK, encoding="utf-8")
+    (folder / "cards.csv").write_bytes(CARDS_CSV)
+    return folder / "cards.csv"
