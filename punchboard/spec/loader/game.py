@@ -40,8 +40,10 @@ def _field_refs(text: Any) -> set[str]:
 def _check_colours(game_palette: dict[str, str], layout: Layout, mark: layout_checks.Mark, out: Collector) -> None:
     palette = {**game_palette, **layout.palette}
     for element in layout.elements:
-        for key in ("fill", "stroke", "color", "accent"):
+        for key in ("fill", "stroke", "color", "accent", "outline", "shadow"):
             colour = element.props.get(key)
+            if isinstance(colour, tuple):  # a text's outline (colour, width) or shadow (dx, dy, colour)
+                colour = colour[0] if key == "outline" else colour[-1]
             if colour is None or colour == "none" or is_bound(colour):
                 continue  # a field-bound colour is checked per piece (look_checks)
             if isinstance(colour, str) and (HEX_COLOUR.match(colour) or colour in palette):

@@ -271,3 +271,19 @@ def test_hyphenation_bisects_the_break_and_leaves_very_long_words_alone(monkeypa
     assert head == word[: points[len(points) // 2]] + "-" and tail == word[points[len(points) // 2]:]
     assert len(measured) <= 2 * (len(points).bit_length() + 1)  # bisected: a head and its hyphen per probe
     assert hyphenated((Fragment("a" * 65),), 1e9, metrics, "en") is None  # over 64 letters: cut, not hyphenated
+
+
+def test_outline_and_shadow_colours_are_checked(tmp_path: Path) -> None:
+    element = "{id: body, type: text, text: '{body}', outline: {color: puce}, shadow: {color: crimsn, dx: 1mm}}"
+    _, stderr = _build(tmp_path / "game", element, "a", verb="check")
+    layout = tmp_path / "game" / "layouts" / "aid.yaml"
+    assert f"{layout}:2:53: outline: unknown colour 'puce'; expected #rrggbb or a palette name (crimson)" in stderr
+    assert f"{layout}:2:76: shadow: unknown colour 'crimsn' (did you mean 'crimson'?)" in stderr
+
+
+def test_a_bad_column_is_a_readable_error(tmp_path: Path) -> None:
+    element = "{id: body, type: text, text: '{body}', columns: [middle, {align: left, widht: 20%}]}"
+    _, stderr = _build(tmp_path / "game", element, "a", verb="check")
+    layout = tmp_path / "game" / "layouts" / "aid.yaml"
+    assert f"{layout}:2:54: columns 'middle' is not valid: expected a column's alignment (left, center, right or justify)" in stderr
+    assert "unknown key 'widht' (did you mean 'width'?); expected one of: align, width" in stderr
