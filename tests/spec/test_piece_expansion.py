@@ -217,3 +217,42 @@ def test_a_backs_unknown_layout_is_located_at_its_name(tmp_path: Path) -> None:
     parts = DECK + "back: plain\ncards:\n  - {name: A}\n"
     assert problems(tmp_path / "b", parts) == [
         "parts.yaml:6:7: back must be 'none' or a mapping with layout and fields, got 'plain'"]
+
+
+def test_what_a_component_says_besides_its_pieces(tmp_path: Path) -> None:
+    deck = load(tmp_path / "a", DECK + "cards:\n  - {name: A}\n")
+    assert deck.printed is True and deck.shape is None and [p.name for p in deck.inputs] == ["parts.yaml"]
+    hidden = load(tmp_path / "b", DECK + "print: false\ncards:\n  - {name: A}\n")
+    assert hidden.printed is False
+    table = load(tmp_path / "c", TABLE, csv=CSV)
+    assert [p.name for p in table.inputs] == ["parts.yaml", "cards.csv"]
+    tokens = load(tmp_path / "d", "id: parts\nkind: tokens\nsize: 20mm\nlayout: mini/face\nshape: hexagon\ntokens:\n  - {name: A}\n")
+    assert tokens.shape is not None and tokens.shape.name == "hexagon"
+
+
+def test_an_empty_list_or_table_is_refused(tmp_path: Path) -> None:
+    assert problems(tmp_path / "a", DECK + "cards: []\n") == ["parts.yaml:6:8: cards is empty; expected at least one entry"]
+    assert problems(tmp_path / "b", TABLE, csv="name,value,count\n") == [
+        "parts.yaml:9:6: cards is empty and the csv has no rows; expected at least one entry"]
+
+
+def test_unknown_entry_keys_and_defaults_are_located_at_the_key(tmp_path: Path) -> None:
+    (found,) = problems(tmp_path / "a", DECK + "cards:\n  - {name: A, colour: red}\n")
+    assert found.startswith("parts.yaml:7:15: unknown field 'colour'")
+    assert found.endswith("declare it under fields: or use one of back, cells, count, layout, name, range")
+    assert problems(tmp_path / "b", DECK + "defaults: {colour: red}\ncards:\n  - {name: A}\n") == [
+        "parts.yaml:6:12: default for undeclared field 'colour'; declare it under fields:"]
+    (found,) = problems(tmp_path / "c", DECK + "cards:\n  - {name: A, layout: mini/nope}\n")
+    assert found.startswith("parts.yaml:7:23: layout 'mini/nope' not found")
+
+
+def test_the_piece_limit_blames_the_range_before_the_copies(tmp_path: Path) -> None:
+    # 2 × 6 values = 12 > 10 before any copy: the range is to blame, not the 2 copies (24 in all)
+    parts = DECK + "copies: 2\ncards:\n  - {name: A, range: {field: value, from: 1, to: 6}, count: 2}\n"
+    (found,) = problems(tmp_path, parts, max_pieces=10)
+    assert found.startswith("parts.yaml:8:22: component expands to at least 24 pieces")
+
+
+def test_a_table_row_of_exactly_the_limit_blames_the_copies(tmp_path: Path) -> None:
+    (found,) = problems(tmp_path, TABLE, max_pieces=9, csv="name,value,count\nA,1,9\n")
+    assert found.startswith("parts.yaml:6:9: component expands to at least 18 pieces, more than the limit of 9;")

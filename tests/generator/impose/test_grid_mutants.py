@@ -228,6 +228,7 @@ def test_gutterfold_fronts_above_the_fold_backs_below() -> None:
     assert sheet.slots[0].clip == sheet.slots[0].trim.inset(-3 * k, -3)
     assert sheet.bleed_x == pytest.approx(3 * k) and sheet.bleed_y == 3
     assert sheet.art_box is not None and sheet.art_box.y == 33 and sheet.art_box.top == 177
+    assert sheet.art_box.x == pytest.approx(x0 - 3 * k) and sheet.art_box.right == pytest.approx(x0 + 240 + 30 * k + 3 * k)
     assert sheet.footer.rect == Rect(10, 10, 280, 10)
 
 
