@@ -65,7 +65,7 @@ def off_gamut(settings: Press, colours: Iterable[tuple[int, int, int]]) -> list[
     """The colours whose press round trip differs from them by more than the limit, worst first."""
     from coloraide import Color
 
-    wanted = sorted(set(colours) - {(0, 0, 0)})  # pure black is written 100 % K (pdfx.pure_black)
+    wanted = sorted(set(colours) - {(0, 0, 0)})  # pure black is written 100 % K (pdfx.device_cmyk)
     found = []
     for rgb, (cmyk, back) in zip(wanted, round_trip(settings.profile, settings.intent_number,
                                                     settings.black_point_compensation, wanted), strict=True):

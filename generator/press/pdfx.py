@@ -2,12 +2,14 @@
 
 Three passes, each by a maintained engine:
 
-1. ``pure_black``: every pure black fill and stroke (``0 0 0 rg``/``RG``, ``0 g``/``G``) in every content stream,
-   form, pattern and Type 3 glyph becomes 100 % K (``0 0 0 1 k``), so black text and thin black lines print
-   with one plate, not as four-colour registration black. Ghostscript keeps DeviceCMYK as it is.
-2. Ghostscript's pdfwrite (``-dPDFX -sColorConversionStrategy=CMYK``, PDF 1.3) converts every other colour and
-   every picture to CMYK through the profile with littleCMS, embeds every font, and flattens transparency
-   (PDF 1.3 has none).
+1. ``device_cmyk`` (pikepdf and littleCMS through Pillow's ImageCms): every RGB and grey fill and stroke colour
+   (``rg``/``RG``/``g``/``G``) in every content stream, form, pattern and Type 3 glyph becomes the DeviceCMYK
+   the profile gives it, with the build's intent and black-point compensation (the same transform the gamut
+   check uses, so the warnings and the file agree); pure black becomes 100 % K (``0 0 0 1 k``), so black text
+   and thin black lines print with one plate, not as four-colour registration black.
+2. Ghostscript's pdfwrite (``-dPDFX -sColorConversionStrategy=CMYK``, PDF 1.3) keeps DeviceCMYK as it is,
+   converts what is left (pictures, shadings) to CMYK with its output profile (``-sOutputICCProfile``), embeds
+   every font, and flattens transparency (PDF 1.3 has none).
 3. pikepdf writes the PDF/X document keys (GTS_PDFXVersion ``PDF/X-1:2003``, GTS_PDFXConformance
    ``PDF/X-1a:2003``, Trapped, Title), the OutputIntent with the profile embedded, a TrimBox and BleedBox on
    every page, and makes the file deterministic: the source's dates (punchboard writes fixed ones) and an /ID
@@ -29,29 +31,49 @@ PDFX_VERSION = "PDF/X-1:2003"  # ISO 15930-4: the version key of every PDF/X-1a:
 PDFX_CONFORMANCE = "PDF/X-1a:2003"  # … and its conformance level
 REGISTRY = "http://www.color.org"
 GS_TIMEOUT = 600  # seconds for one file; a file Ghostscript cannot convert in ten minutes is a bug to report
-BLACK = {"rg": "k", "RG": "K", "g": "k", "G": "K"}
+RGB_TO_CMYK = {"rg": "k", "RG": "K", "g": "k", "G": "K"}
 
 
 class PressError(Exception):
     """Ghostscript is missing or failed on a file (exit 3: not the user's input)."""
 
 
-def _black_ops(stream: Any) -> bool:
-    """Rewrite the pure black colour operators of one content stream; True if it changed."""
+Rgb = tuple[int, int, int]
+
+
+def _rgb(name: str, operands: Any) -> Rgb | None:
+    """The 8-bit sRGB colour an ``rg``/``RG``/``g``/``G`` instruction sets, or None for any other."""
+    if name not in RGB_TO_CMYK or len(operands) != (3 if name in ("rg", "RG") else 1):
+        return None
+    values = [max(0.0, min(1.0, float(v))) for v in operands]
+    r, g, b = (values * 3)[:3]
+    return round(r * 255), round(g * 255), round(b * 255)
+
+
+def _colours(stream: Any, found: dict[Rgb, None]) -> None:
     import pikepdf
 
-    changed = False
+    for instruction in pikepdf.parse_content_stream(stream, " ".join(RGB_TO_CMYK)):
+        if (rgb := _rgb(str(instruction.operator), instruction.operands)) is not None:
+            found[rgb] = None
+
+
+def _rewrite(stream: Any, inks: dict[Rgb, tuple[float, ...]]) -> None:
+    """Each RGB or grey colour instruction of one stream as its DeviceCMYK ``k``/``K`` from ``inks``."""
+    import pikepdf
+
     out: list[Any] = []
+    changed = False
     for instruction in pikepdf.parse_content_stream(stream):
         name = str(instruction.operator)
-        if name in BLACK and all(float(v) == 0 for v in instruction.operands):
-            out.append(pikepdf.ContentStreamInstruction([0, 0, 0, 1], pikepdf.Operator(BLACK[name])))
-            changed = True
-        else:
+        rgb = _rgb(name, instruction.operands)
+        if rgb is None:
             out.append(instruction)  # inline images included, as they were
+            continue
+        out.append(pikepdf.ContentStreamInstruction(list(inks[rgb]), pikepdf.Operator(RGB_TO_CMYK[name])))
+        changed = True
     if changed:
         stream.write(pikepdf.unparse_content_stream(out))
-    return changed
 
 
 def _streams(resources: Any, seen: set[tuple[int, int]]) -> list[Any]:
@@ -77,17 +99,30 @@ def _streams(resources: Any, seen: set[tuple[int, int]]) -> list[Any]:
     return found
 
 
-def pure_black(src: Path, dst: Path) -> None:
-    """Write ``src`` to ``dst`` with every pure black fill and stroke as 100 % K."""
+def device_cmyk(src: Path, dst: Path, settings: Press) -> None:
+    """Write ``src`` to ``dst`` with every RGB and grey fill and stroke colour as DeviceCMYK through the profile
+    (the transform the gamut check uses); pure black as 100 % K."""
     import pikepdf
+
+    from .profile import round_trip
 
     with pikepdf.open(src) as pdf:
         seen: set[tuple[int, int]] = set()
+        streams: list[Any] = []
         for page in pdf.pages:
             page.contents_coalesce()
-            _black_ops(page.obj.Contents)
-            for stream in _streams(page.obj.get("/Resources"), seen):
-                _black_ops(stream)
+            streams.append(page.obj.Contents)
+            streams.extend(_streams(page.obj.get("/Resources"), seen))
+        found: dict[Rgb, None] = {}
+        for stream in streams:
+            _colours(stream, found)
+        wanted = sorted(found)
+        inks = {rgb: tuple(round(v / 255, 4) for v in cmyk)
+                for rgb, (cmyk, _) in zip(wanted, round_trip(settings.profile, settings.intent_number,
+                                                             settings.black_point_compensation, wanted), strict=True)}
+        inks[(0, 0, 0)] = (0, 0, 0, 1)  # black text and rules: one plate, no registration black
+        for stream in streams:
+            _rewrite(stream, inks)
         pdf.save(dst, deterministic_id=True)
 
 
@@ -151,7 +186,7 @@ def convert(src: Path, dst: Path, settings: Press) -> None:
     """Write ``src`` (an RGB PDF punchboard wrote) as a CMYK PDF (PDF/X-1a:2003 when ``settings.pdfx``) at ``dst``."""
     with tempfile.TemporaryDirectory(prefix=".press-", dir=dst.parent) as tmp:
         black, converted, finished = Path(tmp) / "black.pdf", Path(tmp) / "converted.pdf", Path(tmp) / "finished.pdf"
-        pure_black(src, black)
+        device_cmyk(src, black, settings)
         _convert(black, converted, settings)
         _finish(converted, src, finished, settings)
         finished.replace(dst)

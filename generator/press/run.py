@@ -25,7 +25,7 @@ from .shop_sizes import shop_size_warnings
 
 PRESS_FOLDER = "press"
 RECORD = ".press.json"
-VERSION = 2
+VERSION = 3
 
 
 def _code_key(settings: Press) -> str:
@@ -82,6 +82,7 @@ def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[st
     from .design_colours import design_colours, gamut_warnings
     from .pdfx import PDFX_CONFORMANCE, convert
     from .profile import description
+    from .transparency import FLATTEN_DPI, transparent_pages
 
     settings = press(options)
     warnings.extend(gamut_warnings(game, settings))  # by layout element and piece; the files add the rest (SVG art, icons)
@@ -96,6 +97,7 @@ def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[st
     key = _code_key(settings) + repr(sorted(named))
     names = {component.id for component in game.components}
     record: dict[str, Any] = {}
+    notes: list[str] = []
     home = (f"{game.id}-print-and-play.pdf", f"{game.id}-reprint.pdf")  # for home printers: they stay RGB
     for source in sorted(p for p in folder.glob("*.pdf") if p.name not in home):
         data = source.read_bytes()
@@ -104,15 +106,19 @@ def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[st
         if not (isinstance(entry, dict) and entry.get("digest") == digest and (target / source.name).is_file()):
             convert(source, target / source.name, settings)
             said = findings(source, target / source.name, settings, named) if _checked(game, source, names) else []
-            entry = {"digest": digest, "findings": said}
+            entry = {"digest": digest, "findings": said, "flattened": transparent_pages(source)}
         record[source.name] = entry
         warnings.extend(f"{game.id} / {line}" for line in entry["findings"])
+        if entry["flattened"]:
+            notes.append(f"press: {source.name} {_pages(entry['flattened'])}: drawn with transparency (opacity, a picture's alpha), "
+                         f"which PDF/X-1a does not allow: flattened into one {FLATTEN_DPI} dpi CMYK image a page, text included")
     for stale in target.glob("*.pdf"):
         if stale.name not in record:
             stale.unlink()
     record_path.write_text(json.dumps(record, indent=1, sort_keys=True))
     kind = PDFX_CONFORMANCE if settings.pdfx else "CMYK PDF"
-    return warnings, [f"press: {len(record)} {kind} file{'s' if len(record) != 1 else ''} for {description(settings.profile)} in {target}"]
+    return warnings, [f"press: {len(record)} {kind} file{'s' if len(record) != 1 else ''} for {description(settings.profile)} in {target}",
+                      *notes]
 
 
 def press_games(games: list[Game], out: Path, options: BuildOptions) -> tuple[list[tuple[str, str]], bool]:

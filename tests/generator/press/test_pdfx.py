@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pikepdf
 import pytest
 from punchboard.generator.options import BuildOptions
 from punchboard.generator.press.coverage import page_coverage
@@ -110,6 +111,20 @@ def test_the_transparent_plate_is_flattened(inks: tuple[Path, subprocess.Complet
     assert all("ca" not in p and "SMask" not in p for p in problems(inks[0] / "press" / "cards.pdf"))
 
 
+def test_the_flattened_page_is_named(inks: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+    """The translucent plate makes page 1 of cards.pdf transparent: the build says it was flattened; tarot.pdf was not."""
+    from punchboard.generator.press.run import press_game
+
+    from punchboard.spec.loader.game import load_game
+
+    folder = inks[0]
+    options = BuildOptions(print_shop=True, print_shop_preset="drivethrucards")
+    _, notes = press_game(load_game(folder.parent.parent), folder, options)
+    assert notes[1:] == ["press: cards.pdf page 1: drawn with transparency (opacity, a picture's alpha), which PDF/X-1a does not "
+                         "allow: flattened into one 720 dpi CMYK image a page, text included"]
+    assert notes[0].startswith("press: 2 PDF/X-1a:2003 files for Artifex CMYK SWOP Profile in ")
+
+
 def test_press_preflight_names_the_green_and_the_tarot_size(inks: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
     err = inks[1].stderr
     green = [line for line in err.splitlines() if "#00ff00" in line]
@@ -146,6 +161,39 @@ def test_a_colour_no_layout_names_is_reported_by_file_and_page(tmp_path: Path) -
     assert said == ["art.pdf page 2: sRGB #00ff00 is outside the press gamut: it prints as CMYK 62/0/100/0 %, which looks like "
                     "#6abd45 (ΔE2000 16.2), over the 10 the press settings allow"]
     assert findings(source, converted, settings, frozenset({(0, 255, 0)})) == []  # named by its element instead
+
+
+def test_icc_sets_the_ink_of_every_vector_colour(tmp_path: Path) -> None:
+    """A green fill's ink is the chosen profile's conversion (littleCMS), not Ghostscript's default; black stays K."""
+    import pikepdf
+    from punchboard.generator.press.profile import round_trip
+    from reportlab.pdfgen import canvas
+
+    source = tmp_path / "plain.pdf"
+    drawing = canvas.Canvas(str(source), pagesize=(200, 200), invariant=1)
+    drawing.setFillColorRGB(0, 1, 0)
+    drawing.rect(20, 100, 160, 80, stroke=0, fill=1)
+    drawing.setFillColorRGB(0, 0, 0)
+    drawing.setFont("Helvetica", 8)
+    drawing.drawString(20, 50, "Eight-point black text")
+    drawing.save()
+    default = press(BuildOptions(colour="cmyk", pdfx="1a"))
+    other = default.profile.parent / "ps_cmyk.icc"  # Ghostscript ships it beside its default CMYK profile
+    settings = press(BuildOptions(colour="cmyk", pdfx="1a", icc=str(other)))
+    converted = tmp_path / "plain-x.pdf"
+    convert(source, converted, settings)
+    assert problems(converted) == []
+    with pikepdf.open(converted) as pdf:
+        fills = {tuple(round(float(v), 4) for v in i.operands) for i in pikepdf.parse_content_stream(pdf.pages[0], "k")}
+    wanted, defaults = (tuple(round(v / 255, 4) for v in round_trip(s.profile, 1, True, [(0, 255, 0)])[0][0])
+                        for s in (settings, default))
+    assert max(abs(a - b) for a, b in zip(wanted, defaults, strict=True)) > 0.05
+
+    def near(ink: tuple[float, ...]) -> bool:  # Ghostscript writes DeviceCMYK back to within 0.1 %
+        return any(max(abs(a - b) for a, b in zip(ink, fill, strict=True)) < 0.002 for fill in fills)
+
+    assert near(wanted) and not near(defaults)
+    assert (0, 0, 0, 1) in fills
 
 
 def test_a_deleted_press_file_is_written_again(inks: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
@@ -189,6 +237,8 @@ def test_a_bundled_game_with_drivethrucards_passes(tmp_path: Path) -> None:
     for path in files:
         assert problems(path) == [], path.name
         assert all(sum(page) > 0 for page in ink_coverage(path))
+        with pikepdf.open(path) as pdf:  # no transparency in this game: every page keeps its text as text
+            assert all(any(str(i.operator) == "BT" for i in pikepdf.parse_content_stream(page)) for page in pdf.pages), path.name
 
 
 def test_a_profile_that_is_not_cmyk_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
