@@ -10,6 +10,7 @@ says so and the caller warns, naming game, component and card. :class:`Options` 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,7 @@ class Options:
 
 
 PLAIN_OPTIONS = Options()
+HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 
 
 def options(props: Mapping[str, Any], palette: Mapping[str, str]) -> Options:
@@ -237,11 +239,17 @@ class _Pen:
             self._fragment(fragment, fragment.text, x, baseline, ink, stroke, wide)
             x += wide
 
+    def _span_colour(self, name: str) -> str:
+        """A span's colour: a palette name's value or #rrggbb; anything else (text no check read, such as a
+        cover's) keeps the element's colour."""
+        value = self.fitted.options.palette.get(name, name)
+        return value if HEX.fullmatch(value) else self.colour
+
     def _fragment(self, fragment: Fragment, shown: str, x: float, baseline: float, ink: str | None, stroke: float, wide: float) -> None:
         """One fragment (``shown`` of its text, ``wide`` points wide) or its icon, with underline and strike."""
         canvas, style = self.canvas, fragment.style
         size = self.metrics.size(fragment)
-        colour = ink or (self.fitted.options.palette.get(style.color, style.color) if style.color else self.colour)
+        colour = ink or (self._span_colour(style.color) if style.color else self.colour)
         if fragment.icon:
             if self.icons:
                 draw_icon(canvas, fragment.icon, Rect(x, baseline - size * 0.18, size * ICON_SCALE, size * ICON_SCALE),
