@@ -287,3 +287,17 @@ def test_a_bad_column_is_a_readable_error(tmp_path: Path) -> None:
     layout = tmp_path / "game" / "layouts" / "aid.yaml"
     assert f"{layout}:2:54: columns 'middle' is not valid: expected a column's alignment (left, center, right or justify)" in stderr
     assert "unknown key 'widht' (did you mean 'width'?); expected one of: align, width" in stderr
+
+
+def test_tables_and_lists_shrink_to_fit(tmp_path: Path) -> None:
+    element = ("{id: body, type: text, x: 4mm, y: 4mm, width: 50mm, height: 24mm, size: 10pt, min_size: 5pt, text: '{body}', "
+               "columns: [right, left, left], rules: true}")
+    chars, stderr = _build(tmp_path / "game", element, TABLE + "\n" + LIST)
+    sizes = {round(c["size"], 2) for c in chars}
+    assert len(sizes) == 1 and 5 <= sizes.pop() < 10  # shrunk, every construct with it
+    assert "does not fit" not in stderr
+    bottom = max(c["bottom"] for c in chars)
+    top = min(c["top"] for c in chars)
+    assert bottom - top <= 24 * MM + 0.5  # inside its box
+    lines = [_words(line) for line in _lines(chars)]
+    assert [_text(w[0]) for w in lines if _text(w[0])[0].isdigit()][-3:] == ["1.", "2.", "10."]
