@@ -18,6 +18,7 @@ from typing import Any
 
 from punchboard.generator.options import BuildOptions
 
+from punchboard.plumbing.sealed import read_sealed, write_sealed
 from punchboard.spec.model import Game
 
 from .settings import Press, press, wanted
@@ -91,7 +92,7 @@ def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[st
     target.mkdir(exist_ok=True)
     record_path = target / RECORD
     try:
-        old: dict[str, Any] = json.loads(record_path.read_text()) if record_path.is_file() else {}
+        old: dict[str, Any] = json.loads(read_sealed(record_path) or b"{}")  # a damaged record is read as missing
     except ValueError:
         old = {}
     key = _code_key(settings) + repr(sorted(named))
@@ -115,7 +116,7 @@ def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[st
     for stale in target.glob("*.pdf"):
         if stale.name not in record:
             stale.unlink()
-    record_path.write_text(json.dumps(record, indent=1, sort_keys=True))
+    write_sealed(record_path, json.dumps(record, indent=1, sort_keys=True).encode())
     kind = PDFX_CONFORMANCE if settings.pdfx else "CMYK PDF"
     return warnings, [f"press: {len(record)} {kind} file{'s' if len(record) != 1 else ''} for {description(settings.profile)} in {target}",
                       *notes]

@@ -206,6 +206,11 @@ def test_a_deleted_press_file_is_written_again(inks: tuple[Path, subprocess.Comp
     again = build(game, out, "--shop", "drivethrucards")
     assert again.returncode == 0 and "#00ff00" in again.stderr  # the preflight is said again, not only on the first build
     assert press_file.read_bytes() == first
+    record = out / "inks" / "press" / ".press.json"
+    record.write_bytes(record.read_bytes()[:-3] + b"xyz")  # a damaged record is read as missing: the work is done again
+    damaged = build(game, out, "--shop", "drivethrucards")
+    assert damaged.returncode == 0 and "#00ff00" in damaged.stderr
+    assert press_file.read_bytes() == first
 
 
 def test_four_colour_black_over_the_limit_is_reported(tmp_path: Path) -> None:
