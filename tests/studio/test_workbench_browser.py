@@ -109,10 +109,19 @@ def test_drag_an_element_ten_mm_right_then_undo(editable: Served, browser: WebDr
                .replace(b"x: 12mm,", b"x: 11.5mm,"))
     for _ in range(2):
         wait.until(lambda b: b.execute_script("return !document.getElementById('bench-undo').disabled;"))
+        seen = back.read_bytes()
         browser.execute_script("document.getElementById('bench-undo').click();")  # found and clicked at once
-        time_out = back.read_bytes()
-        wait.until(lambda b, seen=time_out: back.read_bytes() != seen)
+        wait.until(lambda b, seen=seen: back.read_bytes() != seen)
     assert back.read_bytes() == before
+
+    # Dragged to 0.3 mm from the safe line, it goes onto it (x: 0mm), not to the 0.5 mm grid; then undone.
+    wait.until(lambda b: _settled(b) and _back_src(b) == first)
+    ActionChains(browser).move_to_element(browser.find_element(By.CSS_SELECTOR, NAME)).click_and_hold() \
+        .move_by_offset(-round(5.85 * per_mm), 0).move_by_offset(-round(5.85 * per_mm), 0).release().perform()
+    wait.until(lambda b: back.read_bytes() != before)
+    assert back.read_bytes() == before.replace(b"x: 12mm,", b"x: 0mm,")
+    browser.execute_script("document.getElementById('bench-undo').click();")
+    wait.until(lambda b: back.read_bytes() == before)
 
     # An invalid colour typed in the panel: the located error on the page, nothing written.
     wait.until(lambda b: _back_src(b) == first and _settled(b))  # no redraw of the dialog is still to come

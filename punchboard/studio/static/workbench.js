@@ -1,5 +1,6 @@
 // punchboard studio workbench: the piece shown large with its trim and safe lines; hover an element to see its box
-// and where it is written, click to select it, drag it (or its corner handle to resize it; snapped to 0.5 mm),
+// and where it is written, click to select it, drag it (onto the trim and safe lines and other elements' edges and
+// centres within 4 screen pixels, else to the 0.5 mm grid; Alt: the grid only) or its corner handle to resize it,
 // nudge it with the arrow keys (0.5 mm; 0.1 mm with Alt), change its values in the panel, edit a card's field in
 // place; undo and redo.
 // Every change is one POST to the server, which writes it into the designer's own file (or refuses it with the
@@ -9,6 +10,7 @@
 
 const TOKEN = new URLSearchParams(location.search).get("token") || "";
 const SNAP = 0.5; // mm
+const GUIDE_PX = 4; // a moved edge or centre this close (on screen) to a line or another element's goes onto it
 const bench = { selected: null, drag: null, written: {}, undo: 0, redo: 0, message: "", error: false };
 const LENGTHS = ["x", "y", "width", "height"];
 const WORDS = ["text", "color", "fill", "stroke"];
@@ -171,16 +173,50 @@ async function benchRelease(e) {
   };
   if (!drag.moved) { undo(); return; }
   const { element, side } = drag;
-  const dx = ((e.clientX - drag.x) / drag.rect.width) * side.size_mm[0];
-  const dy = ((e.clientY - drag.y) / drag.rect.height) * side.size_mm[1];
-  const moves = drag.resize ? [["width", dx], ["height", dy]] : [["x", dx], ["y", dy]];
+  const fx = (e.clientX - drag.x) / drag.rect.width;
+  const fy = (e.clientY - drag.y) / drag.rect.height;
+  const guides = drag.resize || e.altKey ? null : guidesOf(side, element);
+  const moves = drag.resize ? [["width", fx, 0], ["height", fy, 1]] : [["x", fx, 0], ["y", fy, 1]];
   let refused = false;
-  for (const [key, by] of moves) { // an axis moved by less than half a step stays where it is
-    if (element.values[key] === undefined || Math.abs(by) < SNAP / 2) continue;
-    const answer = await benchEdit(side, element, key, snap(element.values[key] + by));
+  for (const [key, by, axis] of moves) { // an axis moved by less than half a step stays where it is
+    const mm = by * side.size_mm[axis];
+    if (element.values[key] === undefined || Math.abs(mm) < SNAP / 2) continue;
+    const onGuide = guides && snapToGuide(element.box[axis], element.box[axis + 2], by, guides[axis],
+      GUIDE_PX / (axis ? drag.rect.height : drag.rect.width));
+    const value = onGuide === null || onGuide === undefined
+      ? snap(element.values[key] + mm)
+      : Math.round((element.values[key] + onGuide * side.size_mm[axis]) * 10) / 10;
+    const answer = await benchEdit(side, element, key, value);
     refused = refused || !answer.ok;
   }
   if (refused) undo();
+}
+
+// Where a moved element's edges and centre may snap to (fractions of the picture, per axis): the trim and safe
+// lines' edges and centres, and other elements' (not those covering the whole piece, such as a background).
+function guidesOf(side, element) {
+  const guides = [[], []];
+  const boxes = [side.lines.trim, side.lines.safe];
+  for (const other of side.elements) {
+    if (other.id !== element.id && !(other.box[2] >= 0.999 && other.box[3] >= 0.999)) boxes.push(other.box);
+  }
+  for (const b of boxes) {
+    for (const axis of [0, 1]) guides[axis].push(b[axis], b[axis] + b[axis + 2] / 2, b[axis] + b[axis + 2]);
+  }
+  return guides;
+}
+
+// The move (a fraction) that puts the nearest of the element's edges or centre on a guide within the tolerance,
+// or null: then the move snaps to the 0.5 mm grid instead.
+function snapToGuide(start, extent, move, guides, tolerance) {
+  let best = null;
+  for (const edge of [0, extent / 2, extent]) {
+    for (const guide of guides) {
+      const off = guide - (start + edge + move);
+      if (Math.abs(off) <= tolerance && (best === null || Math.abs(off) < Math.abs(best))) best = off;
+    }
+  }
+  return best === null ? null : move + best;
 }
 
 function nudge(e) {
