@@ -30,29 +30,43 @@ def description(path: Path) -> str:
     return str(ImageCms.getProfileDescription(ImageCms.getOpenProfile(str(path)))).strip() or path.name
 
 
+def _transform_class() -> Any:
+    from PIL import Image, ImageCms
+
+    class Transform(ImageCms.ImageCmsTransform):
+        """A transform whose result does not carry the output profile: littleCMS cannot write some profiles
+        back out (Ghostscript's ps_cmyk.icc), and only the pixels are wanted here."""
+
+        def apply(self, im: Image.Image, imOut: Image.Image | None = None) -> Image.Image:
+            out = imOut if imOut is not None else Image.new(self.output_mode, im.size)
+            self.transform.apply(im.getim(), out.getim())
+            return out
+
+    return Transform
+
+
 @lru_cache(maxsize=4)
 def _transforms(path: Path, intent: int, bpc: bool) -> tuple[Any, Any]:
     from PIL import ImageCms
 
-    srgb, cmyk = ImageCms.createProfile("sRGB"), ImageCms.getOpenProfile(str(path))
+    srgb, cmyk = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")), ImageCms.ImageCmsProfile(str(path))
     flags = ImageCms.Flags.BLACKPOINTCOMPENSATION if bpc else ImageCms.Flags.NONE
-    there = ImageCms.buildTransform(srgb, cmyk, "RGB", "CMYK", renderingIntent=ImageCms.Intent(intent), flags=flags)
-    back = ImageCms.buildTransform(cmyk, srgb, "CMYK", "RGB", renderingIntent=ImageCms.Intent(1), flags=flags)
+    transform = _transform_class()
+    there = transform(srgb, cmyk, "RGB", "CMYK", ImageCms.Intent(intent), flags=flags)
+    back = transform(cmyk, srgb, "CMYK", "RGB", ImageCms.Intent.RELATIVE_COLORIMETRIC, flags=flags)
     return there, back
 
 
 def round_trip(path: Path, intent: int, bpc: bool, colours: list[tuple[int, int, int]]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Each sRGB colour's CMYK values (0–255) through the profile and the sRGB the press gives back."""
-    from PIL import Image, ImageCms
+    from PIL import Image
 
     if not colours:
         return []
     there, back = _transforms(path, intent, bpc)
     row = Image.new("RGB", (len(colours), 1))
     row.putdata(colours)
-    cmyk = ImageCms.applyTransform(row, there)
-    assert cmyk is not None
-    rgb = ImageCms.applyTransform(cmyk, back)
-    assert rgb is not None
+    cmyk = there.apply(row)
+    rgb = back.apply(cmyk)
     inks, seen = cmyk.tobytes(), rgb.tobytes()
     return [(tuple(inks[4 * i:4 * i + 4]), tuple(seen[3 * i:3 * i + 3])) for i in range(len(colours))]
