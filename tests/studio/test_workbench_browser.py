@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import difflib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from PIL import Image
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -115,7 +116,7 @@ def test_drag_an_element_ten_mm_right_then_undo(editable: Served, browser: WebDr
     assert back.read_bytes() == before
 
     # Dragged to 0.3 mm from the safe line, it goes onto it (x: 0mm), not to the 0.5 mm grid; then undone.
-    wait.until(lambda b: _settled(b) and _back_src(b) == first)
+    _until(browser, lambda b: _settled(b) and _back_src(b) == first)
     ActionChains(browser).move_to_element(browser.find_element(By.CSS_SELECTOR, NAME)).click_and_hold() \
         .move_by_offset(-round(5.85 * per_mm), 0).move_by_offset(-round(5.85 * per_mm), 0).release().perform()
     wait.until(lambda b: back.read_bytes() != before)
@@ -144,6 +145,20 @@ def test_drag_an_element_ten_mm_right_then_undo(editable: Served, browser: WebDr
     wait.until(lambda b: cards.read_bytes() != cards_before)
     assert cards.read_bytes() == cards_before.replace(b'"A lantern, lit"', b'"A lantern, blue"')
     assert editable.stop() == 0
+
+
+def _until(browser: WebDriver, check: Callable[[WebDriver], object]) -> None:
+    """Wait (bounded) for ``check``; on a timeout, say what the page was showing."""
+    try:
+        WebDriverWait(browser, WAIT, poll_frequency=0.2).until(check)
+    except TimeoutException:
+        seen = browser.execute_script(
+            "const img = document.querySelector('.stage[data-side=\"back\"] img');"
+            "return JSON.stringify({src: img && img.getAttribute('src'), building: state.building,"
+            " verify: state.verify && state.verify.running, version: state.version,"
+            " active: document.activeElement && document.activeElement.outerHTML.slice(0, 80),"
+            " drag: !!bench.drag, back: state.components[0].pieces[0].back});")
+        raise AssertionError(f"timed out; the page showed {seen}") from None
 
 
 def _settled(browser: WebDriver) -> bool:

@@ -1,4 +1,4 @@
-// punchboard studio workbench: the piece shown large with its trim and safe lines; hover an element to see its box
+// punchboard studio workbench: the piece shown large with its trim and safe lines and mm rulers; hover an element to see its box
 // and where it is written, click to select it, drag it (onto the trim and safe lines and other elements' edges and
 // centres within 4 screen pixels, else to the 0.5 mm grid; Alt: the grid only) or its corner handle to resize it,
 // nudge it with the arrow keys (0.5 mm; 0.1 mm with Alt), change its values in the panel, edit a card's field in
@@ -171,7 +171,7 @@ async function benchRelease(e) {
     drag.el.style.transform = "";
     if (drag.resize) [drag.el.style.width, drag.el.style.height] = drag.size;
   };
-  if (!drag.moved) { undo(); return; }
+  if (!drag.moved) { undo(); benchCatchUp(); return; }
   const { element, side } = drag;
   const fx = (e.clientX - drag.x) / drag.rect.width;
   const fy = (e.clientY - drag.y) / drag.rect.height;
@@ -190,6 +190,12 @@ async function benchRelease(e) {
     refused = refused || !answer.ok;
   }
   if (refused) undo();
+  benchCatchUp();
+}
+
+// A state that came during a drag or while a value was typed was not drawn into the open piece: draw it now.
+function benchCatchUp() {
+  if (openPiece && !benchBusy()) showPiece(openPiece);
 }
 
 // Where a moved element's edges and centre may snap to (fractions of the picture, per axis): the trim and safe
@@ -279,7 +285,24 @@ function stageOf(piece, which) {
     box("guide bleed", side.lines.bleed, { title: "bleed" }),
     box("guide trim", side.lines.trim, { title: "trim" }),
     box("guide safe", side.lines.safe, { title: "safe" }),
+    ruler(side, 0), ruler(side, 1),
     side.elements.map((element) => elementBox(piece, which, side, element)));
+}
+
+// A millimetre ruler along the trim's top (axis 0) or left edge (axis 1): a tick every 5 mm, numbered every 10 mm.
+function ruler(side, axis) {
+  const trim = side.lines.trim;
+  const length = side.size_mm[axis] * trim[axis + 2];
+  const ticks = [];
+  for (let mm = 0; mm <= length + 1e-6 && ticks.length < 400; mm += 5) {
+    const at = `${(mm / length) * 100}%`;
+    ticks.push(h("span", { class: mm % 10 === 0 ? "tick major" : "tick", style: axis ? `top:${at}` : `left:${at}` },
+      mm % 10 === 0 ? String(mm) : ""));
+  }
+  const place = axis
+    ? `top:${trim[1] * 100}%;height:${trim[3] * 100}%`
+    : `left:${trim[0] * 100}%;width:${trim[2] * 100}%`;
+  return h("div", { class: `ruler ${axis ? "left" : "top"}`, style: place, title: "millimetres from the trim" }, ticks);
 }
 
 // The large view of a piece: both sides as stages, the toolbar and the property panel.
@@ -326,5 +349,7 @@ document.addEventListener("pointerup", benchRelease);
 document.addEventListener("keydown", nudge);
 
 document.addEventListener("DOMContentLoaded", () => {
-  document.getElementById("piece-dialog").addEventListener("close", () => { bench.selected = null; bench.drag = null; });
+  const dialog = document.getElementById("piece-dialog");
+  dialog.addEventListener("close", () => { bench.selected = null; bench.drag = null; });
+  dialog.addEventListener("focusout", () => setTimeout(benchCatchUp, 0)); // a value typed and left
 });
