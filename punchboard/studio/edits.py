@@ -35,6 +35,7 @@ TEXT_KEYS = ("text", "color", "fill", "stroke")
 EDITABLE_KEYS = LENGTH_KEYS + TEXT_KEYS
 _LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*([a-z%]*)\s*$")
 _PLAIN_SAFE = re.compile(r"^[A-Za-z][A-Za-z0-9 ._()/'-]*$")
+_BREAK = re.compile(r"\r\n|\r|\n")
 _RESERVED = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "~"}
 
 
@@ -72,9 +73,14 @@ def _parse(text: str, name: str) -> Any:
 
 
 def _offset(text: str, line: int, col: int) -> int:
-    """Character offset of 0-based ``line``/``col``."""
-    lines = text.splitlines(keepends=True)
-    return sum(len(s) for s in lines[:line]) + col
+    """Character offset of 0-based ``line``/``col`` (lines end at \\n, \\r\\n or \\r, as YAML and CSV count them)."""
+    start = 0
+    for _ in range(line):
+        found = _BREAK.search(text, start)
+        if found is None:
+            raise EditRefused(f"line {line + 1} is past the end of the file; reload the page", 409)
+        start = found.end()
+    return start + col
 
 
 def _scalar_end(text: str, start: int, flow: bool) -> int:
@@ -131,7 +137,7 @@ def _is_flow(mapping: Any) -> bool:
 
 def _written(old_token: str, value: str) -> str:
     """``value`` as a YAML scalar token, quoted as the old token was (plain only when that reads back the same)."""
-    if old_token.startswith("'"):
+    if old_token.startswith("'") and value.isprintable():  # a line break or a tab needs the double-quoted style
         return "'" + value.replace("'", "''") + "'"
     if old_token.startswith('"') or not _PLAIN_SAFE.match(value) or value.lower() in _RESERVED \
             or value != value.strip() or ": " in value or " #" in value:

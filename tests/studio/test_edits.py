@@ -122,3 +122,14 @@ def test_an_edit_that_would_not_load_is_refused_with_its_location_and_writes_not
     assert back.read_bytes() == before
     validated(folder, back, element_edit(back, "name", "color", "#123456"), load_game)  # a good one passes
     assert back.read_bytes() == before  # and checking writes nothing either
+
+
+def test_a_text_with_a_line_break_is_written_double_quoted_and_reads_back(tmp_path: Path):
+    from ruamel.yaml import YAML
+
+    path = tmp_path / "l.yaml"
+    path.write_text("elements:\n  - {id: a, type: text, text: 'Old\u2028text'}\n  - {id: b, type: text, text: 'x'}\n",
+                    encoding="utf-8")
+    after = element_edit(path, "b", "text", "two\nlines").decode("utf-8")
+    assert after.endswith('text: "two\\nlines"}\n')  # the unicode line separator above counts as no line end
+    assert YAML(typ="safe").load(after)["elements"][1]["text"] == "two\nlines"
