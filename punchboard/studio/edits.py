@@ -31,7 +31,7 @@ from punchboard.plumbing.paths import is_inside
 from punchboard.plumbing.units import POINTS_PER
 
 LENGTH_KEYS = ("x", "y", "width", "height")
-TEXT_KEYS = ("text", "color", "fill", "stroke")
+TEXT_KEYS = ("text", "color", "fill", "stroke", "font", "align", "valign")
 EDITABLE_KEYS = LENGTH_KEYS + TEXT_KEYS
 _LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*([a-z%]*)\s*$")
 _PLAIN_SAFE = re.compile(r"^[A-Za-z][A-Za-z0-9 ._()/'-]*$")

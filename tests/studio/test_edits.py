@@ -25,6 +25,10 @@ elements:
     width: 1in
     height: 6
     fill: "#aa3300"
+  - id: title
+    type: text
+    align: center
+    font: Vera  # the plain face
 """
 
 
@@ -50,6 +54,8 @@ def layout(tmp_path: Path) -> Path:
     ("band", "height", 7.25, None, "height: 6", "height: 7.3"),  # a bare number (mm) stays bare
     ("band", "fill", "#0044aa", None, 'fill: "#aa3300"', 'fill: "#0044aa"'),
     ("badge", "fill", "paper", None, "fill: ink}", "fill: paper}"),  # plain stays plain when it reads back
+    ("title", "align", "left", None, "align: center", "align: left"),  # a block mapping's plain value
+    ("title", "font", "Vera-Bold", None, "font: Vera  ", "font: Vera-Bold  "),  # the comment stays where it was
 ])
 def test_one_value_changes_in_the_files_unit_and_nothing_else(layout: Path, element: str, key: str, value: object,
                                                               extent: float | None, old: str, new: str):

@@ -13,7 +13,7 @@ const SNAP = 0.5; // mm
 const GUIDE_PX = 4; // a moved edge or centre this close (on screen) to a line or another element's goes onto it
 const bench = { selected: null, drag: null, written: {}, undo: 0, redo: 0, message: "", error: false };
 const LENGTHS = ["x", "y", "width", "height"];
-const WORDS = ["text", "color", "fill", "stroke"];
+const WORDS = ["text", "color", "fill", "stroke", "font", "align", "valign"];
 
 function benchEditable() {
   return !!(state && state.editable && TOKEN);
