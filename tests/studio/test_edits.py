@@ -139,3 +139,10 @@ def test_a_text_with_a_line_break_is_written_double_quoted_and_reads_back(tmp_pa
     after = element_edit(path, "b", "text", "two\nlines").decode("utf-8")
     assert after.endswith('text: "two\\nlines"}\n')  # the unicode line separator above counts as no line end
     assert YAML(typ="safe").load(after)["elements"][1]["text"] == "two\nlines"
+
+
+def test_a_font_written_as_a_mapping_is_refused(tmp_path: Path):
+    path = tmp_path / "l.yaml"
+    path.write_text("elements:\n  - id: a\n    type: text\n    font: {family: Vera, weight: bold}\n", encoding="utf-8")
+    with pytest.raises(EditRefused, match="collection"):
+        element_edit(path, "a", "font", "Vera")
