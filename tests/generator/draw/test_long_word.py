@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from punchboard.generator.draw import fonts, text
 from pypdf import PdfReader
 
 from punchboard.cli import main
-from punchboard.generator.draw import fonts, text
 from tests.cli.minigame import write_game
 
 
