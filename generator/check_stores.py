@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from punchboard.generator.draw.kept import KeptSide, Store
+from punchboard.generator.draw.kept import KeptSide, Store, font_set
 
 from punchboard.plumbing.paths import resolved
 from punchboard.spec import validated
@@ -43,12 +43,14 @@ class CheckStores:
 
     def __init__(self, game: Game, options: BuildOptions):
         self.folder = folder(game)
+        self.game = game
         self.salt = side_salt(build_digest(game, options))
         self._sides: dict[str, _Sides] = {}
         self._looks: dict[str, LookStore] = {}
 
     def sides(self, component: Component) -> Store:
-        store = self._sides[component.id] = _Sides(self.folder, component.id, self.salt)  # reads what it can
+        store = self._sides[component.id] = _Sides(self.folder, component.id, self.salt,  # reads what it can
+                                                   fonts=font_set(self.game, component))
         return store
 
     def looks(self, component: Component) -> LookStore:

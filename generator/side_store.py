@@ -2,7 +2,7 @@
 
 A build of a component finds the sides an earlier build drew (draw/kept.py) and
 keeps the sides this build drew or reused for the next. A record is a one-line head
-``key meta-length stream-length crc``, the side's font calls, warnings and fingerprints
+``key meta-length stream-length crc``, the side's filters, fonts, warnings, fingerprints and run forms
 (``marshal``: plain tuples, strings and bytes, quick to read and write; the header names
 the Python that wrote them, and another one draws again), and its encoded content stream
 as it is (about the size of the side in the PDF). A key names what the side is drawn from,
@@ -21,7 +21,7 @@ build used, the save writes the used records to a new file that replaces it. A b
 nothing to read from (the first, ``--force``, a file of another version) writes a new file.
 
 The run forms of fixed elements the sides place (draw/fixed_forms.py) are kept beside them in
-``<component>.runs`` (marshal, under the build's salt): a build that replays the first sheet's
+``<component>.runs`` (marshal, under the build's salt): a build that reuses the first sheet's
 sides takes the forms they place from there instead of drawing the frame and art again.
 """
 
@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
-from punchboard.generator.draw.kept import FORMAT, FontCall, KeptSide, Store
+from punchboard.generator.draw.kept import FORMAT, FontSet, KeptSide, Store
 
 from punchboard.plumbing.file_digest import stamp
 from punchboard.plumbing.sealed import read_sealed, write_sealed
@@ -50,19 +50,9 @@ HEADER = f"punchboard kept sides {FORMAT} marshal {marshal.version} python {sys.
 HEAD = 64 + 1 + 8 + 1 + 8 + 1 + 8 + 1  # key, meta length, stream length, crc (hex), spaces and newline
 
 
-def _call_out(call: FontCall) -> FontCall:
-    """A font call as kept: printable ASCII shown as itself in the first subset is kept without its result
-    (``None``, which draw/kept.py's replay_fonts reads)."""
-    if call[0] == "s":
-        text, result = call[2], call[3]
-        if len(result) == 1 and result[0][0] == 0 and text.isascii() and result[0][1] == text.encode("ascii"):
-            return ("s", call[1], text, None)
-    return call
-
-
 def encode(key: str, kept: KeptSide) -> bytes:
     """A side's record."""
-    meta = marshal.dumps((kept.filters, tuple(_call_out(call) for call in kept.fonts), kept.heard, kept.prints, kept.runs))
+    meta = marshal.dumps((kept.filters, kept.faces, kept.heard, kept.prints, kept.runs))
     crc = zlib.crc32(kept.stream, zlib.crc32(meta))
     return b"%s %08x %08x %08x\n%s%s" % (key.encode("ascii"), len(meta), len(kept.stream), crc, meta, kept.stream)
 
@@ -87,8 +77,8 @@ def decode(record: bytes) -> tuple[str, KeptSide] | None:
     if len(meta) != meta_length or len(stream) != stream_length or zlib.crc32(stream, zlib.crc32(meta)) != crc:
         return None
     try:
-        filters, calls, heard, prints, runs = marshal.loads(meta)
-        return key, KeptSide(stream, filters, calls, heard, prints, runs)
+        filters, faces, heard, prints, runs = marshal.loads(meta)
+        return key, KeptSide(stream, filters, faces, heard, prints, runs)
     except (ValueError, EOFError, TypeError, IndexError):
         return None
 
@@ -96,10 +86,11 @@ def decode(record: bytes) -> tuple[str, KeptSide] | None:
 class SideStore(Store):
     """One component's kept sides, read from and written to its file (see the module's docstring).
 
-    With ``read`` False (``build --force``) nothing is found; what is drawn is still kept."""
+    With ``read`` False (``build --force``) nothing is found; what is drawn is still kept. ``fonts``: the
+    component's (draw/kept.py's ``font_set``; None: nothing is kept)."""
 
-    def __init__(self, folder: Path, component_id: str, salt: str, read: bool = True):
-        super().__init__(salt)
+    def __init__(self, folder: Path, component_id: str, salt: str, read: bool = True, fonts: FontSet | None = None):
+        super().__init__(salt, fonts)
         self.path = folder / FOLDER / f"{component_id}.sides"
         self._old: IO[bytes] | None = None  # the kept file, read
         self._index: dict[str, tuple[int, int]] = {}  # key → (offset, length) of a record in the kept file
@@ -144,7 +135,7 @@ class SideStore(Store):
         self._warm.append((path, path.open("rb"), index))
 
     def took(self, key: str) -> None:
-        """A side was replayed: one a worker drew for this build counts as drawn, not kept."""
+        """A side was reused: one a worker drew for this build counts as drawn, not kept."""
         if any(key in index for _, _, index in self._warm):
             self.drawn += 1
         else:

@@ -6,12 +6,12 @@ pages cannot be drawn apart and joined. What can be done apart is the drawing
 itself. Each worker imposes the component as the build does and draws its share
 of the pages (a contiguous run) on a canvas of its own that is never written,
 keeping every side it draws as :mod:`.side_store` keeps them (its encoded
-stream, the font calls it made, its warnings and fingerprints), in a file beside
-the component's kept sides. The build then draws the component as always and
-finds those sides as it finds the sides of an earlier build
-(:mod:`.draw.kept`): a side is replayed only when every font call returns in the
-real document what it returned in the worker's, else it is drawn there and then.
-So the PDF is byte for byte the one ``--jobs 1`` writes.
+stream, its warnings and fingerprints), in a file beside the component's kept
+sides. The build then draws the component as always and finds those sides as it
+finds the sides of an earlier build (:mod:`.draw.kept`): the worker's canvas and
+the build's document fix the same fonts before their first side, so a side is
+found under the same key and written the same in both. So the PDF is byte for
+byte the one ``--jobs 1`` writes.
 
 This pays only when most of a component's sides are new (a first or a forced
 build, a changed card face; not a one-card edit), so :func:`worth_it` asks for
@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from punchboard.generator.draw.kept import KeptSide, Store, layout_digest
+from punchboard.generator.draw.kept import FontSet, KeptSide, Store, font_set, layout_digest
 from punchboard.generator.draw.reads import reuse_key
 
 from punchboard.spec.model import Component, Game
@@ -95,9 +95,9 @@ def worth_it(game: Game, component: Component, store: SideStore, options: BuildO
 class _AheadStore(Store):
     """A worker's store: finds what the last build kept (so those are not drawn again), writes what it draws."""
 
-    def __init__(self, folder: Path, component_id: str, salt: str, read: bool):
-        super().__init__(salt)
-        self.kept = SideStore(folder, component_id, salt, read=read)
+    def __init__(self, folder: Path, component_id: str, salt: str, read: bool, fonts: FontSet | None):
+        super().__init__(salt, fonts)
+        self.kept = SideStore(folder, component_id, salt, read=read, fonts=fonts)
         (folder / FOLDER).mkdir(parents=True, exist_ok=True)
         # named like a torn write, so a build killed meanwhile leaves nothing the next build keeps
         fd, name = tempfile.mkstemp(prefix=f".{component_id}.ahead.", suffix=".part", dir=folder / FOLDER)
@@ -134,7 +134,7 @@ def draw_ahead(state: WarmState, share: int) -> Warmed:
 
     ctx, game, index, folder, salt, shares = state
     component = game.printed[index]
-    store = _AheadStore(folder, component.id, salt, read=not ctx.options.force)
+    store = _AheadStore(folder, component.id, salt, read=not ctx.options.force, fonts=font_set(game, component))
     ctx.kept_sides[component.id] = store
     try:
         pages = KINDS[component.kind](ctx, game, component, ctx.options)

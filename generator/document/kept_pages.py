@@ -6,8 +6,9 @@ it is drawn, its content stream when the page is written out. What a page's
 objects say apart from those numbers (a form's and a content stream's operators,
 which name the forms and fonts they use) depends only on what the page shows and
 on the state of its document before it: the side forms named so far (reportlab
-names them in order, ``PBSide12``) and every TrueType font's subsets (a
-character's code is given at its first use). So after a build the objects each
+names them in order, ``PBSide12``) and every TrueType font's subsets (fixed
+before the first page, draw/kept.py's ``fix_fonts``, but for a character beyond
+them, given its code at its first use). So after a build the objects each
 page added are remembered (where they lie in the PDF, which objects they refer
 to, what drawing the page did besides: the forms it named, the warnings it gave,
 the kept sides it used, the print fingerprints it took), in ``<component>.pages``
@@ -43,6 +44,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
+from punchboard.generator.draw.kept import FontSet, fix_fonts
 from punchboard.generator.draw.pdf_canvas import state_of
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDFObject
@@ -58,7 +60,7 @@ from .pages import Page
 from .pdf_encoding import PdfWriter
 from .references import references, renumbered
 
-FORMAT = 2
+FORMAT = 3  # 3: the fonts the document's text is set in after the page
 HEADER = f"punchboard kept pages {FORMAT} marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"
 _AUTO = re.compile(r"R\d+")  # reportlab's name for an object registered without one (a content stream, the page tree)
 _HEAD_READ = 4096  # enough of an object to hold its dictionary
@@ -66,9 +68,10 @@ _HEAD_READ = 4096  # enough of an object to hold its dictionary
 # A page as remembered: key, state before, first object number, object names, their (offset, length), contents
 # (number, offset, length), page tree number, references out (name, number), form name per slot, new forms
 # (name, where, warnings), warnings given, kept sides used, print fingerprints taken ((component, piece, back),
-# digest), and its new forms' fingerprints ((form, bleed), digest).
+# digest), its new forms' fingerprints ((form, bleed), digest), and the fonts the document's text was set in
+# after it (the ones embedded, draw/pdf_canvas.py).
 Record = tuple[Any, ...]
-EMPTY: Record = ("",) * 14  # a page not to copy
+EMPTY: Record = ("",) * 15  # a page not to copy
 
 
 class Voice(Protocol):
@@ -86,6 +89,7 @@ class Sides(Protocol):
 
     drawn: int
     replayed: int
+    fonts: FontSet | None  # the component's fonts, fixed in the document before its first page (draw/kept.py)
 
     def new_keys(self) -> int: ...
     def keys_from(self, start: int) -> list[str]: ...
@@ -196,14 +200,14 @@ class _Drawn:
     """A page drawn in this build, to be remembered once the file is written."""
 
     __slots__ = ("key", "before", "first", "names", "slots", "new_forms", "warnings", "sides", "taken", "form_prints",
-                 "page_name")
+                 "faces", "page_name")
 
     def __init__(self, key: str, before: tuple[Any, ...], first: int, names: list[str], slots: tuple[str | None, ...],
                  new_forms: tuple[tuple[str, str, tuple[str, ...]], ...], warnings: tuple[str, ...], sides: tuple[str, ...],
-                 taken: tuple[Any, ...], form_prints: tuple[Any, ...]):
+                 taken: tuple[Any, ...], form_prints: tuple[Any, ...], faces: tuple[str, ...]):
         self.key, self.before, self.first, self.names = key, before, first, names
         self.slots, self.new_forms, self.warnings, self.sides = slots, new_forms, warnings, sides
-        self.taken, self.form_prints = taken, form_prints
+        self.taken, self.form_prints, self.faces = taken, form_prints, faces
         self.page_name = names[-1]
 
 
@@ -250,6 +254,7 @@ class KeptPages:
         writer = canvas._doc.writer
         assert isinstance(writer, PdfWriter)  # a document written by punchboard's writer (pages.py)
         writer.verbatim = _verbatim  # copies written a run at a time
+        fix_fonts(canvas._doc, self.sides.fonts)  # before any page: the same fonts whatever the pages hold
         self._fonts = font_state(canvas._doc)
         self.pages_copied = 0
         # per page: as drawn, as copied (its record and page), or None (not to keep)
@@ -276,7 +281,8 @@ class KeptPages:
 
     def _state(self, canvas: Canvas) -> tuple[Any, ...]:
         doc = canvas._doc
-        return (doc.pageCounter, len(state_of(canvas).forms), self._fonts)
+        state = state_of(canvas)
+        return (doc.pageCounter, len(state.forms), self._fonts, tuple(sorted(state.faces_used)))
 
     def copied(self, canvas: Canvas, page: Page, number: int) -> bool:
         """Page ``number`` (from 1) is copied from the last build's file when it can be: True when it was."""
@@ -326,7 +332,8 @@ class KeptPages:
         return not any(name in known for name in record[3][:-1]) and all(name in known for name, _ in record[7])
 
     def _copy(self, canvas: Canvas, content: PageContent, record: Record) -> None:
-        (_, _, first, names, places, contents, _, _, slots, new_forms, warnings, sides, taken, form_prints) = record
+        (_, _, first, names, places, contents, _, _, slots, new_forms, warnings, sides, taken, form_prints,
+         faces) = record
         old = self._old
         assert old is not None
         doc = canvas._doc
@@ -356,6 +363,7 @@ class KeptPages:
         prints = state.form_prints
         for (name, bleed), digest in form_prints:
             prints[(name, bleed)] = digest
+        state.faces_used.update(faces)
         for message in warnings:
             self.voice.warn(message)
         if self.voice.side_prints is not None:
@@ -399,7 +407,7 @@ class KeptPages:
         self._written.append(_Drawn(key, before, first + 1, names, slots, tuple(new_forms), tuple(heard),
                                     tuple(self.sides.keys_from(sides_from)),
                                     _last(taken, taken_from) if taken is not None else (),
-                                    _last(state.form_prints, prints_from)))
+                                    _last(state.form_prints, prints_from), tuple(sorted(state.faces_used))))
 
     def _close_old(self) -> None:
         if self._old is not None:
@@ -461,7 +469,7 @@ class KeptPages:
                         continue
                     records.append((page.key, page.before, page.first, page.names, tuple(place(n) for n in page.names),
                                     (numbers[contents][0], *place(contents)), parent, named, page.slots, page.new_forms,
-                                    page.warnings, page.sides, page.taken, page.form_prints))
+                                    page.warnings, page.sides, page.taken, page.form_prints, page.faces))
         except (OSError, ValueError, KeyError):
             return
         now = stamp(pdf)

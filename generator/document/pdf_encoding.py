@@ -10,7 +10,9 @@ drawn on, and writes it out when the canvas is saved:
   list joined at the end (same bytes, same offsets), a run of copied objects at a time (kept_runs.py);
 - a PDF's long streams are compressed as its last build compressed them when it has a :class:`FlateMemo`;
 - each TrueType subset is tagged by a digest of its glyph set (:func:`subset_tag`): the same tag in any of a
-  game's PDFs is the same font program, and a tag does not depend on what else the document holds.
+  game's PDFs is the same font program, and a tag does not depend on what else the document holds;
+- of the fonts fixed before a document's sides were drawn (draw/kept.py's ``fix_fonts``), only those its text
+  is set in (``state.faces_used``) are embedded.
 
 Nothing here changes reportlab: another document in the same process is written as reportlab writes it.
 In ``watch`` and ``serve`` (:func:`keep_encoded`), the writers made from then on remember the streams and
@@ -148,9 +150,11 @@ class PdfWriter:
 
     def data(self, document: PunchDocument, canvas: Canvas) -> bytes:
         """What reportlab's ``GetPDFData`` does, with this writer's fonts, filters and output."""
+        state = document.state
         for font in document.delayedFonts:
             if isinstance(font, TTFont):
-                self._add_font(font, document)
+                if state.fixed is None or font.fontName in state.faces_used:  # a fixed font no text uses: left out
+                    self._add_font(font, document)
             else:
                 font.addObjects(document)
         document.info.invariant = document.invariant

@@ -2,52 +2,57 @@
 
 Each distinct side of a piece is a form XObject (:func:`~.side.draw_side`). What
 drawing it leaves behind is the form's encoded content stream, the warnings it
-gave (preflight findings included), its print fingerprint — and what it changed
-in the document: the fonts it named and the TrueType subset codes its text was
-given. reportlab numbers fonts (``/F3``) and subset codes in order of first use
-in a document, so the same side drawn after different sides can be written with
-other names and codes.
+gave (preflight findings included) and its print fingerprint. Its text names
+fonts (``/F3+0``) and shows TrueType subset codes, which reportlab gives in
+order of first use in a document; so before a document's sides are drawn, its
+fonts are fixed (:func:`fix_fonts`): every face the component's layouts can use
+is named in sorted order, and every character the component's text can hold
+(:func:`font_set`: the characters of every string value of its pieces and of its
+layouts' elements) is given its code in each face, in code-point order. A side
+whose text uses only those faces and characters is then written the same
+wherever it falls in the document, and is reused by its key alone: the key holds
+a digest of the fixed fonts, so adding a character to one card draws every side
+of that component again. A side whose text goes beyond them (an SVG's own
+text, say) is drawn every time; the text that does so is counted by the
+document (draw/pdf_canvas.py), and a side during whose drawing the count moved
+is not kept.
 
-:func:`recording` logs every call through which drawing reaches the document's
-font state (``getInternalFontName``, ``splitString``, ``getSubsetInternalName``)
-with what each returned. :func:`replay` makes the same calls, in the same order,
-on the document being built: they change its state exactly as drawing would
-have, and when every one returns what it returned when the side was drawn, the
-kept stream is byte for byte the one drawing would write; otherwise the side
-is drawn. A side that touched anything else of the document (an image or a form
-registered, a transparency state, a shading, a colour space) is not kept; the run
-forms of fixed elements it places (draw/fixed_forms.py) are kept with it by the
-runs they stand for, and drawn in the document, if they are not yet, when it is
-replayed.
+A side that touched anything else of the document (an image or a form
+registered, a font named, a transparency state, a shading, a colour space) is
+not kept either; the run forms of fixed elements it places (draw/fixed_forms.py)
+are kept with it by the runs they stand for, and drawn in the document, if they
+are not yet, when it is reused.
 
 A kept side is found by a key over everything its drawing depends on: the
 build's shared inputs (code, options, paper, palette, the game's icons;
 ``salt``), the layout with its fonts' files (:func:`layout_digest`), the
-pictures it shows, the fields it reads and the frame (:func:`key`). A side that
-shows a raster image is not kept (the image is an object of the document).
+pictures it shows, the fields it reads, the frame and the document's fixed
+fonts (:func:`key`). A side that shows a raster image is not kept (the image is
+an object of the document).
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFError
 from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.plumbing.file_digest import file_digest as plumbing_file_digest
 from punchboard.plumbing.identity import ByIdentity
-from punchboard.spec.model import Layout
+from punchboard.spec.model import Component, Game, Layout
 
-from .pdf_canvas import FontCall, PunchDocument
+from . import fonts as font_files
+from .pdf_canvas import FixedFonts, PunchDocument
 
-FORMAT = 2  # the kept entries' layout; part of every key (2: sides place their fixed elements' run forms)
-_PRINTABLE = re.compile(r"[ -~]*")
+ASCII = frozenset(map(chr, range(32, 127)))
+
+FORMAT = 3  # the kept entries' layout; part of every key (3: no font calls, the document's fonts fixed first)
 
 
 @dataclass
@@ -56,7 +61,7 @@ class KeptSide:
 
     stream: bytes  # the form's content, encoded as packed_forms.pack writes it
     filters: tuple[str, ...]  # the stream's filter names, in the order the PDF lists them
-    fonts: tuple[FontCall, ...]  # the font calls its drawing made, in order, with their results
+    faces: tuple[str, ...]  # the fonts its text is set in (the document's fixed fonts), sorted
     heard: tuple[tuple[bool, str], ...]  # its warnings: (True, text after the piece's 'where') or (False, whole)
     prints: dict[str, str] = field(default_factory=dict)  # print fingerprint by bleed (repr, 4 decimals)
     runs: tuple[tuple[int, ...], ...] = ()  # the runs of fixed elements it places as forms (draw/fixed_forms.py)
@@ -64,12 +69,14 @@ class KeptSide:
 
 class Store:
     """Where a component's kept sides are found and put (generator/side_store.py keeps them in a file);
-    this one keeps nothing. ``salt``: what every side is keyed under besides its own inputs."""
+    this one keeps nothing. ``salt``: what every side is keyed under besides its own inputs; ``fonts``: the fonts
+    of the component whose sides it keeps (:func:`font_set`; None: no side is kept)."""
 
-    def __init__(self, salt: str):
+    def __init__(self, salt: str, fonts: FontSet | None = None):
         self.salt = salt
+        self.fonts = fonts
         self.drawn = 0  # sides drawn in this build
-        self.replayed = 0  # sides replayed from an earlier build
+        self.replayed = 0  # sides reused from an earlier build
 
     def get(self, key: str) -> KeptSide | None:
         return None
@@ -78,7 +85,7 @@ class Store:
         pass
 
     def took(self, key: str) -> None:
-        """The side kept under ``key`` was replayed."""
+        """The side kept under ``key`` was reused."""
         self.replayed += 1
 
     def run(self, name: str) -> tuple[bytes, tuple[str, ...]] | None:
@@ -120,32 +127,20 @@ def key(salt: str, parts: tuple[Any, ...]) -> str:
     return sha.hexdigest()
 
 
-@contextmanager
-def recording(doc: PunchDocument) -> Iterator[list[FontCall]]:
-    """Log the font calls made on ``doc`` while the block runs (see the module's docstring; the document and its
-    text objects log them, draw/pdf_canvas.py)."""
-    calls: list[FontCall] = []
-    doc.recordings.append(calls)  # a recording inside another: both hear the calls
-    try:
-        yield calls
-    finally:
-        del doc.recordings[next(n for n, found in enumerate(doc.recordings) if found is calls)]  # by identity
-
-
 def _sizes(thing: object) -> dict[str, tuple[int, int]]:
     return {name: (id(value), len(value)) for name, value in vars(thing).items() if isinstance(value, (dict, list))}
 
 
 class Watch:
-    """What a side's drawing changed besides its form's code and the logged font calls.
+    """What a side's drawing changed besides its form's code.
 
-    A named resource a form's operators use (a transparency state, an image or form, a shading, a colour
-    space) is one reportlab records for the form's resource dictionary: in the canvas's accumulators and
-    transparency state, or as a new object of the document. Any of those makes the side one to draw again,
+    A named resource a form's operators use (a font, a transparency state, an image or form, a shading, a
+    colour space) is one reportlab records for the form's resource dictionary: in the canvas's accumulators
+    and transparency state, or as a new object of the document. Any of those makes the side one to draw
+    again, and so does text beyond the document's fixed fonts (its ``loose`` count moved, draw/pdf_canvas.py),
     but for the run forms of fixed elements it places (``runs``: their names, in order; draw/fixed_forms.py),
-    drawn in the document before the side and placed again when it is replayed."""
+    drawn in the document before the side and placed again when it is reused."""
 
-    FONT_STATE = frozenset({"fontMapping", "delayedFonts", "recordings"})  # recordings: draw/pdf_canvas.py
     ACCUMULATORS = ("_annotationrefs", "_colorsUsed", "_shadingUsed")
 
     def __init__(self, canvas: Canvas, runs: list[str] | None = None):
@@ -153,15 +148,22 @@ class Watch:
         self.runs = runs or []
         self.doc = canvas._doc
         self.doc_before = _sizes(self.doc)
+        self.loose = self.doc.state.loose
         self.canvas_before = dict(vars(canvas))
+        self.faces: set[str] = set()
+        self._outer = self.doc.state.side_faces
+        self.doc.state.side_faces = self.faces
+
+    def faces_used(self) -> tuple[str, ...]:
+        """The fonts the side's text was set in (sorted); the watch ends: a side drawn after is not heard."""
+        self.doc.state.side_faces = self._outer
+        return tuple(sorted(self.faces))
 
     def keepable(self) -> bool:
-        """True when the drawing touched nothing of the document but its fonts, and left the canvas as it was."""
+        """True when the drawing touched nothing of the document, set its text in the fixed fonts only, and left
+        the canvas as it was."""
         canvas = self.canvas
-        after = _sizes(self.doc)
-        if any(after.get(name) != size for name, size in self.doc_before.items() if name not in self.FONT_STATE):
-            return False
-        if after.keys() - self.doc_before.keys():
+        if self.doc.state.loose != self.loose or _sizes(self.doc) != self.doc_before:
             return False
         if any(getattr(canvas, name, None) for name in self.ACCUMULATORS) or canvas._formsinuse != self.runs:
             return False
@@ -173,54 +175,106 @@ class Watch:
             and now.keys() == self.canvas_before.keys()
 
 
-def _ascii_ready(font: Any, doc: PunchDocument) -> bool:
-    """Whether ``font`` already shows printable ASCII as itself in ``doc`` (reportlab's asciiReadable
-    subsets: codes 32–126 are given in advance, so such text changes nothing of the document)."""
-    states = getattr(font, "state", None)  # a TrueType font's per-document state (a WeakKeyDictionary)
-    state = states.get(doc) if states is not None else None
-    if state is None:
-        return False
-    known = doc.state.ascii_ready
-    ready = known.get(font.fontName)
-    if ready is None:
-        assignments = state.assignments
-        ready = known[font.fontName] = all(assignments.get(code) == code for code in range(32, 127))
-    return ready
+@dataclass(frozen=True)
+class FontSet:
+    """What a component's text can be set in: each face its layouts can name (name → its file; None for a
+    built-in one), by name, and every character its text can hold, by code point (:func:`font_set`)."""
+
+    faces: tuple[tuple[str, Path | None], ...]
+    chars: str
+    digest: str  # of both
 
 
-def replay_fonts(doc: PunchDocument, calls: tuple[FontCall, ...]) -> bool:
-    """Make ``calls`` on ``doc``; True when each returned what it returned when the side was drawn.
+_CHARS: ByIdentity[Component, frozenset[str]] = ByIdentity(limit=64)
+FOOTER = "·"  # between the game's title, the component's name and the page number (document/pages.py)
 
-    A ``splitString`` call kept with ``None`` for its result showed printable ASCII text as itself in the
-    first subset (generator/side_store.py's shorthand): once the font shows ASCII as itself in this document,
-    such a call would change nothing and return just that, so it is not made.
 
-    Nor is a call that already returned what it should in this document: each of the three gives what it
-    gave before once it has given it (a font keeps its name, a subset its name, a character its code), and
-    changes nothing when made again. A deck's sides make the same calls (the same font, subset 0, the same
-    labels) over and over."""
-    made = doc.state.font_calls
-    for call in calls:
-        if call in made:
+def font_set(game: Game, component: Component) -> FontSet | None:
+    """The fonts of ``component``'s sides: the built-in faces and those its layouts name, and the characters of
+    every string value of its pieces, their sides and its layouts' elements, with printable ASCII (a superset
+    of what its text can show: ``{field}`` binding only joins such strings, and text.printable's stand-ins
+    are ASCII, all of which are in it), and those of its pages' footers (the game's title, its name). None when two of its layouts name one font with different files."""
+    faces: dict[str, Path | None] = dict.fromkeys(font_files.BUILTIN)
+    chars = set(ASCII) | _CHARS.get(component, _component_chars) | set(FOOTER + game.title + component.name)
+    for name in sorted(component.layouts()):
+        layout = game.layouts.get(name)
+        if layout is None:
             continue
-        kind = call[0]
-        if kind == "i":
-            if doc.getInternalFontName(call[1]) != call[2]:
-                return False
-            made.add(call)
-            continue
-        font = pdfmetrics.getFont(call[1])
-        if kind == "s":
-            text, expected = call[2], call[3]
-            if expected is None:
-                if _PRINTABLE.fullmatch(text) and _ascii_ready(font, doc):
-                    continue
-                expected = ((0, text.encode("ascii")),)
-            if tuple(font.splitString(text, doc)) != expected:
-                return False
-            made.add(call)
-            continue
-        if font.getSubsetInternalName(call[2], doc) != call[3]:
-            return False
-        made.add(call)
-    return True
+        for face, path in layout.fonts.items():
+            if faces.setdefault(face, path) != path:
+                return None
+        chars.update(_layout_chars(layout))
+    ordered = tuple(sorted(faces.items()))
+    text = "".join(sorted(chars))
+    digest = hashlib.sha256(repr((ordered, text)).encode()).hexdigest()
+    return FontSet(ordered, text, digest)
+
+
+def _component_chars(component: Component) -> frozenset[str]:
+    found: set[str] = set()
+    for piece in component.pieces:
+        _strings(piece.fields, found)
+        for side in (piece.face, piece.back):
+            if side is not None:
+                _strings(side.fields, found)
+    if component.outside is not None:
+        _strings(component.outside.fields, found)
+    return frozenset(found)
+
+
+_LAYOUT_CHARS: ByIdentity[Layout, frozenset[str]] = ByIdentity()
+
+
+def _layout_chars(layout: Layout) -> frozenset[str]:
+    def work(layout: Layout) -> frozenset[str]:
+        found: set[str] = set()
+        for element in layout.elements:
+            _strings(element.props, found)
+        return frozenset(found)
+
+    return _LAYOUT_CHARS.get(layout, work)
+
+
+def _strings(value: Any, found: set[str]) -> None:
+    """Add the characters of every string in ``value`` (a string, or mappings and sequences of them) to ``found``."""
+    if isinstance(value, str):
+        found.update(value)
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            _strings(item, found)
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for item in value:
+            _strings(item, found)
+
+
+def fix_fonts(doc: PunchDocument, fonts: FontSet | None) -> str | None:
+    """Fix ``doc``'s fonts to ``fonts`` before its sides are drawn (see the module's docstring): each face
+    named (``/F1``, ``/F2`` … in the order of their names) and given every character of ``fonts`` in
+    code-point order. The digest of what that left in the document (each face's name and codes), for kept
+    sides' keys: the same for any document it is the first font work of. None when no side of ``doc`` is to be kept under ``fonts`` (a
+    document fixed to other fonts, a face that is not a TrueType font)."""
+    state = doc.state
+    fixed = state.fixed
+    if fixed is not None:
+        return fixed.digest if fonts is not None and fixed.fonts == fonts.digest else None
+    if fonts is None:
+        return None
+    faces: dict[str, Any] = {}
+    try:
+        for name, path in fonts.faces:
+            if path is not None:
+                font_files.register(name, path)
+            faces[name] = pdfmetrics.getFont(name)
+    except (OSError, KeyError, TTFError):
+        return None  # drawing reports it
+    if not all(getattr(font, "_dynamicFont", False) for font in faces.values()):
+        return None
+    shown = []
+    for name, font in faces.items():
+        font.splitString(fonts.chars, doc)
+        font.getSubsetInternalName(0, doc)
+        own = font.state[doc]
+        shown.append((name, own.internalName, own.nextCode, own.subsets))
+    digest = hashlib.sha256(repr(shown).encode()).hexdigest()  # a character no face has changes nothing
+    state.fixed = FixedFonts(fonts.digest, faces, frozenset(fonts.chars), digest)
+    return digest

@@ -10,6 +10,11 @@ Every canvas punchboard draws on is a :class:`PunchCanvas`. Its document (:class
 - ``writer``: how the document is written out (document/pdf_encoding.py's :class:`PdfWriter`), or None for a
   canvas that is only drawn on (fingerprints, warm-up drawing) and written, if ever, as reportlab writes.
 
+Text is counted ``loose`` (``state.loose``) when it is set in a font, or holds a character, that the document's
+fixed fonts (``state.fixed``, draw/kept.py's ``fix_fonts``) do not fix: its names and codes then depend on where
+it falls in the document, and a side that drew it is not kept. The TrueType fonts text is set in are
+``state.faces_used``: a fixed font no text uses is not embedded (document/pdf_encoding.py).
+
 Nothing here changes reportlab itself: another canvas in the same process is written as before.
 """
 
@@ -29,10 +34,6 @@ from reportlab.pdfbase.pdfdoc import (
 )
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.textobject import PDFTextObject
-
-# Font calls as logged (draw/kept.py): ("i", psname, result), ("s", font, text, result), ("n", font, subset, result)
-FontCall = tuple[Any, ...]
-
 
 _UNMAPPED = bytes(range(0x18, 0x20))
 
@@ -81,6 +82,20 @@ class Writer(Protocol):
     def data(self, document: PunchDocument, canvas: Canvas) -> bytes: ...
 
 
+@dataclass(frozen=True)
+class FixedFonts:
+    """A document's fonts as fixed before its sides were drawn (draw/kept.py's ``fix_fonts``)."""
+
+    fonts: str  # the digest of the font set fixed
+    faces: dict[str, Any]  # name → the font object fixed
+    chars: frozenset[str]  # every character given its code in each face
+    digest: str  # of the names and codes that left in the document
+
+    def holds(self, font: Any, text: str) -> bool:
+        """Whether ``text`` set in ``font`` names and shows only what is fixed."""
+        return self.faces.get(font.fontName) is font and self.chars.issuperset(text)
+
+
 @dataclass
 class DocumentState:
     """What punchboard's drawing keeps of one document besides reportlab's own state."""
@@ -93,27 +108,26 @@ class DocumentState:
     form_heads: dict[tuple[Any, ...], tuple[bytes, bytes]] = field(default_factory=dict)  # packed_forms.py
     spill: IO[bytes] | None = None  # encoded form streams waiting for the writer (packed_forms.py)
     font_labels: dict[str, str] = field(default_factory=dict)  # fingerprint.py: a font's name in fingerprints
-    font_calls: set[FontCall] = field(default_factory=set)  # font calls replayed already (kept.py)
-    ascii_ready: dict[str, bool] = field(default_factory=dict)  # a font shows printable ASCII as itself (kept.py)
+    fixed: FixedFonts | None = None  # the fonts fixed before its sides were drawn (kept.py)
+    loose: int = 0  # text set beyond them (see the module's docstring)
+    faces_used: set[str] = field(default_factory=set)  # TrueType fonts its text is set in: the ones embedded
+    side_faces: set[str] | None = None  # those the side being drawn sets its text in, while it is watched (kept.py)
     drawings: int = 0  # sides drawn on a scratch canvas (fingerprint.py)
 
 
 class PunchDocument(PDFDocument):  # type: ignore[misc]
-    """reportlab's document with punchboard's state, stream filter and writer (see the module's docstring); the
-    font names it gives are logged to each open recording (``recordings``, draw/kept.py)."""
+    """reportlab's document with punchboard's state, stream filter and writer (see the module's docstring); a
+    font it names by its order of first use (not a TrueType one: a base-14 font) is loose text."""
 
     def __init__(self, compression: int, invariant: int, flate: StreamFilter = FLATE, writer: Writer | None = None):
         super().__init__(compression=compression, invariant=invariant, pdfVersion=PDF_VERSION_DEFAULT)
         self.state = DocumentState()
         self.flate = flate
         self.writer = writer
-        self.recordings: list[list[FontCall]] = []
 
     def getInternalFontName(self, psfontname: str) -> Any:  # noqa: N802 (reportlab's name)
-        result = super().getInternalFontName(psfontname)
-        for calls in self.recordings:
-            calls.append(("i", psfontname, result))
-        return result
+        self.state.loose += 1
+        return super().getInternalFontName(psfontname)
 
     def GetPDFData(self, canvas: Canvas) -> bytes:  # noqa: N802 (reportlab's name)
         if self.writer is None:
@@ -122,28 +136,20 @@ class PunchDocument(PDFDocument):  # type: ignore[misc]
 
 
 class PunchTextObject(PDFTextObject):  # type: ignore[misc]
-    """reportlab's text object; while its document is recorded (draw/kept.py), the font calls its text makes
-    on the document (the codes its characters are given, the subsets' names) are logged before they are made,
-    in the order reportlab makes them (the calls reportlab then makes return the same and change nothing)."""
+    """reportlab's text object; text it sets beyond its document's fixed fonts is counted loose (see the module's
+    docstring)."""
 
     def _formatText(self, text: Any) -> Any:  # noqa: N802 (reportlab's name)
-        doc = self._canvas._doc
-        if doc.recordings:
-            font = pdfmetrics.getFont(self._fontname)
-            if getattr(font, "_dynamicFont", False):
-                _log_text(font, text, doc)
+        state = self._canvas._doc.state
+        font = pdfmetrics.getFont(self._fontname)
+        fixed = state.fixed
+        if fixed is None or not fixed.holds(font, text if isinstance(text, str) else text.decode("utf-8")):
+            state.loose += 1
+        if getattr(font, "_dynamicFont", False):
+            state.faces_used.add(font.fontName)
+            if state.side_faces is not None:
+                state.side_faces.add(font.fontName)
         return super()._formatText(text)
-
-
-def _log_text(font: Any, text: Any, doc: PunchDocument) -> None:
-    """Make and log the calls reportlab's text object makes for ``text`` in ``font``: its split into subsets,
-    then each subset's name."""
-    split = tuple(font.splitString(text, doc))
-    calls: list[FontCall] = [("s", font.fontName, text if isinstance(text, str) else text.decode("utf-8"), split)]
-    for subset in dict.fromkeys(subset for subset, _ in split):
-        calls.append(("n", font.fontName, subset, font.getSubsetInternalName(subset, doc)))
-    for recording in doc.recordings:
-        recording.extend(calls)
 
 
 class PunchCanvas(Canvas):  # type: ignore[misc]

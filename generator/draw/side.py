@@ -8,7 +8,6 @@ its bleed, clipped to the area the imposition allows.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -24,7 +23,7 @@ from punchboard.spec.icons import INLINE_ICON
 from punchboard.spec.images import side_image
 from punchboard.spec.model import Element, Layout
 
-from . import fingerprint, fixed_forms, fonts, kept, packed_forms, pdf_canvas, svg, text
+from . import fingerprint, fixed_forms, fonts, kept, packed_forms, svg, text
 from .art import Ink, draw_icon
 from .colours import resolved
 from .geometry import Rect
@@ -294,20 +293,21 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
         # (a turned slot's bleed rectangle is the upright one turned a quarter: bleeds swap with the sides).
         bounds = local.bleed_rect
         store = ctx.kept_sides
-        pictures = side_pictures(layout, fields, ctx.folders) if store is not None else None
+        fixed = kept.fix_fonts(canvas._doc, store.fonts) if store is not None else None
+        pictures = side_pictures(layout, fields, ctx.folders) if fixed is not None else None
         if pictures is None:
             store = None
         # the preflight's findings are kept with the side: a side drawn without it is another side
-        kept_key = (kept.key(store.salt, (kept.layout_digest(layout), pictures, key[2:], ctx.observe is not None))
-                    if store is not None else "")
+        kept_key = (kept.key(store.salt, (kept.layout_digest(layout), pictures, key[2:], ctx.observe is not None,
+                                          fixed)) if store is not None else "")
         found = store.get(kept_key) if store is not None else None
         bleed = kept.bleed_name(asked.bleed) if asked is not None else None
         runs = _kept_runs(canvas, layout, found, local, ctx) if found is not None else None
-        if found is not None and runs is not None and (bleed is None or bleed in found.prints) \
-                and kept.replay_fonts(canvas._doc, found.fonts):
+        if found is not None and runs is not None and (bleed is None or bleed in found.prints):
             canvas.beginForm(name, bounds.x, bounds.y, bounds.right, bounds.top)
             canvas.endForm()
             packed_forms.restore(canvas, name, found.stream, found.filters)
+            state.faces_used.update(found.faces)
             if runs:
                 canvas._doc.idToObject[canvas._doc.getXObjectName(name)].XObjects = _run_resources(canvas, runs)
             heard = [ctx.where + text if relative else text for relative, text in found.heard]
@@ -403,10 +403,10 @@ def _draw_form(canvas: Canvas, name: str, bounds: Rect, layout: Layout, fields: 
     spans: list[tuple[Element, Sequence[str]]] | None = [] if asked is not None else None
     forms = how.forms()
     watch = kept.Watch(canvas, forms) if store is not None else None
-    recorder: AbstractContextManager[list[pdf_canvas.FontCall]] = (
-        kept.recording(canvas._doc) if store is not None else nullcontext([]))
-    with recorder as calls:
+    try:
         _draw_side_now(canvas, layout, fields, local, ctx, spans, how)
+    finally:
+        faces = watch.faces_used() if watch is not None else ()
     keepable = watch is not None and watch.keepable()
     if asked is not None and spans is not None:
         prints[(name, asked.bleed)] = _fingerprint(canvas, layout, fields, local, ctx, spans, asked.bleed)
@@ -425,7 +425,7 @@ def _draw_form(canvas: Canvas, name: str, bounds: Rect, layout: Layout, fields: 
         return
     side_prints = {kept.bleed_name(asked.bleed): prints[(name, asked.bleed)]} if asked is not None else {}
     store.put(kept_key, kept.KeptSide(
-        packed[0], packed[1], tuple(calls),
+        packed[0], packed[1], faces,
         tuple((True, m[len(where):]) if where and m.startswith(where) else (False, m) for m in heard),
         side_prints, tuple(run for run, drawn in how.runs.values() if drawn.form is not None)))
 

@@ -73,9 +73,9 @@ def test_one_edited_card_copies_every_other_page_and_matches_a_clean_build(tmp_p
     assert _copied(_build(game, out)[0]) == (0, 0)
     _edit(game / "cards.csv", lambda rows: [row.replace("Card 22,", "Card 22 (tweaked),") for row in rows])
     stdout, stderr = _build(game, out)
-    # drawn: the sheet with card 22 and its backs (whose warnings would name the card), and the first page, which
-    # gives the document its fonts (a page that changes the fonts is never copied)
-    assert _copied(stdout) == (7, 10)
+    # drawn: the sheet with card 22 and its backs (whose warnings would name the card); the first page is copied
+    # too, the document's fonts fixed before it (draw/kept.py: a page that changes the fonts is never copied)
+    assert _copied(stdout) == (8, 10)
     _same_as_clean(game, out, tmp_path / "clean", stderr)
     stdout, stderr = _build(game, tmp_path / "clean", "--force")
     assert _copied(stdout) == (0, 0)  # --force copies nothing
@@ -179,7 +179,7 @@ def test_a_card_added_to_the_last_sheet_copies_the_sheets_before_it(tmp_path: Pa
     _build(game, out)
     _edit(game / "cards.csv", lambda rows: [*rows, "Card 41,number,5,,Five."])
     stdout, stderr = _build(game, out)
-    assert _copied(stdout) == (7, 10)  # drawn: the first page, and the last sheet with its backs
+    assert _copied(stdout) == (8, 10)  # drawn: the last sheet with its backs
     _same_as_clean(game, out, tmp_path / "clean", stderr)
 
 
@@ -193,7 +193,7 @@ def test_a_card_made_the_same_as_a_later_one_copies_the_sheets_before_it(tmp_pat
     rows = (game / "cards.csv").read_text(encoding="utf-8").splitlines()
     _edit(game / "cards.csv", lambda rows_: [rows[30] if row.startswith("Card 12,") else row for row in rows_])
     stdout, stderr = _build(game, out)
-    assert _copied(stdout) == (3, 10)  # the first sheet's backs, and the third sheet with its backs
+    assert _copied(stdout) == (4, 10)  # the first and the third sheet, each with its backs
     _same_as_clean(game, out, tmp_path / "clean", stderr)
 
 
@@ -288,5 +288,5 @@ def test_the_copied_objects_are_written_a_run_at_a_time(tmp_path: Path, monkeypa
     deck = out / "kept" / "deck.pdf"
     assert deck.read_bytes() == (clean / "kept" / "deck.pdf").read_bytes()
     objects = int(deck.read_bytes().rsplit(b"/Size ", 1)[1].split()[0]) - 1
-    # 7 of its 10 pages copied (the first gives the document its fonts, the edited sheet and its backs are drawn)
+    # 8 of its 10 pages copied (the edited sheet and its backs are drawn)
     assert sum(in_runs) > objects * 0.45 and len(in_runs) <= 5, (sum(in_runs), objects, in_runs)

@@ -1,126 +1,143 @@
-"""The font calls a kept side replays (generator/draw/kept.py): logged per document, nested, and replayed."""
+"""Fonts fixed before a document's sides are drawn (generator/draw/kept.py ``fix_fonts``): a side's text gets the
+same font names and subset codes wherever it falls in the document, so a kept side is reused by its key alone."""
 
 from __future__ import annotations
 
+import hashlib
+import random
 from io import BytesIO
+from pathlib import Path
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from punchboard.generator.document.pdf_encoding import PdfWriter
 from punchboard.generator.draw import fonts, kept
 from punchboard.generator.draw.pdf_canvas import PunchCanvas
+from pypdf import PdfReader
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfgen.canvas import Canvas
+
+from tests.generator.test_kept_sides import _build, _deck, _edit, _same_as_clean, _sides
+
+CHARS = "ÆØÅéèçß€ŒœžŽŁ"
+
+
+def _set(chars: str = CHARS) -> kept.FontSet:
+    """The fonts of a component set in the built-in faces whose text holds ``chars``."""
+    faces = tuple((name, None) for name in sorted(fonts.BUILTIN))
+    text = "".join(sorted(set(chars) | kept.ASCII))
+    return kept.FontSet(faces, text, hashlib.sha256(repr((faces, text)).encode()).hexdigest())
 
 
 def _canvas() -> PunchCanvas:
+    fonts.register_layout_fonts({})
     return PunchCanvas(BytesIO())
 
 
-def _font() -> str:
-    fonts.register_layout_fonts({})
-    return "Vera"
-
-
-def _draw(canvas: Canvas, text: str) -> None:
-    canvas.setFont(_font(), 10)
+def _draw(canvas: PunchCanvas, text: str, font: str = "Vera") -> None:
+    canvas.setFont(font, 10)
     canvas.drawString(10, 10, text)
 
 
-def test_calls_on_one_document_are_logged_and_others_go_through():
-    one, other = _canvas(), _canvas()
-    with kept.recording(one._doc) as calls:
-        _draw(one, "Gear ÆØ")
-        _draw(other, "Valve")
-    assert [call[0] for call in calls][:1] == ["s"]
-    assert all("Valve" not in str(call) for call in calls)
-    assert any(call[0] == "s" and call[2] == "Gear ÆØ" for call in calls)
-    assert one._doc.recordings == [] and other._doc.recordings == []
+def _codes(canvas: PunchCanvas, text: str, font: str = "Vera") -> tuple[str, list[tuple[int, bytes]]]:
+    face = pdfmetrics.getFont(font)
+    return face.getSubsetInternalName(0, canvas._doc), face.splitString(text, canvas._doc)
 
 
-def test_a_recording_inside_another_is_heard_by_both():
+def test_text_gets_the_same_names_and_codes_whatever_was_drawn_before_it():
+    rng = random.Random(3)
+    side = "Queen é Ž€ ß"
+    digests, seen = set(), set()
+    for _ in range(6):
+        canvas = _canvas()
+        digests.add(kept.fix_fonts(canvas._doc, _set()))
+        for _ in range(rng.randrange(0, 5)):  # other sides first, in another face or order each time
+            _draw(canvas, "".join(rng.sample(CHARS, 4)) + " Gear", rng.choice(sorted(fonts.BUILTIN)))
+        before = canvas._doc.state.loose
+        seen.add(repr((_codes(canvas, side), _codes(canvas, side, "Vera-Bold"))))
+        assert canvas._doc.state.loose == before
+    assert len(digests) == 1 and None not in digests
+    assert len(seen) == 1
+    unfixed = _canvas()
+    _draw(unfixed, "Ž")  # without fixing, the first character drawn takes the first code
+    assert repr((_codes(unfixed, side), _codes(unfixed, side, "Vera-Bold"))) not in seen
+
+
+def test_text_beyond_the_fixed_fonts_is_counted_loose_and_its_side_not_kept():
     canvas = _canvas()
-    with kept.recording(canvas._doc) as outer:
-        _draw(canvas, "Court")
-        with kept.recording(canvas._doc) as inner:
-            _draw(canvas, "Queen é")
-        _draw(canvas, "Trick")
-    assert [c[2] for c in inner if c[0] == "s"] == ["Queen é"]
-    assert [c[2] for c in outer if c[0] == "s"] == ["Court", "Queen é", "Trick"]
-    assert canvas._doc.recordings == []
+    kept.fix_fonts(canvas._doc, _set())
+    state = canvas._doc.state
+    _draw(canvas, "Court ÆØ", "Vera-Italic")
+    assert state.loose == 0 and state.faces_used == {"Vera-Italic"}
+    _draw(canvas, "Ω")  # not a character of the component's text
+    assert state.loose == 1
+    canvas.setFont("Helvetica", 10)  # a base-14 font: named by its first use
+    assert state.loose == 2
+    canvas.beginForm("side")
+    for text, keepable in (("Valve ß", True), ("Valve ω", False)):
+        watch = kept.Watch(canvas)
+        canvas.saveState()  # as a side is drawn: the canvas left as it was
+        _draw(canvas, text)
+        canvas.restoreState()
+        assert watch.faces_used() == ("Vera",) and watch.keepable() is keepable
+    canvas.endForm()
 
 
-def test_replaying_the_calls_gives_the_same_codes_only_in_the_same_order():
-    first = _canvas()
-    with kept.recording(first._doc) as calls:
-        _draw(first, "Žluť ÆØ")
-    fresh = _canvas()
-    assert kept.replay_fonts(fresh._doc, tuple(calls))  # a new document: the same first uses
-    assert kept.replay_fonts(fresh._doc, tuple(calls))  # again: every code is assigned already
-    shifted = _canvas()
-    _draw(shifted, "€")  # another character took the first free code
-    assert not kept.replay_fonts(shifted._doc, tuple(calls))
-    font = pdfmetrics.getFont(_font())
-    assert font.splitString("Ø", fresh._doc) == font.splitString("Ø", first._doc)
+def test_a_document_is_fixed_once():
+    canvas = _canvas()
+    first = kept.fix_fonts(canvas._doc, _set())
+    assert first is not None and kept.fix_fonts(canvas._doc, _set()) == first
+    assert kept.fix_fonts(canvas._doc, _set(CHARS + "Ω")) is None  # another component's fonts: nothing kept
+    assert kept.fix_fonts(_canvas()._doc, None) is None
+    assert kept.fix_fonts(_canvas()._doc, _set(CHARS + "Ω")) != first  # another glyph set, another key
 
 
-def test_kept_ascii_shorthand_is_checked_where_the_font_is_not_ready():
-    """side_store keeps printable ASCII shown as itself without its result (None); replaying it on a document
-    where the font has no state yet makes the call (it creates the state) and checks the result."""
-    first = _canvas()
-    with kept.recording(first._doc) as calls:
-        _draw(first, "Brass gear")
-    shorthand = tuple((c[0], c[1], c[2], None) if c[0] == "s" else c for c in calls)
-    fresh = _canvas()
-    assert pdfmetrics.getFont(_font()).state.get(fresh._doc) is None
-    assert kept.replay_fonts(fresh._doc, shorthand)
-    assert pdfmetrics.getFont(_font()).state.get(fresh._doc) is not None
-    assert kept.replay_fonts(fresh._doc, shorthand)  # now ready: nothing to call
-    wrong = tuple((c[0], c[1], c[2], ((0, b"other"),)) if c[0] == "s" else c for c in calls)
-    assert not kept.replay_fonts(_canvas()._doc, wrong)
+def test_only_the_fixed_fonts_text_is_set_in_are_embedded(tmp_path: Path):
+    out = tmp_path / "one.pdf"
+    with out.open("wb") as handle:
+        canvas = PunchCanvas(handle, writer=PdfWriter(handle))
+        fonts.register_layout_fonts({})
+        kept.fix_fonts(canvas._doc, _set())
+        _draw(canvas, "Brass gear Ž", "Vera-Bold")
+        canvas.showPage()
+        canvas.save()
+    reader = PdfReader(out)
+    resources = reader.pages[0]["/Resources"]["/Font"]
+    embedded = sorted(str(font.get_object()["/BaseFont"]).split("+", 1)[1] for font in resources.values())
+    assert embedded == ["BitstreamVeraSans-Bold"]  # Vera-Bold's face; the three other fixed faces are left out
+    assert "Brass gear Ž" in reader.pages[0].extract_text()
 
 
-TEXTS = ["Gear", "Žluť", "ÆØ", "€ 5", "Queen é", "Ünder", "ß", "Ωmega"]
+def test_the_fonts_of_a_component_hold_its_fields_and_layout_text(tmp_path: Path):
+    from punchboard.spec.loader import load_game
+
+    game = _deck(tmp_path, 4)
+    _edit(game / "cards.csv", lambda rows: [rows[0].replace("Card 1,", "Card 1 Ŵ,"), *rows[1:]])
+    model = load_game(game)
+    found = kept.font_set(model, model.printed[0])
+    assert found is not None
+    assert "Ŵ" in found.chars and kept.ASCII <= set(found.chars)
+    assert [name for name, _ in found.faces] == sorted(fonts.BUILTIN)  # the steam_court layouts name no font file
 
 
-@settings(max_examples=60, deadline=None)
-@given(drawn=st.lists(st.sampled_from(TEXTS), min_size=1, max_size=6),
-       before=st.lists(st.sampled_from(TEXTS), max_size=3),
-       replays=st.lists(st.integers(0, 5), min_size=1, max_size=10))
-def test_calls_already_made_are_not_made_again_and_the_verdicts_stay_those_of_making_them(drawn, before, replays):
-    """Oracle: a document that skips calls it already made (its state's ``font_calls``) says the same, and
-    ends in the same font state, as one that makes every call every time."""
-    recorded = []
-    source = _canvas()
-    for text in drawn:  # each text drawn as a side of its own, after the ones before it
-        with kept.recording(source._doc) as calls:
-            _draw(source, text)
-        recorded.append(tuple(calls))
-    skipping, making = _canvas(), _canvas()
-    for text in before:  # other sides first: codes may already be taken otherwise
-        _draw(skipping, text)
-        _draw(making, text)
-    font = pdfmetrics.getFont(_font())
-    for index in replays:
-        calls = recorded[index % len(recorded)]
-        making._doc.state.font_calls.clear()
-        said = kept.replay_fonts(making._doc, calls)
-        assert kept.replay_fonts(skipping._doc, calls) == said
-        if not said:  # the side is drawn instead, on both
-            _draw(making, drawn[index % len(recorded)])
-            _draw(skipping, drawn[index % len(recorded)])
-        assert font.state[skipping._doc].assignments == font.state[making._doc].assignments
-        assert skipping._doc.fontMapping == making._doc.fontMapping
+def test_a_card_that_moves_first_uses_reuses_every_other_side(tmp_path: Path):
+    """Card 1 now shows the characters card 9 showed first: with fonts in order of first use every later side's
+    codes moved; with fixed fonts every other side is reused, and the PDFs are a clean build's."""
+    game = _deck(tmp_path, 20)
+    _edit(game / "cards.csv", lambda rows: [row.replace("Card 9,", "Card 9 ŽÆ€,") for row in rows])
+    out = tmp_path / "out"
+    assert _sides(_build(game, out)) == (21, 0)
+    _edit(game / "cards.csv", lambda rows: [rows[0].replace("Card 1,", "Card 1 €Ž,"), *rows[1:]])
+    assert _sides(_build(game, out)) == (1, 20)
+    _same_as_clean(game, out, tmp_path / "clean")
 
 
-def test_a_call_made_once_is_not_made_again(monkeypatch):
-    first = _canvas()
-    with kept.recording(first._doc) as calls:
-        _draw(first, "Žluť ÆØ")
-    fresh = _canvas()
-    assert kept.replay_fonts(fresh._doc, tuple(calls))
-    font = pdfmetrics.getFont(_font())
-    made: list[str] = []
-    monkeypatch.setattr(type(font), "splitString", lambda self, text, doc: made.append(text) or [])
-    assert kept.replay_fonts(fresh._doc, tuple(calls)) and made == []
-    other = tuple((c[0], c[1], "Žluť!", c[3]) if c[0] == "s" else c for c in calls)  # not made yet: made, and checked
-    assert not kept.replay_fonts(fresh._doc, other) and made == ["Žluť!"]
+def test_a_new_character_redraws_every_side_of_its_component(tmp_path: Path):
+    """The documented price of fixed fonts: a character no card showed before changes every side's key (one no
+    face has, drawn as a stand-in, changes no code and no key)."""
+    game = _deck(tmp_path, 12)
+    out = tmp_path / "out"
+    _build(game, out)
+    _edit(game / "cards.csv", lambda rows: [rows[0].replace("Card 1,", "Card 1 ‰,"), *rows[1:]])
+    assert _sides(_build(game, out)) == (13, 0)
+    _same_as_clean(game, out, tmp_path / "clean")
+    _edit(game / "cards.csv", lambda rows: [rows[0], rows[1].replace("Card 2,", "Card 2 Ŵ,"), *rows[2:]])
+    assert _sides(_build(game, out))[:2] == (1, 12)  # Vera has no Ŵ
+    _same_as_clean(game, out, tmp_path / "clean2")
