@@ -42,7 +42,6 @@ if TYPE_CHECKING:  # the renderers (and reportlab) load only when something must
     from punchboard.generator.document.cover import ContentsLine
     from punchboard.generator.document.kept_pages import KeptPages
     from punchboard.generator.document.pages import Page
-    from punchboard.generator.document.pdf_encoding import FlateMemo
     from punchboard.generator.impose.context import BuildContext
 
 DUPLEX = ("duplex-long", "duplex-short")
@@ -236,8 +235,7 @@ def _render_pages(ctx: BuildContext, game: Game, component: Component, folder: P
         write_cut_files(folder, component.id, pages, pdf, cutter)
     else:  # streamed to disk as it is written: a large deck is never held whole in memory
         kept = _kept_pages(ctx, component, folder)
-        render_to(folder / file, pages, game.title, style, component.name, _duplex(ctx.options, pages), kept,
-                  _flate_memo(ctx.options, folder, component.id))
+        render_to(folder / file, pages, game.title, style, component.name, _duplex(ctx.options, pages), kept)
         if kept is not None:
             ctx.pages_copied[component.id] = (kept.pages_copied, len(pages))
     return pages
@@ -254,13 +252,6 @@ def _kept_pages(ctx: BuildContext, component: Component, folder: Path) -> KeptPa
         return None
     return KeptPages(folder / SIDES_FOLDER / f"{component.id}.pages", folder / f"{component.id}.pdf",
                      f"{store.salt}:{component.id}", ctx, store, read=not ctx.options.force)
-
-
-def _flate_memo(options: BuildOptions, folder: Path, name: str) -> FlateMemo:
-    """The long streams the last build of ``name``.pdf compressed (document/pdf_encoding.py)."""
-    from punchboard.generator.document.pdf_encoding import FlateMemo
-
-    return FlateMemo(folder / SIDES_FOLDER / f"{name}.flate", read=not options.force)
 
 
 def build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
@@ -417,8 +408,7 @@ def _build_groups(game: Game, folder: Path, options: BuildOptions, shared: str, 
             ctx.warn(f"{game.id} / {name}: print group '{name}' takes {together} sheets, more than the {apart} its members "
                      "take printed apart (mixed tokens are shelf-packed; alone, round tokens pack denser); "
                      "remove print_group to print them apart")
-        render_to(folder / f"{name}.pdf", pages, game.title, ctx.style, group_title(name), _duplex(options, pages),
-                  flate=_flate_memo(options, folder, name))
+        render_to(folder / f"{name}.pdf", pages, game.title, ctx.style, group_title(name), _duplex(options, pages))
         out[name] = (CachedComponent(fingerprint, f"{name}.pdf", [page.role for page in pages], ctx.warnings[before:]), True)
     return out
 

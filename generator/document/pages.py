@@ -82,15 +82,13 @@ def render(pages: Sequence[Page], title: str, style: SheetStyle, subject: str = 
 
 
 def render_to(path: Path, pages: Sequence[Page], title: str, style: SheetStyle, subject: str = "",
-              duplex: str | None = None, kept: PageKeeper | None = None,
-              flate: pdf_encoding.FlateMemo | None = None) -> None:
+              duplex: str | None = None, kept: PageKeeper | None = None) -> None:
     """The same bytes as :func:`render`, streamed to ``path`` (atomically) object by object as they
     are formatted, so a large document is never held whole in memory. With ``kept``, the pages an earlier
-    build wrote to ``path`` that would be written the same are copied from it, not drawn (:mod:`.kept_pages`);
-    with ``flate``, its long streams compressed as an earlier build compressed them are taken from it."""
+    build wrote to ``path`` that would be written the same are copied from it, not drawn (:mod:`.kept_pages`)."""
     def write() -> None:
         with writing(path) as handle:
-            _write(BytesIO(), pages, title, style, subject, duplex, pdf_encoding.PdfWriter(handle, flate), kept)
+            _write(BytesIO(), pages, title, style, subject, duplex, pdf_encoding.PdfWriter(handle), kept)
 
     try:
         write()
@@ -100,8 +98,6 @@ def render_to(path: Path, pages: Sequence[Page], title: str, style: SheetStyle, 
         write()
     if kept is not None:
         kept.written()
-    if flate is not None:
-        flate.save()
 
 
 def _canvas(buffer: BytesIO, pages: Sequence[Page], writer: pdf_encoding.PdfWriter | None) -> PunchCanvas:

@@ -8,7 +8,6 @@ drawn on, and writes it out when the canvas is saved:
   to write and to read, and a PDF is a binary file anyway. Renders are identical either way;
 - objects go straight to the writer's ``sink`` (the file being written) as they are formatted, instead of a
   list joined at the end (same bytes, same offsets), a run of copied objects at a time (kept_runs.py);
-- a PDF's long streams are compressed as its last build compressed them when it has a :class:`FlateMemo`;
 - each TrueType subset is tagged by a digest of its glyph set (:func:`subset_tag`): the same tag in any of a
   game's PDFs is the same font program, and a tag does not depend on what else the document holds;
 - of the fonts fixed before a document's sides were drawn (draw/kept.py's ``fix_fonts``), only those its text
@@ -22,11 +21,9 @@ subsets they encoded, so a save re-encodes only what changed (the same bytes).
 from __future__ import annotations
 
 import hashlib
-import marshal
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, BinaryIO
 
 from punchboard.generator.draw.pdf_canvas import FLATE, Flate, PunchDocument, StreamFilter, pdfdoc_encode
@@ -34,11 +31,9 @@ from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.ttfonts import TTFont, makeToUnicodeCMap
 from reportlab.pdfgen.canvas import Canvas
 
-from punchboard.plumbing.sealed import read_sealed, write_sealed
-
 from .kept_runs import Verbatim, format_in_runs
 
-__all__ = ["FlateMemo", "PdfWriter", "keep_encoded", "pdfdoc_encode", "stream_filter", "subset_tag"]
+__all__ = ["PdfWriter", "keep_encoded", "pdfdoc_encode", "stream_filter", "subset_tag"]
 
 
 class _File(pdfdoc.PDFFile):  # type: ignore[misc]
@@ -63,18 +58,6 @@ class _File(pdfdoc.PDFFile):  # type: ignore[misc]
 
     def format(self, document: Any) -> bytes:
         return b"" if self._sink is not None else super().format(document)  # type: ignore[no-any-return]
-
-
-class _MemoFlate(Flate):
-    """Flate whose long streams are first looked up among those the last build of the same PDF compressed."""
-
-    def __init__(self, memo: FlateMemo):
-        self.memo = memo
-
-    def encode(self, text: Any) -> bytes:
-        if isinstance(text, str):
-            text = text.encode("utf8")
-        return self.memo.encode(text)
 
 
 class _KeptFlate(Flate):
@@ -118,14 +101,11 @@ def keep_encoded(limit: int = 32 << 20) -> None:
         _KEPT.append(_Kept(_KeptFlate(limit)))
 
 
-def stream_filter(memo: FlateMemo | None = None) -> StreamFilter:
-    """The Flate a document's streams are compressed with: through ``memo`` (its long streams as the last build
-    compressed them), or remembering every stream in a process that keeps them (:func:`keep_encoded`)."""
+def stream_filter() -> StreamFilter:
+    """The Flate a document's streams are compressed with: remembering every stream in a process that keeps them
+    (:func:`keep_encoded`), else reportlab's own compression without ASCII85."""
     if _KEPT:
         return _KEPT[0].flate
-    if memo is not None:
-        memo.active = True
-        return _MemoFlate(memo)
     return FLATE
 
 
@@ -142,9 +122,9 @@ class PdfWriter:
     the bytes ``GetPDFData`` returns), compressed by ``flate`` (:func:`stream_filter`), the objects ``verbatim``
     says lie as they are in an old file copied from it (kept_pages.py)."""
 
-    def __init__(self, sink: BinaryIO | None = None, memo: FlateMemo | None = None):
+    def __init__(self, sink: BinaryIO | None = None):
         self.sink = sink
-        self.flate = stream_filter(memo)
+        self.flate = stream_filter()
         self.verbatim: Verbatim | None = None
         self._subsets = _KEPT[0].subsets if _KEPT else None
 
@@ -245,73 +225,3 @@ def _nothing(obj: Any, number: int, document: Any) -> None:
     return None
 
 
-class FlateMemo:
-    """The long streams one PDF's last build compressed, kept in a file beside its other kept parts, so the next
-    build of that PDF compresses only the long streams that changed.
-
-    Tokens and other shaped pieces are drawn into their page, not placed as forms: a sheet of gear tokens is a
-    340 KB content stream, and compressing it again after a one-token edit cost more than drawing the token.
-    A stream is found by a digest of its bytes, and what is found is inflated and compared with them before it
-    is used; zlib gives the same bytes for the same input under one zlib version (in the file's header, with
-    this module's format), so a PDF written with the memo is the PDF written without it. The file holds what
-    the last write used, and is rewritten only when that changed.
-    """
-
-    FORMAT = 1
-    SHORTEST = 32 << 10  # streams shorter than this are compressed every time (card pages, forms: most of them)
-    LIMIT = 16 << 20  # compressed bytes one PDF's memo holds at most
-
-    def __init__(self, path: Path, read: bool = True):
-        self.path, self.read = path, read
-        self.header = f"punchboard flate {self.FORMAT} zlib {zlib.ZLIB_RUNTIME_VERSION}"
-        self._known: dict[bytes, bytes] | None = None
-        self.used: dict[bytes, bytes] = {}
-        self.held = 0
-        self.active = False  # used for a write (:func:`stream_filter`); a memo never used leaves its file alone
-
-    @property
-    def known(self) -> dict[bytes, bytes]:
-        """What the file holds (read when first asked for)."""
-        if self._known is None:
-            self._known = self._load() if self.read else {}
-        return self._known
-
-    def _load(self) -> dict[bytes, bytes]:
-        try:
-            header, known = marshal.loads(read_sealed(self.path) or b"")
-        except (EOFError, ValueError, TypeError):
-            return {}
-        if header != self.header or not isinstance(known, dict):
-            return {}
-        return known
-
-    def encode(self, data: bytes) -> bytes:
-        if len(data) < self.SHORTEST:
-            return zlib.compress(data)
-        key = hashlib.blake2b(data, digest_size=32).digest()
-        found = self.used.get(key)
-        if found is None:
-            found = self.known.get(key)
-            if found is None or not _inflates_to(found, data):  # a damaged file is never a wrong PDF
-                found = zlib.compress(data)
-            if self.held + len(found) <= self.LIMIT:
-                self.used[key] = found
-                self.held += len(found)
-        return found
-
-    def save(self) -> None:
-        """Keep what this write used, when that is not what the file holds."""
-        if not self.active or self.used.keys() == self.known.keys():
-            return
-        if not self.used:
-            self.path.unlink(missing_ok=True)
-            return
-        write_sealed(self.path, marshal.dumps((self.header, self.used)))
-
-
-def _inflates_to(compressed: Any, data: bytes) -> bool:
-    """Whether ``compressed`` is Flate bytes of ``data`` (inflating is a tenth of the cost of deflating)."""
-    try:
-        return isinstance(compressed, bytes) and zlib.decompress(compressed) == data
-    except zlib.error:
-        return False

@@ -99,7 +99,7 @@ def test_a_damaged_record_is_work_again_never_a_wrong_file(built: dict[str, Path
     shutil.copytree(base / "cache", cache)
     records = _records(out, cache)
     kinds = {p.name if p.name.startswith(".punchboard-") else p.suffix or p.name for p in records}
-    assert {".sides", ".index", ".runs", ".layouts", ".pages", ".looks", ".flate", ".keep", ".drawn", ".last",
+    assert {".sides", ".index", ".runs", ".layouts", ".pages", ".looks", ".keep", ".drawn", ".last",
             ".punchboard-cache.json", ".punchboard-up-to-date.json"} <= kinds, kinds
     rng = random.Random(damage)
     pool = _records(base / "other_out", base / "other_cache") + records
