@@ -12,6 +12,7 @@ from punchboard.spec.setup_model import RuleNumber
 
 from .counts import OpenValue
 from .findings import Finding
+from .number_words import states
 
 
 def _by_name(numbers: Sequence[RuleNumber]) -> dict[str, list[RuleNumber]]:
@@ -65,7 +66,7 @@ def check_numbers(game: Game, numbers: Sequence[RuleNumber]) -> list[Finding]:
                                     + "; and ".join(_stated(n) for n in stated), "contradiction"))
     numbers = [n for n in numbers if n.quote]  # a stated total without a quote is checked by its sum instead
     for number in numbers:
-        if not re.search(rf"(?<![0-9]){number.value}(?![0-9])", number.quote):
+        if not states(number.quote, number.value):  # in digits or in words ("Deal one card": 1)
             findings.append(Finding(f"rulebook number {number.name}", f"the quote \"{number.quote}\" does not state "
                                     f"{number.value} ({number.source})", "warn"))
     if not numbers or not game.rulebook:
