@@ -278,7 +278,10 @@ def run_tests(tree: Path, tests: Sequence[str], timeout: float, memory_mb: int) 
         RUNNING.discard(proc.pid)
     if STOP.is_set():
         return "stopped", 0.0
-    return ("passed" if code == 0 else "failed"), time.monotonic() - began
+    # pytest's 1: tests failed, 2: interrupted or a module that does not import (both the mutant's doing);
+    # 3–5 (internal error, usage error, nothing collected) say the run itself went wrong, not the mutant
+    outcome = {0: "passed", 1: "failed", 2: "failed"}.get(code, f"error {code}")
+    return outcome, time.monotonic() - began
 
 
 def _forget_bytecode(tree: Path, module: str) -> None:
@@ -348,7 +351,7 @@ def run_area(workers: Workers, area: Area, mutants: list[Mutant], jobs: int, mem
 
 def report(area: Area, results: list[tuple[Mutant, str]], total: int) -> float:
     """Print the area's score and survivors; return the score (fraction killed)."""
-    killed = sum(1 for _, r in results if r != "passed")
+    killed = sum(1 for _, r in results if r in ("failed", "timeout"))
     timeouts = sum(1 for _, r in results if r == "timeout")
     score = killed / len(results) if results else 1.0
     sampled = f" (a sample of {len(results)} of {total}, seed {SEED})" if len(results) < total else ""
@@ -356,6 +359,8 @@ def report(area: Area, results: list[tuple[Mutant, str]], total: int) -> float:
     for mutant, result in results:
         if result == "passed":
             print(f"  survived {mutant.module}:{mutant.line}: {mutant.what}")
+        elif result not in ("failed", "timeout"):  # counted as not killed
+            print(f"  {result} (the test run failed to run) {mutant.module}:{mutant.line}: {mutant.what}")
     return score
 
 
@@ -407,7 +412,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             workers = Workers(Path(base), max(1, args.jobs))
             for area, every, chosen in plan(areas, workers.snapshot, args.max, args.match):  # of the copied files
-                results = run_area(workers, area, chosen, max(1, args.jobs), args.memory_mb)
+                try:
+                    results = run_area(workers, area, chosen, max(1, args.jobs), args.memory_mb)
+                except RuntimeError as err:  # the unmutated tests fail: no score for this area
+                    print(f"{err}; no score", flush=True)
+                    scores[area.name] = 0.0
+                    continue
                 scores[area.name] = report(area, results, len(every))
         except KeyboardInterrupt:
             _stop_all()
