@@ -59,7 +59,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench
 	$(BIN)/python -m bench.readme
 
-# Mutation testing, outside make test (about 30 min on 2 cores): small changes to the probability arithmetic, the
+# Mutation testing, outside make test (10–30 min on 2 cores): small changes to the probability arithmetic, the
 # grid, the bleed measurement and the loader's piece expansion, each run against the fast tests that cover it in a
 # copy of the tree; prints each area's score and every survivor, fails below 85 % (tools/mutate.py, docs: internals).
 mutate: $(STAMP)
