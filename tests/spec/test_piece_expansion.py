@@ -256,3 +256,23 @@ def test_the_piece_limit_blames_the_range_before_the_copies(tmp_path: Path) -> N
 def test_a_table_row_of_exactly_the_limit_blames_the_copies(tmp_path: Path) -> None:
     (found,) = problems(tmp_path, TABLE, max_pieces=9, csv="name,value,count\nA,1,9\n")
     assert found.startswith("parts.yaml:6:9: component expands to at least 18 pieces, more than the limit of 9;")
+
+
+def test_a_component_without_entries_is_one_piece(tmp_path: Path) -> None:
+    board = load(tmp_path, "id: parts\nkind: board\nsize: {width: 200mm, height: 200mm}\nlayout: mini/face\nfields: [value]\n"
+                           "defaults: {value: 3}\n")
+    assert rows(board) == [(0, 0, 0, {"value": 3})]
+
+
+def test_a_card_table_is_given_once(tmp_path: Path) -> None:
+    parts = TABLE + "table: cards.csv\n"
+    assert problems(tmp_path, parts, csv=CSV)[0] == "parts.yaml:10:1: give the card table once: csv: or table:, not both"
+
+
+@pytest.mark.parametrize(("parts", "where", "total"), [
+    ("copies: 2\ncards:\n  - {name: A, count: 5}\n", "6:9", 10),  # the entry alone is exactly the limit: the copies
+    ("cards:\n  - {name: A, range: {field: value, from: 1, to: 2}, count: 4}\n", "7:22", 8),  # the count alone is
+])
+def test_the_piece_limit_blames_at_exactly_the_limit(tmp_path: Path, parts: str, where: str, total: int) -> None:
+    (found,) = problems(tmp_path, DECK + parts, max_pieces=total // 2)
+    assert found.startswith(f"parts.yaml:{where}: component expands to at least {total} pieces")
