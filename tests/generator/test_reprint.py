@@ -7,7 +7,6 @@ import json
 import shutil
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from punchboard.generator.draw.stamp import STAMP_SIZE
 from pypdf import PdfReader
@@ -154,9 +153,22 @@ def test_stamp_marks_every_piece_with_the_print_number_without_changing_the_fing
     out = tmp_path / "out"
 
     def stamps(pdf: Path) -> list[str]:
-        with pdfplumber.open(pdf) as doc:
-            words = [w for page in doc.pages for w in page.extract_words(extra_attrs=["size"])]
-        return [w["text"] for w in words if abs(w["size"] - STAMP_SIZE) < 0.01]
+        """The runs of text set at the stamp's size, upright or on a turned card (the font size as set, read with
+        pdfium, not a glyph box's height)."""
+        import pypdfium2
+        import pypdfium2.raw as pdfium_raw
+
+        found: list[str] = []
+        for page in pypdfium2.PdfDocument(pdf):
+            text, run = page.get_textpage(), ""
+            for n in range(text.count_chars()):
+                char = chr(pdfium_raw.FPDFText_GetUnicode(text, n))
+                if abs(pdfium_raw.FPDFText_GetFontSize(text, n) - STAMP_SIZE) < 0.01 and not char.isspace():
+                    run += char
+                elif run:
+                    found, run = [*found, run], ""
+            found += [run] if run else []
+        return found
 
     assert "recorded print 1" in _build(game, out)
     assert stamps(out / "tiny" / "cards.pdf") == []

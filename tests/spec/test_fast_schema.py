@@ -33,7 +33,7 @@ def _schema_for(path: Path, data: Any) -> tuple[str, str | None] | None:
     if path.parent.name == "paper":
         return "paper", None
     if "layouts" in path.parts and path.name not in ("sizes.yaml", "cutters.yaml", "print_shops.yaml", "sheet.yaml",
-                                                      "board_tiling.yaml"):
+                                                      "board_tiling.yaml", "press.yaml", "shop_products.yaml"):
         return "layout", None
     if isinstance(data, dict) and data.get("kind") in COMPONENT_KINDS:
         return "component", data["kind"]

@@ -254,7 +254,10 @@ variants:
     assert check.returncode == 0
     assert "warning" not in check.stdout
     warnings = [line for line in check.stderr.splitlines() if line.startswith("warning:")]
-    assert len(warnings) == 1 and "no entry for 5 players" in warnings[0] and "setup.yaml:6:" in warnings[0]
+    about_the_table = [w for w in warnings if "no entry for 5 players" in w]
+    assert len(about_the_table) == 1 and "setup.yaml:6:" in about_the_table[0]
+    # and, separately, game.yaml's 6 players that no variant covers
+    assert len(warnings) == 2 and any("variants cover 2–5" in w for w in warnings), warnings
 
 
 @pytest.mark.parametrize(("open_text", "message"), [

@@ -63,8 +63,11 @@ def assert_kept_or_warned(folder: Path, warned: dict[str, float], stroke: float 
             assert min(kept) >= DECLARED - TOL, f"{pdf.name}: {min(kept):.3f} mm kept of {DECLARED} mm, and no warning"
     if folder.name == "shaped":  # every token of the test game was found and measured
         faces = {"gears": 14, "hexagons": 12, "pentagons": 12, "splats": 20, "discs": 40, "rounded": 12}
+        # one-sided tokens of several components packed together (their own PDFs hold them too)
+        shared = counts.pop("shared_tokens", 0)
         for name, count in counts.items():
             assert count in (faces[name], 2 * faces[name]), (name, count)  # fronts, or fronts and backs
+        assert shared <= sum(faces.values()), shared
     return least
 
 
@@ -73,7 +76,7 @@ def test_every_shape_keeps_the_full_bleed_on_a_sheet(tmp_path: Path, capsys: pyt
     assert warned == {}
     least = assert_kept_or_warned(tmp_path / "shaped", warned)
     # every shape measured, each within 0.01 mm of the declared bleed (an offset, not a scaled-up outline)
-    assert set(least) == {"gears", "hexagons", "pentagons", "splats", "discs", "rounded"}
+    assert set(least) - {"shared_tokens"} == {"gears", "hexagons", "pentagons", "splats", "discs", "rounded"}
     assert all(v == pytest.approx(DECLARED, abs=TOL) for v in least.values()), least
 
 
