@@ -94,26 +94,26 @@ def _shut_down(sock: socket.socket) -> None:
         pass  # already closed
 
 
-class _HTTPConnection(http.client.HTTPConnection):
+class _HandsOverSocket:
+    """A connection that hands the socket it opens to the fetch's sockets (mixed in before http.client's)."""
+
+    sock: Any
+
     def __init__(self, *args: Any, sockets: _Sockets, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._sockets = sockets
 
     def connect(self) -> None:
-        """Connect, and hand the socket to the fetch's sockets."""
-        super().connect()
+        super().connect()  # type: ignore[misc]
         self._sockets.add(self.sock)
 
 
-class _HTTPSConnection(http.client.HTTPSConnection):
-    def __init__(self, *args: Any, sockets: _Sockets, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._sockets = sockets
+class _HTTPConnection(_HandsOverSocket, http.client.HTTPConnection):
+    pass
 
-    def connect(self) -> None:
-        """Connect, and hand the socket to the fetch's sockets."""
-        super().connect()
-        self._sockets.add(self.sock)
+
+class _HTTPSConnection(_HandsOverSocket, http.client.HTTPSConnection):
+    pass
 
 
 class _HTTPHandler(urllib.request.HTTPHandler):
