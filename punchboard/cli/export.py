@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from punchboard.plumbing.errors import UsageError
 from punchboard.plumbing.outlock import output_lock
 from punchboard.plumbing.units import UnitError, parse_length
 
@@ -62,18 +63,44 @@ def _warn(message: str) -> None:
 def cmd_images(args: argparse.Namespace) -> int:
     from punchboard.generator.export.images import export_images
 
+    settings = _proof_settings(args)  # a bad --icc is said before anything is written
     with output_lock(Path(args.out)):
-        return _images(args, export_images)
+        return _images(args, export_images, settings)
 
 
-def _images(args: argparse.Namespace, export_images: Any) -> int:
+def _images(args: argparse.Namespace, export_images: Any, settings: Any = None) -> int:
     voice = Voice(args)
     for game in voice.progress(_games(args), lambda g: f"images {g.id}"):
         images = export_images(game, Path(args.out), args.dpi, args.bleed, args.unique, jobs_of(args), warn=_warn)
         for image in images:
             voice.detail(f"  {image.path}")
         voice.say(f"{game.id}: {len(images)} images in {Path(args.out) / game.id / 'images'}")
+        if settings is not None:
+            from punchboard.generator.press.profile import description
+            from punchboard.generator.press.proof import PROOF_FOLDER, write_proofs
+
+            target = Path(args.out) / game.id / PROOF_FOLDER
+            proofs = write_proofs([image.path for image in images], Path(args.out) / game.id / "images", target, settings)
+            for proof in proofs:
+                voice.detail(f"  {proof}")
+            voice.say(f"{game.id}: {len(proofs)} soft proofs through {description(settings.profile)} in {target}")
     return 0
+
+
+def _proof_settings(args: argparse.Namespace) -> Any:
+    """The press settings for ``--proof-cmyk`` (None without it); a UsageError when ``--icc`` is unusable."""
+    if args.icc and not args.proof_cmyk:
+        raise UsageError("--icc: the profile of the soft proof; expected --proof-cmyk with it")
+    if not args.proof_cmyk:
+        return None
+    from punchboard.generator.press.proof import proof_settings
+
+    if args.icc:
+        from punchboard.generator.press.profile import profile_problem
+
+        if problem := profile_problem(Path(args.icc)):
+            raise UsageError(f"--icc: {problem}")
+    return proof_settings(args.icc)
 
 
 def cmd_tts(args: argparse.Namespace) -> int:
@@ -120,6 +147,10 @@ def register(sub: Any) -> None:
     p.add_argument("--dpi", type=_dpi, default=300.0, help="resolution (default: 300)")
     p.add_argument("--bleed", type=_bleed, default=9.0, metavar="LENGTH", help="bleed on every edge, e.g. 0.125in or 3mm (default: 0.125in)")
     p.add_argument("--unique", action="store_true", help="one image per distinct piece; manifest.json gives the counts")
+    p.add_argument("--proof-cmyk", action="store_true", help="also write a soft proof of every image under OUT/<game_id>/soft-proof/: "
+                   "the image converted to CMYK through the press profile and back, as the press prints it (a pure green dulls)")
+    p.add_argument("--icc", default=None, metavar="PATH", help="with --proof-cmyk: the CMYK profile the press files use (the build's "
+                   "--icc; default: layouts/press.yaml's, Ghostscript's Artifex SWOP profile)")
     p.add_argument("--jobs", type=jobs_count, default=0, metavar="N", help=JOBS_HELP)
     add_limit_flags(p)
     p.set_defaults(func=cmd_images)
