@@ -110,6 +110,7 @@ def build_options(args: argparse.Namespace) -> BuildOptions:
         colour=getattr(args, "colour", None),
         pdfx=getattr(args, "pdfx", None),
         icc=getattr(args, "icc", None),
+        rich_black=getattr(args, "rich_black", False),
     )
 
 
@@ -216,12 +217,13 @@ def register(sub: Any) -> None:
     p = sub.add_parser("build", help="write print-ready PDFs", description="Lay out every printed component as PDFs under OUT/<game_id>/. Only components whose inputs changed since the last build into OUT are drawn again. Each build records what it drew as a numbered print in OUT/<game_id>/prints/.")
     p.add_argument("targets", nargs="*", metavar="TARGET", help=TARGET_HELP)
     add_build_flags(p)
-    _add_press_flags(p)
+    add_press_flags(p)
     p.set_defaults(func=cmd_build)
 
 
-def _add_press_flags(p: argparse.ArgumentParser) -> None:
-    """build's press flags (generator/press/); watch and serve do not write press files."""
+def add_press_flags(p: argparse.ArgumentParser) -> None:
+    """The press flags (generator/press/) of build and watch, read by ``build_options``."""
     p.add_argument("--colour", default=None, choices=("rgb", "cmyk"), help="cmyk: also write OUT/<game>/press/: each component PDF converted to CMYK through an ICC profile (black text and lines 100 %% K), with the press preflight (ink coverage, colours outside the press gamut) (default: the --shop preset's, else rgb)")
     p.add_argument("--pdfx", default=None, choices=("1a", "none"), help="1a: the press files are PDF/X-1a:2003 (implies --colour cmyk; default: the --shop preset's: drivethrucards asks for it)")
     p.add_argument("--icc", default=None, metavar="PATH", help="the CMYK output profile (your shop's, e.g. FOGRA39 or GRACoL) for --colour cmyk (default: Ghostscript's Artifex SWOP profile, layouts/press.yaml)")
+    p.add_argument("--rich-black", action="store_true", help="with --colour cmyk: large black areas print as the rich black of layouts/press.yaml (60/40/40/100 %%); black text under 12 pt and thin black shapes stay 100 %% K")
