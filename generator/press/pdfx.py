@@ -6,7 +6,8 @@ Three passes, each by a maintained engine:
    (``rg``/``RG``/``g``/``G``) in every content stream, form, pattern and Type 3 glyph becomes the DeviceCMYK
    the profile gives it, with the build's intent and black-point compensation (the same transform the gamut
    check uses, so the warnings and the file agree); pure black becomes 100 % K (``0 0 0 1 k``), so black text
-   and thin black lines print with one plate, not as four-colour registration black.
+   and thin black lines print with one plate, not as four-colour registration black (with ``--rich-black``,
+   large black areas and large black text get the rich black of ``layouts/press.yaml``: rich_black.py).
 2. Ghostscript's pdfwrite (``-dPDFX -sColorConversionStrategy=CMYK``, PDF 1.3) keeps DeviceCMYK as it is,
    converts what is left (pictures, shadings) to CMYK with its output profile (``-sOutputICCProfile``), embeds
    every font, and flattens transparency (PDF 1.3 has none).
@@ -58,8 +59,9 @@ def _colours(stream: Any, found: dict[Rgb, None]) -> None:
             found[rgb] = None
 
 
-def _rewrite(stream: Any, inks: dict[Rgb, tuple[float, ...]]) -> None:
-    """Each RGB or grey colour instruction of one stream as its DeviceCMYK ``k``/``K`` from ``inks``."""
+def _rewrite(stream: Any, inks: dict[Rgb, tuple[float, ...]], settings: Press | None = None) -> None:
+    """Each RGB or grey colour instruction of one stream as its DeviceCMYK ``k``/``K`` from ``inks``; with
+    ``settings.rich_black``, large black fills and large black text in that mix (rich_black.py)."""
     import pikepdf
 
     out: list[Any] = []
@@ -72,6 +74,11 @@ def _rewrite(stream: Any, inks: dict[Rgb, tuple[float, ...]]) -> None:
             continue
         out.append(pikepdf.ContentStreamInstruction(list(inks[rgb]), pikepdf.Operator(RGB_TO_CMYK[name])))
         changed = True
+    if settings is not None and settings.rich_black is not None:
+        from .rich_black import rich_black
+
+        out, enriched = rich_black(out, settings.rich_black, settings.text_below, settings.area_from)
+        changed = changed or enriched
     if changed:
         stream.write(pikepdf.unparse_content_stream(out))
 
@@ -122,7 +129,7 @@ def device_cmyk(src: Path, dst: Path, settings: Press) -> None:
                                                              settings.black_point_compensation, wanted), strict=True)}
         inks[(0, 0, 0)] = (0, 0, 0, 1)  # black text and rules: one plate, no registration black
         for stream in streams:
-            _rewrite(stream, inks)
+            _rewrite(stream, inks, settings)
         pdf.save(dst, deterministic_id=True)
 
 

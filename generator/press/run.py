@@ -14,7 +14,7 @@ import json
 import re
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from punchboard.generator.options import BuildOptions
 
@@ -23,6 +23,9 @@ from punchboard.spec.model import Game
 
 from .settings import Press, press, wanted
 from .shop_sizes import shop_size_warnings
+
+if TYPE_CHECKING:
+    from punchboard.generator.build import GameReport
 
 PRESS_FOLDER = "press"
 RECORD = ".press.json"
@@ -120,6 +123,28 @@ def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[st
     kind = PDFX_CONFORMANCE if settings.pdfx else "CMYK PDF"
     return warnings, [f"press: {len(record)} {kind} file{'s' if len(record) != 1 else ''} for {description(settings.profile)} in {target}",
                       *notes]
+
+
+def options_problem(options: BuildOptions) -> str | None:
+    """What is wrong with a build's press options (``--flag: why``), or None: the checks ``build`` makes first."""
+    from .profile import profile_problem
+
+    if options.pdfx == "1a" and options.colour == "rgb":
+        return "--pdfx 1a: PDF/X-1a files are CMYK; drop --colour rgb"
+    if options.icc and (problem := profile_problem(Path(options.icc))):
+        return f"--icc: {problem}"
+    return None
+
+
+def with_press(game: Game, out: Path, report: GameReport, options: BuildOptions) -> GameReport:
+    """``report`` (what ``build_game`` did for ``game`` into ``out``) after the press step ``build`` makes: the
+    shop-size and press warnings added (none with ``--preflight off``) and the press notes; for watch and the API."""
+    from dataclasses import replace
+
+    warnings, notes = press_game(game, out / game.id, options)
+    if options.preflight == "off":
+        warnings = []
+    return replace(report, warnings=(*report.warnings, *warnings), notes=(*report.notes, *notes))
 
 
 def press_games(games: list[Game], out: Path, options: BuildOptions) -> tuple[list[tuple[str, str]], bool]:

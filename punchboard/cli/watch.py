@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -13,8 +14,8 @@ from punchboard.plumbing.outlock import output_lock
 from punchboard.plumbing.paths import LAYOUTS
 from punchboard.plumbing.watch import NotificationsUnavailable, Repeats, Report, follow, unchanged_line, watch
 
-from .build import add_build_flags, build_options
-from .common import EXIT_OK, limits_of, positive_seconds, target_folders
+from .build import add_build_flags, add_press_flags, build_options
+from .common import EXIT_INPUT, EXIT_OK, limits_of, positive_seconds, target_folders
 
 TARGETS_HELP = "bundled game ids or paths to game folders; none means the game in the current folder (a game.yaml here)"
 
@@ -40,8 +41,14 @@ def cmd_watch(args: argparse.Namespace) -> int:
     keep_encoded()  # and only changed streams and font subsets are compressed again
     keep_copies()  # and only changed component PDFs are read and renumbered into the combined PDF
 
-    folders = target_folders(args.targets, everything=False)
+    from punchboard.generator.press.pdfx import PressError
+    from punchboard.generator.press.run import options_problem, with_press
+
     options = replace(build_options(args), quiet=True)
+    if problem := options_problem(options):
+        print(f"error: {problem}", file=sys.stderr)
+        return EXIT_INPUT
+    folders = target_folders(args.targets, everything=False)
     out = Path(args.out)
     limits = limits_of(args)
     repeats = Repeats()  # a rebuild says only the warnings the last build of its game did not
@@ -62,10 +69,13 @@ def cmd_watch(args: argparse.Namespace) -> int:
         for folder in folders:
             try:
                 game = load_game(folder, limits, out)
-                with output_lock(out):
-                    report = build_game(game, out, options)
+                with output_lock(out):  # with --colour cmyk (or a shop preset's), the press files too, as build writes them
+                    report = with_press(game, out, build_game(game, out, options), options)
             except SpecError as err:
                 problems.extend(err.problems)
+                continue
+            except PressError as err:  # Ghostscript missing or failing: said, and watching goes on
+                say(f"error: {err}")
                 continue
             fresh, unchanged = repeats.news(folder, report.warnings)
             for message in fresh:
@@ -116,6 +126,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("watch", help="rebuild on every save", description="Build, then rebuild whatever changed each time a YAML, layout, CSV, font or image is saved (seen through the system's change notifications, or by polling with --poll). Bad input is reported and watching goes on. Ctrl-C (or SIGTERM) stops it with exit code 0.")
     p.add_argument("targets", nargs="*", metavar="TARGET", help=TARGETS_HELP)
     add_build_flags(p)
+    add_press_flags(p)
     p.add_argument("--poll", action="store_true",
                    help="check for changes every --interval seconds instead of listening to the system's change "
                         "notifications (for network shares edited from another machine)")
