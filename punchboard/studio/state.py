@@ -51,15 +51,16 @@ def _url(picture: Picture | None) -> dict[str, Any] | None:
     return {"url": FILES_PREFIX + picture.path, "width": picture.width, "height": picture.height}
 
 
-def _side(game: Game, side: Side | None, picture: Picture | None = None) -> dict[str, Any] | None:
+def _side(game: Game, piece: Piece, side: Side | None, picture: Picture | None = None) -> dict[str, Any] | None:
     if side is None:
         return None
     layout = game.layouts.get(side.layout)
+    marks = {**piece.marks, **side.marks}  # where each field the side may bind is written
     return {
         "layout": side.layout,
         "file": display_path(layout.source) if layout is not None else "",
         "fields": dict(side.fields),
-        **(element_boxes(layout, picture) if layout is not None and picture is not None else {}),
+        **(element_boxes(layout, picture, marks, game.folder) if layout is not None and picture is not None else {}),
     }
 
 
@@ -74,8 +75,8 @@ def _piece_view(game: Game, component_id: str, number: int, distinct: DistinctPi
         "back": _url(distinct.back),
         "fields": dict(piece.fields),
         "marks": dict(piece.marks),
-        "face": _side(game, piece.face, distinct.front),
-        "reverse": _side(game, piece.back, distinct.back),
+        "face": _side(game, piece, piece.face, distinct.front),
+        "reverse": _side(game, piece, piece.back, distinct.back),
         "warnings": warnings,
     }
 
