@@ -12,6 +12,7 @@ from punchboard.plumbing.limits import DEFAULT_LIMITS, Limits
 from punchboard.plumbing.paths import GAME_FILE, LAYOUTS, is_inside, resolved, resolving_once
 from punchboard.spec import expressions, layout_checks, look_checks, schema_check
 from punchboard.spec.binding import FIELD_REF, is_bound
+from punchboard.spec.effects import Gradient, Shadow
 from punchboard.spec.look_passes import LookPasses
 from punchboard.spec.model import (
     BoxLine,
@@ -20,6 +21,7 @@ from punchboard.spec.model import (
     Layout,
     frozen_map,
 )
+from punchboard.spec.translations import po_path, read_po
 from punchboard.spec.yamlsource import Document, load_yaml
 
 from .common import HEX_COLOUR, Collector, load_document
@@ -41,22 +43,38 @@ def _check_colours(game_palette: dict[str, str], layout: Layout, mark: layout_ch
     palette = {**game_palette, **layout.palette}
     for element in layout.elements:
         for key in ("fill", "stroke", "color", "accent", "outline", "shadow"):
-            colour = element.props.get(key)
-            if isinstance(colour, tuple):  # a text's outline (colour, width) or shadow (dx, dy, colour)
-                colour = colour[0] if key == "outline" else colour[-1]
-            if colour is None or colour == "none" or is_bound(colour):
-                continue  # a field-bound colour is checked per piece (look_checks)
-            if isinstance(colour, str) and (HEX_COLOUR.match(colour) or colour in palette):
-                continue
-            known = sorted(palette)
-            hint = schema_check.suggest(str(colour), known)
-            out.add(
-                layout_checks.at(
-                    mark(element, key),
-                    f"{key}: unknown colour {colour!r}{hint}; expected #rrggbb or a palette name "
-                    f"({', '.join(known) or 'none defined'})",
-                )
-            )
+            for colour in _colours_of(element.props.get(key), key):
+                _check_colour(colour, palette, element, key, mark, out)
+
+
+def _colours_of(value: Any, key: str) -> tuple[Any, ...]:
+    """The colours one property names: a text's outline (colour, width) or shadow (dx, dy, colour), a shape's
+    shadow, a gradient's stops (spec/effects.py), else the value itself."""
+    if isinstance(value, Gradient):
+        return value.colours
+    if isinstance(value, Shadow):
+        return (value.colour,)
+    if isinstance(value, tuple):
+        return (value[0] if key == "outline" else value[-1],)
+    return (value,)
+
+
+def _check_colour(colour: Any, palette: dict[str, str], element: Any, key: str, mark: layout_checks.Mark,
+                  out: Collector) -> None:
+    """A located problem when ``colour`` is neither #rrggbb, a palette name, none nor bound to a field."""
+    if colour is None or colour == "none" or is_bound(colour):
+        return  # a field-bound colour is checked per piece (look_checks)
+    if isinstance(colour, str) and (HEX_COLOUR.match(colour) or colour in palette):
+        return
+    known = sorted(palette)
+    hint = schema_check.suggest(str(colour), known)
+    out.add(
+        layout_checks.at(
+            mark(element, key),
+            f"{key}: unknown colour {colour!r}{hint}; expected #rrggbb or a palette name "
+            f"({', '.join(known) or 'none defined'})",
+        )
+    )
 
 
 def _load_components(
@@ -183,9 +201,18 @@ def _game_document(folder: Path, game_path: Path, out: Collector) -> Document:
         names = doc.data.get("components")
         if isinstance(names, list) and all(isinstance(name, str) for name in names):
             # report the component files' problems too, not only the game file's
-            _load_components(folder, doc, names, ComponentLoader(folder, LayoutLoader(folder, out), load_size_presets(), out), out)
+            loader = ComponentLoader(folder, LayoutLoader(folder, out), load_size_presets(), out, _languages(doc))
+            _load_components(folder, doc, names, loader, out)
         out.raise_if_any()
     return doc
+
+
+def _languages(doc: Document) -> tuple[str, ...]:
+    """game.yaml's languages:, the source language first; () when it has none (or they are not a list of text)."""
+    languages = doc.data.get("languages") if isinstance(doc.data, dict) else None
+    if not isinstance(languages, list) or not all(isinstance(code, str) for code in languages):
+        return ()
+    return tuple(languages)
 
 
 def _setup_file(folder: Path, doc: Document, components: list[Component],
@@ -284,8 +311,12 @@ def _load_game(folder: Path, limits: Limits, out_dir: Path | None) -> Game:
         out.add(doc.problem(("players",), f"players min {data['players']['min']} is more than max {data['players']['max']}"))
     presets = load_size_presets()
     layouts = LayoutLoader(folder, out)
-    loader = ComponentLoader(folder, layouts, presets, out)
+    languages = _languages(doc)
+    loader = ComponentLoader(folder, layouts, presets, out, languages)
     components, files = _load_components(folder, doc, data["components"], loader, out)
+    if len(languages) > 1 and not out.problems:
+        components = read_po(folder, languages, components, out.problems)
+        files.extend(path for lang in languages[1:] if (path := po_path(folder, lang)).is_file())
     files.insert(0, game_path)
     out.extend(check_print_groups(components, loader.group_marks, layouts.cache.get))
     setup, warnings = _setup_file(folder, doc, components, out)
@@ -312,4 +343,6 @@ def _load_game(folder: Path, limits: Limits, out_dir: Path | None) -> Game:
         icons=frozen_map(icons),
         warnings=(*out.warnings, *warnings),
         fetch_warnings=tuple(out.warnings),
+        languages=languages,
+        language=languages[0] if languages else "",
     )
