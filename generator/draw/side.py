@@ -27,10 +27,12 @@ from . import fingerprint, fixed_forms, fonts, kept, packed_forms, svg, text
 from .art import Ink, draw_icon
 from .colours import resolved
 from .geometry import Rect
+from .grid import draw as draw_grid
 from .observe import Drawn, SideObserver
 from .pdf_canvas import state_of
 from .pictures import draw_picture
 from .reads import reuse_key
+from .repeat import draw as draw_repeat
 from .stamp import draw_stamp
 
 Warn = Callable[[str], None]
@@ -587,6 +589,33 @@ def _drawn(element: Element, layout: Layout, frame: SideFrame, palette: Mapping[
     return Drawn(element, _rect(element, box), box, palette)
 
 
+def _draw_many(canvas: Canvas, element: Element, layout: Layout, fields: Mapping[str, Any], frame: SideFrame,
+               palette: Mapping[str, str], ctx: SideContext, seen: SideObserver | None) -> None:
+    """A repeat or grid (draw/repeat.py, draw/grid.py): each child drawn as an element of its own in its cell, with
+    the cell's fields, so the preflight sees every child drawn; the repeat or grid itself is only their places."""
+    rect = place(element, box_of(element, frame, layout))
+
+    def child(item: Element, cell: Rect, cell_fields: Mapping[str, Any]) -> None:
+        show, failed = _shown(item, cell_fields)
+        if failed is not None:
+            ctx.warn(ctx.where + failed)
+        if show:
+            _draw_element(canvas, item, layout, cell_fields, SideFrame(cell, 0.0, 0.0), palette, ctx, seen)
+
+    canvas.saveState()
+    rotate = element.props.get("rotate")
+    if rotate:
+        cx, cy = rect.center
+        canvas.translate(cx, cy)
+        canvas.rotate(-float(rotate))
+        canvas.translate(-cx, -cy)
+    if element.type == "repeat":
+        draw_repeat(element, rect, fields, child, lambda message: ctx.warn(f"{ctx.where}: {message} [{element.source}]"))
+    else:
+        draw_grid(element, rect, fields, child)
+    canvas.restoreState()
+
+
 def _draw_element(
     canvas: Canvas,
     element: Element,
@@ -597,6 +626,9 @@ def _draw_element(
     ctx: SideContext,
     seen: SideObserver | None = None,
 ) -> None:
+    if element.type in ("repeat", "grid"):  # many of one element, each drawn in its own cell
+        _draw_many(canvas, element, layout, fields, frame, palette, ctx, seen)
+        return
     props = bound_props(element.props, fields)  # field-bound colours, fonts and sizes take the piece's values
     if props is not element.props:
         element = replace(element, props=props)

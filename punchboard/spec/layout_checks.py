@@ -16,6 +16,7 @@ from . import schema_check
 from .binding import BOUND_PROPS, FIELD_REF, bind, is_bound
 from .images import ImageRefused, check_image, find_image, image_folders
 from .model import Component, Element, Layout, Side
+from .repeats import grid_fields
 
 Mark = Callable[[Element, str], str]  # file:LINE:COL of one property of an element
 BUILTIN_FONTS = ("Vera", "Vera-Bold", "Vera-Italic", "Vera-BoldItalic")
@@ -111,20 +112,21 @@ def check_bindings(
             continue
         allowed = sorted(set(component.fields) | {"name"} | set(side.fields))
         for element in layout.elements:
+            own = allowed if element.type != "grid" else sorted({*allowed, *grid_fields(element)})  # its CSV's
             for prop in TEMPLATED_PROPS:
                 template = element.props.get(prop)
                 if not isinstance(template, str) or shared(mark(element, prop).rsplit(":", 2)[0]):
                     continue
                 for name in FIELD_REF.findall(template):
-                    if name in allowed or (element.source, prop, name) in reported:
+                    if name in own or (element.source, prop, name) in reported:
                         continue
                     reported.add((element.source, prop, name))
-                    hint = schema_check.suggest(name, allowed)
+                    hint = schema_check.suggest(name, own)
                     problems.append(
                         at(
                             mark(element, prop),
                             f"{prop}: unknown field '{{{name}}}'{hint}; component '{component.id}' has the fields "
-                            + ", ".join(allowed),
+                            + ", ".join(own),
                         )
                     )
     templated: dict[str, tuple[Layout | None, list[tuple[Element, str]]]] = {}  # by layout: its images' bound sources

@@ -25,6 +25,8 @@ from .look_passes import LookPasses
 from .markup import tag_problems
 from .model import Component, Element, Layout
 from .reads import side_reads
+from .repeats import bound_count, grid_colours
+from .repeats import problem as count_problem
 
 Mark = Callable[[Element, str], str]
 HEX_DIGITS = set("0123456789abcdefABCDEF")
@@ -92,6 +94,8 @@ class LookChecker:
         for element, checked in self._plan(layout):
             if not _shown(element, fields):
                 continue
+            if element.type in ("repeat", "grid"):
+                self._many(element, fields, marks, palette)
             for prop, template, bound in checked:
                 if prop == "focus" and isinstance(template, tuple):
                     self._check_focus(element, template, fields, marks)
@@ -128,6 +132,17 @@ class LookChecker:
                     self.add(self.culprit(element, prop, template, marks, fields),
                              f"unknown icon {value!r}{hint}, for {where}; expected one of {self.icon_names()} "
                              "or an icon declared under icons: in game.yaml")
+
+    def _many(self, element: Element, fields: Mapping[str, object], marks: Mapping[str, str], palette: Mapping[str, str]) -> None:
+        """A repeat's count a field gives, a grid's cell colours its CSV gives (punchboard/spec/repeats.py)."""
+        template = element.props.get("count")
+        if element.type == "repeat" and is_bound(template) and bound_count(template, fields) is None:
+            value = bind(template, fields).strip()
+            self.add(self.culprit(element, "count", str(template), marks, fields),
+                     f"{count_problem(value)}, for piece '{fields.get('name', '')}' in element '{element.id}' "
+                     f"(count: \"{template}\", {self.mark(element, 'count')})")
+        for mark, message in grid_colours(element, fields, lambda value: is_colour(value, palette)):
+            self.add(mark, message)
 
     def _check_focus(self, element: Element, focus: tuple[Any, ...], fields: Mapping[str, object], marks: Mapping[str, str]) -> None:
         for template in focus:

@@ -19,6 +19,7 @@ from punchboard.spec.yamlsource import Document, PathKey
 from . import font_files
 from .common import DIM_PROPS, LENGTH_PROPS, Collector, load_document, positive_length
 from .kept import KeptLayout, kept
+from .repeats import GRID_TYPES, REPEAT_KEYS, check_element, csv_stamps, repeat_key
 from .text_keys import TEXT_KEYS, text_key
 
 
@@ -126,6 +127,7 @@ class LayoutLoader:
         if memo is None:
             return self._build(name, path, doc, parent, self.prop_marks)
         fonts = font_files.stamps(doc.data.get("fonts", {}), path.parent, self.confines[0])  # before the fonts are read
+        fonts += csv_stamps(doc.data, self.confines[0])  # a grid's CSV too: the layout's model holds its cells
         known = memo.layouts.get((path, name))
         if (known is not None and known.digest == doc.text_digest and known.parent is parent and known.fonts == fonts
                 and known.max_file_bytes == self.out.limits.max_file_bytes):
@@ -187,6 +189,8 @@ class LayoutLoader:
             if element_type == "polygon" and len(merged.get("points", ())) < 2:
                 self.out.add(doc.problem(where, f"polygon '{element_id}' needs points: a list of at least 2 [x, y] corners"))
                 continue
+            if element_type in GRID_TYPES and not check_element(doc, where, element_type, merged, self.out):
+                continue
             element = Element(element_type, element_id, frozen_map(merged), source)
             for key in merged:
                 if key in raw:
@@ -216,6 +220,8 @@ class LayoutLoader:
                     props[key] = value  # a card field gives the length; look_checks checks each piece's value
                 elif key == "font" and isinstance(value, dict):
                     props[key] = font_files.face_name(value)  # {family, weight, style}: that face's name
+                elif key in REPEAT_KEYS:
+                    props[key] = repeat_key(self, doc, path, key, value, raw)  # repeats.py
                 elif key == "focus":
                     props[key] = _focus(value)
                 elif key in TEXT_KEYS:

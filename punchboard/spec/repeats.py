@@ -1,0 +1,73 @@
+"""A repeat element's count: a whole number from 0 to :data:`MOST`, written or given by a card field.
+
+``count: 3`` or ``count: "{cost}"``; the loader's schema bounds a written count, and this module reads a
+field's value for both ``check`` (look_checks.py: a bad value is a located error naming the piece) and the
+drawing (generator/draw/repeat.py: nothing is drawn for a bad one). A grid's cell colours that its CSV gives are
+checked here too (:func:`grid_colours`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from .binding import FIELD_REF, bind
+from .model import Element
+
+MOST = 1000  # the most items one repeat draws (the schema's maximum for a written count)
+
+
+def count_of(value: Any) -> int | None:
+    """``value`` (a number, or a field's text) as a count, or None when it is not a whole number 0..MOST.
+    An empty text (the field is not set) counts 0."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int):
+        return value if 0 <= value <= MOST else None
+    text = str(value).strip()
+    if not text:
+        return 0
+    if text.endswith(".0"):
+        text = text[:-2]
+    return int(text) if text.isdigit() and int(text) <= MOST else None
+
+
+def bound_count(template: Any, fields: Mapping[str, Any]) -> int | None:
+    """A repeat's ``count`` with the piece's ``fields`` put in."""
+    return count_of(template if not isinstance(template, str) else bind(template, fields))
+
+
+def problem(value: str) -> str:
+    """What is wrong with a field's text that :func:`count_of` refuses."""
+    return f"{value!r} is not a count: expected a whole number from 0 to {MOST}"
+
+
+def grid_colours(element: Element, fields: Mapping[str, Any], is_colour: Callable[[str], bool]) -> Iterator[tuple[str, str]]:
+    """(file:LINE:COL, message) for each colour of a grid's cells that is not one: its ``fill`` or ``stroke``
+    bound to a field of the grid's CSV, with ``fields`` (the piece's) under each row's own."""
+    table = element.props.get("csv")
+    if element.type != "grid" or not isinstance(table, Mapping):
+        return
+    for (row, col), (own, marks) in table.items():
+        for prop in ("fill", "stroke"):
+            template = element.props.get(prop)
+            if not isinstance(template, str) or not FIELD_REF.search(template):
+                continue
+            value = bind(template, {**fields, **own, "row": row, "col": col}).strip()
+            if value and not is_colour(value):
+                names = [name for name in FIELD_REF.findall(template) if name in marks]
+                mark = marks[names[0]] if names else element.source
+                yield mark, (f"{value!r} is not a colour, for cell row {row}, col {col} of grid '{element.id}' "
+                             f"({prop}: \"{template}\"); expected #rrggbb or a palette name")
+
+
+def grid_fields(element: Element) -> set[str]:
+    """The fields a grid's cells have besides the piece's: ``row``, ``col`` and its CSV's columns."""
+    table = element.props.get("csv")
+    names = {"row", "col"}
+    if isinstance(table, Mapping):
+        for own, _ in table.values():
+            names.update(own)
+    return names
