@@ -59,15 +59,17 @@ def _text(value: Scalar) -> str:
     return "" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _units(component: Component) -> Iterator[tuple[str, int, str, Scalar]]:
-    """Every translatable text of the component: (context, entry or -1 for its name, field, source value)."""
+def _units(component: Component, every: bool = False) -> Iterator[tuple[str, int, str, Scalar]]:
+    """The component's texts to translate: (context, entry or -1 for its name, field, source value). Those of the
+    fields some language translates; with ``every``, those of all its fields (what a PO file may translate)."""
     translations = component.translations
     yield f"{component.id}/name", -1, "name", component.name
-    if translations is None:
+    fields = (*component.fields, "name") if every else translations.fields if translations is not None else ()
+    if not fields:
         return
     labels = _labels(component)
     for piece in _templates(component):
-        for name in translations.fields:
+        for name in fields:
             value = piece.fields.get(name)
             if value is not None and value != "":
                 yield f"{component.id}/{labels[piece.entry]}/{name}", piece.entry, name, value
@@ -77,6 +79,7 @@ def write_po(game: Game, lang: str) -> str:
     """The PO file of ``game`` (as loaded, in its source language) into ``lang``: every translatable text of its
     printed components with the translation its columns (or PO file) give, else an empty msgstr."""
     po = polib.POFile(wrapwidth=0)
+    po.header = f"{game.title} in {lang}: msgctxt names component/piece/field, msgid is the source text ({game.languages[0]})"
     po.metadata = {"Project-Id-Version": game.title, "Language": lang, "MIME-Version": "1.0",
                    "Content-Type": "text/plain; charset=UTF-8", "Content-Transfer-Encoding": "8bit"}
     for component in game.printed:
@@ -124,8 +127,9 @@ def _merge(po: polib.POFile, path: Path, lang: str, components: list[Component],
            problems: list[Problem]) -> list[Component]:
     """The components with ``po``'s translations into ``lang``, each problem added."""
     name = display_path(path)
-    units = {context: (component.id, entry, field, value) for component in components for context, entry, field, value in _units(component)}
-    given: dict[str, dict[tuple[int, str], Translated]] = {}
+    units = {context: (component.id, entry, field, value)
+             for component in components for context, entry, field, value in _units(component, every=True)}
+    given: dict[str, dict[tuple[int, str], tuple[Scalar, str, str]]] = {}
     for item in po:
         if item.obsolete:
             continue
@@ -139,11 +143,11 @@ def _merge(po: polib.POFile, path: Path, lang: str, components: list[Component],
         component_id, entry, field, value = unit
         if not item.msgstr or "fuzzy" in item.flags or item.msgid != _text(value):
             continue
-        given.setdefault(component_id, {})[(entry, field)] = (_coerce(item.msgstr), f"{name}:{line}:1")
+        given.setdefault(component_id, {})[(entry, field)] = (_coerce(item.msgstr), f"{name}:{line}:1", item.msgctxt)
     return [_with(component, lang, given.get(component.id, {}), path, problems) for component in components]
 
 
-def _with(component: Component, lang: str, given: dict[tuple[int, str], Translated], path: Path,
+def _with(component: Component, lang: str, given: dict[tuple[int, str], tuple[Scalar, str, str]], path: Path,
           problems: list[Problem]) -> Component:
     """``component`` with the PO file's ``given`` translations into ``lang``; a clash with a column is a problem."""
     if not given:
@@ -152,10 +156,10 @@ def _with(component: Component, lang: str, given: dict[tuple[int, str], Translat
     entries = {key: {entry: dict(values) for entry, values in by_entry.items()} for key, by_entry in old.entries.items()}
     mine = entries.setdefault(lang, {})
     names = dict(old.names)
-    for (entry, field), (value, mark) in given.items():
+    for (entry, field), (value, mark, context) in given.items():
         before = names.get(lang) if entry < 0 else mine.get(entry, {}).get(field)
         if before is not None:
-            problems.append(Problem(*_place(mark), f"{component.id} {field} in {lang} is translated twice: here and at {before[1]}; "
+            problems.append(Problem(*_place(mark), f"'{context}' is translated into {lang} twice: here and at {before[1]}; "
                                                    "expected one place for it (the column or the PO file)"))
         elif entry < 0:
             names[lang] = (value, mark)
