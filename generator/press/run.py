@@ -27,6 +27,8 @@ from .shop_sizes import shop_size_warnings
 if TYPE_CHECKING:
     from punchboard.generator.build import GameReport
 
+    from .page_pieces import Placed
+
 PRESS_FOLDER = "press"
 RECORD = ".press.json"
 VERSION = 3
@@ -56,10 +58,11 @@ def _pages(numbers: list[int]) -> str:
     return f"page{'s' if len(numbers) > 1 else ''} {shown}" + (f" and {len(numbers) - 8} more" if len(numbers) > 8 else "")
 
 
-def findings(source: Path, converted: Path, settings: Press, named: frozenset[tuple[int, int, int]] = frozenset()) -> list[str]:
+def findings(source: Path, converted: Path, settings: Press, named: frozenset[tuple[int, int, int]] = frozenset(),
+             placed: list[list[Placed]] | None = None) -> list[str]:
     """The press preflight of one file: out-of-gamut colours (from the RGB source; those in ``named`` are left to
-    the warnings that name their layout element) and heavy ink (from the press file)."""
-    from .coverage import page_coverage
+    the warnings that name their layout element) and heavy ink (from the press file), by page and, with ``placed``
+    (page_pieces.py: each page's pieces and slots), by the pieces where the ink is over the limit."""
     from .gamut import off_gamut, pdf_colours
 
     pages = pdf_colours(source)
@@ -67,14 +70,35 @@ def findings(source: Path, converted: Path, settings: Press, named: frozenset[tu
     for colour in off_gamut(settings, {c for found in pages.values() for c in found} - named):
         where = [n for n, found in pages.items() if colour.rgb in found]
         said.append(f"{source.name} {_pages(where)}: {colour.words()}, over the {settings.delta_e:g} the press settings allow")
-    heavy: dict[float, list[int]] = {}
-    for number, ink in enumerate(page_coverage(converted, settings.coverage_dpi), start=1):
-        if ink > settings.coverage_limit:
-            heavy.setdefault(ink, []).append(number)
-    for ink, numbers in sorted(heavy.items(), reverse=True):
-        said.append(f"{source.name} {_pages(numbers)}: total ink coverage reaches {ink:g} %, over the {settings.coverage_limit:g} % "
-                    "the press allows; lighten the darkest colours")
+    for ink, numbers, pieces in _heavy(converted, settings, placed):
+        shown = f" ({_named(pieces)})" if pieces else ""
+        said.append(f"{source.name} {_pages(numbers)}{shown}: total ink coverage reaches {ink:g} %, over the "
+                    f"{settings.coverage_limit:g} % the press allows; lighten the darkest colours")
     return said
+
+
+def _heavy(converted: Path, settings: Press, placed: list[list[Placed]] | None) -> list[tuple[float, list[int], list[str]]]:
+    """The pages whose ink goes over the limit, grouped by their highest ink, heaviest first, each group with
+    the pieces where it does (none when the pages are not mapped)."""
+    from .coverage import page_inks
+    from .page_pieces import named
+
+    heavy: dict[float, tuple[list[int], list[str]]] = {}
+    for number, inks in enumerate(page_inks(converted, settings.coverage_dpi), start=1):
+        ink = round(float(inks.max()), 1)
+        if ink <= settings.coverage_limit:
+            continue
+        numbers, pieces = heavy.setdefault(ink, ([], []))
+        numbers.append(number)
+        if placed is not None and number <= len(placed):
+            height = inks.shape[0] * 72 / settings.coverage_dpi
+            pieces.extend(p for p in named(placed[number - 1], inks > settings.coverage_limit, height, settings.coverage_dpi)
+                          if p not in pieces)
+    return [(ink, numbers, pieces) for ink, (numbers, pieces) in sorted(heavy.items(), reverse=True)]
+
+
+def _named(pieces: list[str]) -> str:
+    return ", ".join(pieces[:4]) + (f" and {len(pieces) - 4} more" if len(pieces) > 4 else "")
 
 
 def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[str], list[str]]:
@@ -84,6 +108,7 @@ def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[st
     if colour != "cmyk":
         return warnings, []
     from .design_colours import design_colours, gamut_warnings
+    from .page_pieces import page_pieces
     from .pdfx import PDFX_CONFORMANCE, convert
     from .profile import description
     from .transparency import FLATTEN_DPI, transparent_pages
@@ -98,7 +123,8 @@ def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[st
         old: dict[str, Any] = json.loads(read_sealed(record_path) or b"{}")  # a damaged record is read as missing
     except ValueError:
         old = {}
-    key = _code_key(settings) + repr(sorted(named))
+    key = _code_key(settings) + repr(sorted(named)) + repr(sorted((p.component, p.index, p.name) for c in game.printed for p in c.pieces))
+    placed: dict[str, list[list[Placed]]] | None = None  # each file's pages' pieces, made when a file is converted
     names = {component.id for component in game.components}
     record: dict[str, Any] = {}
     notes: list[str] = []
@@ -109,7 +135,10 @@ def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[st
         entry = old.get(source.name)
         if not (isinstance(entry, dict) and entry.get("digest") == digest and (target / source.name).is_file()):
             convert(source, target / source.name, settings)
-            said = findings(source, target / source.name, settings, named) if _checked(game, source, names) else []
+            if placed is None:
+                placed = page_pieces(game, options)
+            said = (findings(source, target / source.name, settings, named, placed.get(source.name))
+                    if _checked(game, source, names) else [])
             entry = {"digest": digest, "findings": said, "flattened": transparent_pages(source)}
         record[source.name] = entry
         warnings.extend(f"{game.id} / {line}" for line in entry["findings"])
