@@ -22,7 +22,8 @@ START, END = "<!-- module map: start (tools/architecture_map.py) -->", "<!-- mod
 ROOMS = (
     ("punchboard/spec", "punchboard.spec"), ("punchboard/spec/loader", "punchboard.spec.loader"),
     ("punchboard/plumbing", "punchboard.plumbing"),
-    ("generator/draw", "punchboard.generator.draw"), ("generator/impose", "punchboard.generator.impose"),
+    ("generator/draw", "punchboard.generator.draw"), ("generator/draw/effects", "punchboard.generator.draw.effects"),
+    ("generator/impose", "punchboard.generator.impose"),
     ("generator/document", "punchboard.generator.document"), ("generator/export", "punchboard.generator.export"),
     ("generator/press", "punchboard.generator.press"), ("generator/preflight", "punchboard.generator.preflight"),
     ("generator", "punchboard.generator"),

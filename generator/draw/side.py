@@ -19,13 +19,16 @@ from punchboard.plumbing.identity import ByIdentity, identity
 from punchboard.plumbing.units import Dim
 from punchboard.spec import expressions
 from punchboard.spec.binding import bind, bound_props
+from punchboard.spec.effects import Gradient, Shadow
 from punchboard.spec.icons import INLINE_ICON
 from punchboard.spec.images import side_image
 from punchboard.spec.model import Element, Layout
+from punchboard.spec.repeats import shows_nested_pictures
 
-from . import fingerprint, fixed_forms, fonts, kept, packed_forms, svg, text
+from . import effects, fingerprint, fixed_forms, fonts, kept, packed_forms, svg, text
 from .art import Ink, draw_icon
 from .colours import resolved
+from .effects import gradient, shadow
 from .geometry import Rect
 from .grid import draw as draw_grid
 from .observe import Drawn, SideObserver
@@ -101,8 +104,11 @@ class SideContext:
 
 
 def colour(name: Any, palette: Mapping[str, str]) -> str | None:
+    """A layout colour as #rrggbb or a colour name (None for none); a gradient fill reads as its first stop."""
     if name is None or name == "none":
         return None
+    if isinstance(name, Gradient):
+        name = name.stops[0][1]
     return palette.get(str(name), str(name))
 
 
@@ -377,6 +383,8 @@ _PICTURES: ByIdentity[Layout, tuple[Element, ...]] = ByIdentity()
 def side_pictures(layout: Layout, fields: Mapping[str, Any], folders: tuple[Path, ...]) -> tuple[str, ...] | None:
     """The content digests of the SVG pictures a side shows, for its kept-side key; None when it shows a
     raster image (drawn as an image object of the document, which a kept side cannot carry)."""
+    if shows_nested_pictures(layout.elements):  # a repeat's or grid's pictures bind their sources per cell
+        return None
     found: list[str] = []
     for element in picture_elements(layout):
         src = bind(element.props["src"], fields).strip()
@@ -562,7 +570,9 @@ def _clip(canvas: Canvas, clip: Rect | ClipShape) -> None:
 
 
 def _paint_setup(canvas: Canvas, props: Mapping[str, Any], palette: Mapping[str, str]) -> tuple[bool, bool]:
-    fill = colour(props.get("fill"), palette)
+    """Set the element's colours, outline and opacity; whether it fills with a colour and whether it strokes
+    (a gradient fill is not a colour: it is painted by :func:`_shape`)."""
+    fill = colour(props.get("fill"), palette) if not isinstance(props.get("fill"), Gradient) else None
     stroke = colour(props.get("stroke"), palette)
     if fill:
         canvas.setFillColor(resolved(fill))
@@ -643,14 +653,8 @@ def _draw_element(
         canvas.rotate(-float(rotate))  # layouts turn clockwise, like y-down drawing tools
         canvas.translate(-cx, -cy)
     fill, stroke = _paint_setup(canvas, props, palette)
-    if kind == "rect":
-        radius = props.get("radius")
-        if radius:
-            canvas.roundRect(rect.x, rect.y, rect.width, rect.height, min(radius, rect.width / 2, rect.height / 2), stroke=stroke, fill=fill)
-        else:
-            canvas.rect(rect.x, rect.y, rect.width, rect.height, stroke=stroke, fill=fill)
-    elif kind == "ellipse":
-        canvas.ellipse(rect.x, rect.y, rect.right, rect.top, stroke=stroke, fill=fill)
+    if kind in ("rect", "ellipse", "polygon"):
+        _shape(canvas, kind, rect, box, props, (fill, stroke), palette)
     elif kind == "line":
         x1, y1 = _point(box, props.get("x1"), props.get("y1"))
         x2, y2 = _point(box, props.get("x2"), props.get("y2"))
@@ -658,15 +662,6 @@ def _draw_element(
             canvas.setStrokeColor(resolved(colour(props.get("color"), palette) or "#000000"))
             canvas.setLineWidth(props.get("stroke_width", 0.5))
         canvas.line(x1, y1, x2, y2)
-    elif kind == "polygon":
-        points = [_point(box, px, py) for px, py in props.get("points", ())]
-        path = canvas.beginPath()
-        path.moveTo(*points[0])
-        for point in points[1:]:
-            path.lineTo(*point)
-        if props.get("closed", True):
-            path.close()
-        canvas.drawPath(path, stroke=stroke, fill=fill)
     fitted: tuple[text.Fitted, str] | None = None
     picture: Path | None = None
     if kind == "text":
@@ -684,11 +679,75 @@ def _draw_element(
             ctx.warn(f"{ctx.where}: unknown icon '{name}' in element '{element.id}' [{element.source}]")
         _own_icon_notes((name,), element, ctx)
     elif kind == "image":
-        picture = _draw_image(canvas, element, rect, fields, layout, ctx)
+        picture = _draw_image(canvas, element, rect, fields, layout, ctx, palette)
     canvas.restoreState()
     if seen is not None:
         lines, font = fitted or (None, "")
         seen.see(Drawn(element, rect, box, palette, lines, font, picture))
+
+
+def _outline(kind: str, rect: Rect, box: Rect, props: Mapping[str, Any]) -> effects.Outline:
+    """A rect's, ellipse's or closed polygon's shape as placed."""
+    if kind == "rect":
+        return effects.rect_outline(rect, float(props.get("radius") or 0.0))
+    if kind == "ellipse":
+        return effects.ellipse_outline(rect)
+    return effects.polygon_outline([_point(box, px, py) for px, py in props.get("points", ())])
+
+
+def _bounds(outline: effects.Outline) -> Rect:
+    """The upright bounds of a polygon's outline (the box a gradient across it is laid in)."""
+    path = _Corners()
+    outline(path, 0.0)
+    xs, ys = [x for x, _ in path.points], [y for _, y in path.points]
+    return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
+class _Corners:
+    """A stand-in path that keeps the corners a polygon's outline adds."""
+
+    def __init__(self) -> None:
+        self.points: list[tuple[float, float]] = []
+
+    def moveTo(self, x: float, y: float) -> None:  # noqa: N802 - reportlab's path method names
+        self.points.append((x, y))
+
+    lineTo = moveTo  # noqa: N815
+
+    def close(self) -> None:
+        """Nothing to keep."""
+
+
+def _shape(canvas: Canvas, kind: str, rect: Rect, box: Rect, props: Mapping[str, Any], paints: tuple[bool, bool],
+           palette: Mapping[str, str]) -> None:
+    """Draw a rect, ellipse or polygon: its shadow, its fill (a colour or a gradient), its outline."""
+    fill, stroke = paints
+    outline = _outline(kind, rect, box, props)
+    shade = props.get("shadow")
+    if isinstance(shade, Shadow):
+        shadow.draw(canvas, shade, outline, palette, grows=kind != "polygon")
+    gradient_fill = props.get("fill")
+    if isinstance(gradient_fill, Gradient):
+        gradient.paint(canvas, gradient_fill, rect if kind != "polygon" else _bounds(outline), outline, palette)
+    if not fill and not stroke:
+        return
+    if kind == "rect":
+        radius = props.get("radius")
+        if radius:
+            canvas.roundRect(rect.x, rect.y, rect.width, rect.height, min(radius, rect.width / 2, rect.height / 2), stroke=stroke, fill=fill)
+        else:
+            canvas.rect(rect.x, rect.y, rect.width, rect.height, stroke=stroke, fill=fill)
+    elif kind == "ellipse":
+        canvas.ellipse(rect.x, rect.y, rect.right, rect.top, stroke=stroke, fill=fill)
+    else:
+        points = [_point(box, px, py) for px, py in props.get("points", ())]
+        path = canvas.beginPath()
+        path.moveTo(*points[0])
+        for point in points[1:]:
+            path.lineTo(*point)
+        if props.get("closed", True):
+            path.close()
+        canvas.drawPath(path, stroke=stroke, fill=fill)
 
 
 def _own_icon_notes(names: Any, element: Element, ctx: SideContext) -> None:
@@ -733,7 +792,8 @@ def _draw_text(
     return fitted, base
 
 
-def _draw_image(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str, Any], layout: Layout, ctx: SideContext) -> Path | None:
+def _draw_image(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str, Any], layout: Layout, ctx: SideContext,
+                palette: Mapping[str, str]) -> Path | None:
     """Draw an image element; the file drawn, None when none was."""
     src = bind(element.props.get("src"), fields).strip()
     if not src:
@@ -744,7 +804,8 @@ def _draw_image(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[st
         return None
     fit = element.props.get("fit", "contain")
     try:
-        notes = draw_picture(canvas, path, rect, fit, element.props.get("focus"))
+        notes = draw_picture(canvas, path, rect, fit, element.props.get("focus"), element.props.get("mask"),
+                             element.props.get("shadow"), palette)
     except svg.SvgError as exc:
         ctx.warn(f"{ctx.where}: image '{src}' not drawn: {exc} [{element.source}]")
         return None

@@ -12,6 +12,7 @@ from punchboard.plumbing.limits import DEFAULT_LIMITS, Limits
 from punchboard.plumbing.paths import GAME_FILE, LAYOUTS, is_inside, resolved, resolving_once
 from punchboard.spec import expressions, layout_checks, look_checks, schema_check
 from punchboard.spec.binding import FIELD_REF, is_bound
+from punchboard.spec.effects import Gradient, Shadow
 from punchboard.spec.look_passes import LookPasses
 from punchboard.spec.translations import po_path, read_po
 from punchboard.spec.model import (
@@ -42,22 +43,38 @@ def _check_colours(game_palette: dict[str, str], layout: Layout, mark: layout_ch
     palette = {**game_palette, **layout.palette}
     for element in layout.elements:
         for key in ("fill", "stroke", "color", "accent", "outline", "shadow"):
-            colour = element.props.get(key)
-            if isinstance(colour, tuple):  # a text's outline (colour, width) or shadow (dx, dy, colour)
-                colour = colour[0] if key == "outline" else colour[-1]
-            if colour is None or colour == "none" or is_bound(colour):
-                continue  # a field-bound colour is checked per piece (look_checks)
-            if isinstance(colour, str) and (HEX_COLOUR.match(colour) or colour in palette):
-                continue
-            known = sorted(palette)
-            hint = schema_check.suggest(str(colour), known)
-            out.add(
-                layout_checks.at(
-                    mark(element, key),
-                    f"{key}: unknown colour {colour!r}{hint}; expected #rrggbb or a palette name "
-                    f"({', '.join(known) or 'none defined'})",
-                )
-            )
+            for colour in _colours_of(element.props.get(key), key):
+                _check_colour(colour, palette, element, key, mark, out)
+
+
+def _colours_of(value: Any, key: str) -> tuple[Any, ...]:
+    """The colours one property names: a text's outline (colour, width) or shadow (dx, dy, colour), a shape's
+    shadow, a gradient's stops (spec/effects.py), else the value itself."""
+    if isinstance(value, Gradient):
+        return value.colours
+    if isinstance(value, Shadow):
+        return (value.colour,)
+    if isinstance(value, tuple):
+        return (value[0] if key == "outline" else value[-1],)
+    return (value,)
+
+
+def _check_colour(colour: Any, palette: dict[str, str], element: Any, key: str, mark: layout_checks.Mark,
+                  out: Collector) -> None:
+    """A located problem when ``colour`` is neither #rrggbb, a palette name, none nor bound to a field."""
+    if colour is None or colour == "none" or is_bound(colour):
+        return  # a field-bound colour is checked per piece (look_checks)
+    if isinstance(colour, str) and (HEX_COLOUR.match(colour) or colour in palette):
+        return
+    known = sorted(palette)
+    hint = schema_check.suggest(str(colour), known)
+    out.add(
+        layout_checks.at(
+            mark(element, key),
+            f"{key}: unknown colour {colour!r}{hint}; expected #rrggbb or a palette name "
+            f"({', '.join(known) or 'none defined'})",
+        )
+    )
 
 
 def _load_components(

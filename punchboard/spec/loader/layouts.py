@@ -7,7 +7,7 @@ from typing import Any
 
 from punchboard.plumbing.paths import LAYOUTS, is_inside
 from punchboard.plumbing.units import UnitError, parse_dim, parse_fraction, parse_length
-from punchboard.spec import expressions, schema_check
+from punchboard.spec import effects, expressions, schema_check
 from punchboard.spec.binding import is_bound
 from punchboard.spec.model import (
     Element,
@@ -21,6 +21,17 @@ from .common import DIM_PROPS, LENGTH_PROPS, Collector, load_document, positive_
 from .kept import KeptLayout, kept
 from .repeats import GRID_TYPES, REPEAT_KEYS, check_element, csv_stamps, repeat_key
 from .text_keys import TEXT_KEYS, text_key
+
+EFFECT_KEYS = ("fill", "shadow", "mask")  # a gradient fill, a shape's or picture's shadow, a picture's mask
+
+
+def effect_key(key: str, value: Any) -> Any:
+    """The model's value of an effect key (punchboard/spec/effects.py); a plain colour ``fill`` stays as written."""
+    if key == "fill":
+        return effects.gradient(value) if isinstance(value, dict) else value
+    if key == "shadow":
+        return effects.shadow(value)
+    return effects.mask(value)
 
 
 class LayoutLoader:
@@ -177,7 +188,8 @@ class LayoutLoader:
             merged: dict[str, Any] = {}
             if existing is not None:
                 merged.update(elements[existing].props)
-            props = self._element_props(doc, where, raw)
+            kind = raw.get("type", elements[existing].type if existing is not None else None)
+            props = self._element_props(doc, where, raw, kind)
             merged.update(props)
             if "type" not in raw and existing is not None:
                 element_type = elements[existing].type
@@ -211,7 +223,8 @@ class LayoutLoader:
         """``file:LINE:COL`` of one property of ``element`` (the element's own position if unknown)."""
         return self.prop_marks.get((element.source, key), element.source)
 
-    def _element_props(self, doc: Document, where: PathKey, raw: dict[str, Any]) -> dict[str, Any]:
+    def _element_props(self, doc: Document, where: PathKey, raw: dict[str, Any], kind: Any = None) -> dict[str, Any]:
+        """The model's values of one element's properties (``kind``: its type, inherited if not written)."""
         props: dict[str, Any] = {}
         for key, value in raw.items():
             path = where + (key,)
@@ -224,6 +237,11 @@ class LayoutLoader:
                     props[key] = repeat_key(self, doc, path, key, value, raw)  # repeats.py
                 elif key == "focus":
                     props[key] = _focus(value)
+                elif key in EFFECT_KEYS and (key != "shadow" or kind != "text"):
+                    props[key] = effect_key(key, value)
+                elif key == "shadow" and isinstance(value, dict) and {"opacity", "blur"} & set(value):
+                    raise UnitError("a text's shadow takes color, dx and dy (opacity and blur are for a rect, "
+                                    "ellipse, polygon or image); for a lighter text shadow give a lighter color")
                 elif key in TEXT_KEYS:
                     props[key] = text_key(key, value)
                 elif key in DIM_PROPS:
