@@ -21,6 +21,7 @@ from punchboard.plumbing.sealed import read_sealed, write_sealed
 from punchboard.spec.binding import bind
 from punchboard.spec.images import side_image
 from punchboard.spec.model import Component, Game
+from punchboard.spec.repeats import input_files
 
 from .options import BuildOptions
 
@@ -75,6 +76,10 @@ def component_inputs(game: Game, component: Component) -> list[Path]:
         layout = game.layouts[name]
         files.extend(layout.chain)
         files.extend(sorted(layout.fonts.values()))
+        if any(e.type in ("repeat", "grid") for e in layout.elements):  # their CSV files and pictures (spec/repeats.py)
+            files.extend(path for piece in component.pieces for side in (piece.face, piece.back)
+                         if side is not None and side.layout == name
+                         for path in input_files(layout, {**piece.fields, **side.fields}, game.folder))
         sources = {str(e.props["src"]) for e in layout.elements if e.type == "image" and "src" in e.props}
         if not sources:
             continue

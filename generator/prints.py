@@ -56,6 +56,7 @@ from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
 from punchboard.spec.binding import bind
 from punchboard.spec.images import side_image
 from punchboard.spec.model import PRINTED_KINDS, Component, Game, Paper, Piece, Side
+from punchboard.spec.repeats import input_files
 
 from .cache import RENDER_OPTIONS, build_digest, component_fingerprint
 from .jobs import jobs_for, ordered_map
@@ -474,6 +475,8 @@ def _inputs_key(ctx: BuildContext, shared: str, piece: Piece, size: tuple[float,
             if element.type == "image" and "src" in element.props:
                 found = side_image(bind(element.props["src"], fields).strip(), layout, (ctx.game.folder,))
                 sha.update(files.digest(found).encode() if found is not None else b"<none>")
+        for path in input_files(layout, fields, ctx.game.folder):  # a repeat's or grid's CSV and pictures
+            sha.update(files.digest(path).encode())
     return sha.hexdigest()
 
 

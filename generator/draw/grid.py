@@ -97,7 +97,7 @@ def outline_element(element: Element, cell: Cell) -> Element | None:
 def draw(element: Element, box: Rect, fields: Mapping[str, Any], child: DrawChild) -> None:
     """Draw the grid ``element`` (its props as written) placed in ``box``: each cell's outline, then its elements."""
     props = element.props
-    table: Mapping[tuple[int, int], tuple[Mapping[str, str], Mapping[str, str]]] = props.get("csv") or {}
+    table: Mapping[tuple[int, int], tuple[Mapping[str, str], Mapping[str, str]]] = props.get("csv_cells") or {}
     items = [item for item in props.get("cell", ()) if isinstance(item, Element)]
     for cell in cells(box, props):
         found = table.get((cell.row, cell.col))

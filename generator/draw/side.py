@@ -374,7 +374,9 @@ def picture_elements(layout: Layout) -> tuple[Element, ...]:
 
 
 def _picture_elements(layout: Layout) -> tuple[Element, ...]:
-    return tuple(element for element in layout.elements if element.type == "image" and "src" in element.props)
+    """Image elements, and repeats and grids that draw one (side_pictures: such a side is not kept)."""
+    return tuple(element for element in layout.elements
+                 if (element.type == "image" and "src" in element.props) or shows_nested_pictures((element,)))
 
 
 _PICTURES: ByIdentity[Layout, tuple[Element, ...]] = ByIdentity()

@@ -16,11 +16,11 @@ from . import schema_check
 from .binding import BOUND_PROPS, FIELD_REF, bind, is_bound
 from .images import ImageRefused, check_image, find_image, image_folders
 from .model import Component, Element, Layout, Side
-from .repeats import grid_fields
+from .repeats import every_element, grid_fields
 
 Mark = Callable[[Element, str], str]  # file:LINE:COL of one property of an element
 BUILTIN_FONTS = ("Vera", "Vera-Bold", "Vera-Italic", "Vera-BoldItalic")
-TEMPLATED_PROPS = ("text", "src", "icon", *BOUND_PROPS)
+TEMPLATED_PROPS = ("text", "src", "icon", "count", *BOUND_PROPS)
 
 
 def at(mark: str, message: str) -> Problem:
@@ -31,7 +31,7 @@ def at(mark: str, message: str) -> Problem:
 def check_fonts(layout: Layout, mark: Mark) -> list[Problem]:
     known = sorted(set(BUILTIN_FONTS) | set(layout.fonts))
     problems = []
-    for element in layout.elements:
+    for element in every_element(layout.elements):
         font = element.props.get("font")
         if font is None or font in known or is_bound(font):
             continue
@@ -80,7 +80,7 @@ class ImageChecker:
 
     def literal(self, layout: Layout) -> list[Problem]:
         problems = []
-        for element in layout.elements:
+        for element in every_element(layout.elements):
             src = element.props.get("src")
             if element.type == "image" and isinstance(src, str) and not FIELD_REF.search(src):
                 problems += self.check(layout, element, src.strip())

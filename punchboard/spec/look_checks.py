@@ -25,7 +25,7 @@ from .look_passes import LookPasses
 from .markup import tag_problems
 from .model import Component, Element, Layout
 from .reads import side_reads
-from .repeats import bound_count, grid_colours
+from .repeats import bound_count, every_element, grid_colours, nested
 from .repeats import problem as count_problem
 
 Mark = Callable[[Element, str], str]
@@ -178,8 +178,16 @@ class LookChecker:
             self.add(mark, f"{message}, in the text of element '{element.id}'")
 
     def literal_icons(self, layout: Layout) -> None:
-        """Icon elements naming an icon outright (no field)."""
-        for element in layout.elements:
+        """Icon elements naming an icon outright (no field), and the colours written outright in a repeat's or grid's
+        elements (the layout's own are the game loader's to check)."""
+        palette = {**self.palette, **layout.palette}
+        for element in nested(layout.elements):
+            for prop in BOUND_COLOUR_PROPS:
+                value = element.props.get(prop)
+                if isinstance(value, str) and not is_bound(value) and not is_colour(value, palette):
+                    self.add(element.source, f"{prop}: {value!r} is not a colour, in element '{element.id}'; expected #rrggbb "
+                                             f"or a palette name ({', '.join(sorted(palette)) or 'none defined'})")
+        for element in every_element(layout.elements):
             name = element.props.get("icon")
             if element.type != "icon" or not isinstance(name, str) or FIELD_REF.search(name):
                 continue
@@ -235,7 +243,7 @@ def check_component(checker: LookChecker, component: Component, layouts: Mapping
 
 def _plan_of(layout: Layout) -> list[tuple[Element, list[tuple[str, Any, bool]]]]:
     plan = []
-    for element in layout.elements:
+    for element in every_element(layout.elements):  # a repeat's or grid's own elements too (spec/repeats.py)
         props = [(prop, template, isinstance(template, str) and FIELD_REF.search(template) is not None)
                  for prop, template in element.props.items()
                  if (prop == "focus" and isinstance(template, tuple))

@@ -234,7 +234,7 @@ class LayoutLoader:
                 elif key == "font" and isinstance(value, dict):
                     props[key] = font_files.face_name(value)  # {family, weight, style}: that face's name
                 elif key in REPEAT_KEYS:
-                    props[key] = repeat_key(self, doc, path, key, value, raw)  # repeats.py
+                    props.update(repeat_key(self, doc, path, key, value, raw))  # repeats.py (csv: csv_cells too)
                 elif key == "focus":
                     props[key] = _focus(value)
                 elif key in EFFECT_KEYS and (key != "shadow" or kind != "text"):

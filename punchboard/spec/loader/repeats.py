@@ -1,8 +1,8 @@
 """A repeat or grid element's own keys read into the model: its child elements, lengths and a grid's CSV of cells.
 
 ``child`` (a repeat's) and ``cell`` (a grid's) are elements read like any other (their lengths parsed, their
-``when`` checked) into :class:`~punchboard.spec.model.Element` objects. ``csv`` becomes a read-only mapping
-``(row, col) → (fields, file:LINE:COL of each)`` from a CSV file in the game folder with a ``row`` and a ``col`` column (from 1); every
+``when`` checked) into :class:`~punchboard.spec.model.Element` objects. ``csv`` stays the file's name and its cells go
+into ``csv_cells``, a read-only mapping ``(row, col) → (fields, file:LINE:COL of each)`` from a CSV file in the game folder with a ``row`` and a ``col`` column (from 1); every
 problem in it is located ``file:LINE:COL``. :func:`check_element` says what a repeat or grid needs once an
 inherited element's keys are merged.
 """
@@ -39,8 +39,16 @@ class ReadsElements(Protocol):
     def _element_props(self, doc: Document, where: PathKey, raw: dict[str, Any]) -> dict[str, Any]: ...
 
 
-def repeat_key(loader: ReadsElements, doc: Document, path: PathKey, key: str, value: Any, raw: Mapping[str, Any]) -> Any:
-    """The model's value of one repeat or grid key (``raw``: the element as written, for its id and size)."""
+def repeat_key(loader: ReadsElements, doc: Document, path: PathKey, key: str, value: Any, raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The model's props from one repeat or grid key (``raw``: the element as written, for its id and size): the key's
+    own value, and for ``csv`` (kept as written, the file's name) its cells under ``csv_cells`` too."""
+    if key == "csv":
+        return {"csv": value, "csv_cells": _cells(loader, doc, path, value, raw)}
+    return {key: _value(loader, doc, path, key, value, raw)}
+
+
+def _value(loader: ReadsElements, doc: Document, path: PathKey, key: str, value: Any, raw: Mapping[str, Any]) -> Any:
+    """The model's value of one repeat or grid key other than ``csv``."""
     if key in LENGTH_KEYS:
         length = parse_length(value)
         if length < 0 or (length == 0 and key == "cell_size"):
@@ -50,10 +58,8 @@ def repeat_key(loader: ReadsElements, doc: Document, path: PathKey, key: str, va
     parent = str(raw.get("id", "element"))
     if key == "child":
         return _child(loader, doc, path, value, f"{parent}.child")
-    if key == "cell":
-        return tuple(_child(loader, doc, path + (index,), item, str(item.get("id", f"{parent}.cell#{index}")))
-                     for index, item in enumerate(value))
-    return _cells(loader, doc, path, value, raw)
+    return tuple(_child(loader, doc, path + (index,), item, str(item.get("id", f"{parent}.cell#{index}")))
+                 for index, item in enumerate(value))  # cell
 
 
 def _child(loader: ReadsElements, doc: Document, path: PathKey, raw: dict[str, Any], default_id: str) -> Element:

@@ -214,3 +214,51 @@ def test_repeats_and_grids_build_the_same_bytes_twice(tmp_path: Path, capsys: py
     assert main(["build", str(game), "--out", str(tmp_path / "two"), "--jobs", "2"]) == 0
     one = (tmp_path / "one" / "rg" / "board.pdf").read_bytes()
     assert one == (tmp_path / "two" / "rg" / "board.pdf").read_bytes()
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    (('count: "{cost}"', 'count: "{cots}"'), "count: unknown field '{cots}' (did you mean 'cost'?)"),
+    (('fill: "#d4a017"', 'fill: "goldish"'), "fill: 'goldish' is not a colour, in element 'coins.child'"),
+    (('icon: coin,', 'icon: coins,'), "unknown icon 'coins' (did you mean 'coin'?)"),
+    (('icon: coin,', 'font: Nope, icon: coin,'), "unknown font 'Nope'"),
+])
+def test_a_repeats_own_elements_are_checked_like_the_layouts(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              change: tuple[str, str], said: str) -> None:
+    cards = "  - {name: Three, cost: 3}\n"
+    game = _game(tmp_path, {"game.yaml": GAME % "deck.yaml", "deck.yaml": DECK % cards, "layouts/card.yaml": CARD.replace(*change)})
+    assert main(["check", str(game)]) == 2
+    err = capsys.readouterr().err
+    assert f"{game / 'layouts' / 'card.yaml'}:" in err and said in err, err
+    assert "Traceback" not in err
+
+
+def test_a_repeated_picture_is_drawn_in_every_cell_and_follows_its_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A picture inside a repeat: drawn once per item; a rebuild after the file changed draws the new one (a side
+    showing it is never kept by the digests of its own pictures only)."""
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="{}"/></svg>'
+    layout = CARD.replace("{type: icon, icon: coin, fill: \"#d4a017\"}", "{type: image, src: art/gem.svg}")
+    cards = "  - {name: Three, cost: 3}\n"
+    game = _game(tmp_path, {"game.yaml": GAME % "deck.yaml", "deck.yaml": DECK % cards, "layouts/card.yaml": layout,
+                            "art/gem.svg": svg.format("#118833")})
+    _build(game, tmp_path / "out", capsys)
+    (game / "art" / "gem.svg").write_text(svg.format("#881133"), encoding="utf-8")
+    _build(game, tmp_path / "out", capsys)
+    with pdfplumber.open(tmp_path / "out" / "rg" / "deck.pdf") as pdf:
+        page = pdf.pages[0]
+        assert len([s for s in _bounds(page, "#881133") if abs(s["width"] - 8 * MM) < 0.05]) == 3
+        assert _bounds(page, "#118833") == []
+
+
+def test_a_rebuild_after_the_csv_changed_draws_the_new_cells(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The CSV is an input of the board like its layout: the second build (same output folder, same process) reads it."""
+    rows = "".join(f"{r},{c},{_terrain(r, c)},{r}{c}\n" for r in range(1, 6) for c in range(1, 6))
+    game = _game(tmp_path, {"game.yaml": GAME % "board.yaml", "board.yaml": BOARD, "layouts/board.yaml": HEXES,
+                            "board/map.csv": "row,col,terrain,label\n" + rows})
+    _build(game, tmp_path / "out", capsys)
+    (game / "board" / "map.csv").write_text("row,col,terrain,label\n" + rows.replace(f"3,3,{_terrain(3, 3)},", "3,3,#fedcba,"),
+                                            encoding="utf-8")
+    _build(game, tmp_path / "out", capsys)
+    with pdfplumber.open(tmp_path / "out" / "rg" / "board.pdf") as pdf:
+        page = pdf.pages[0]
+        assert len(_bounds(page, "#fedcba")) == 1
+        assert _bounds(page, _terrain(3, 3)) == []
