@@ -163,9 +163,12 @@ def _terrain(row: int, col: int) -> str:
     return f"#{0x90 + 0x10 * row:02x}{0xf0 - 0x10 * col:02x}{0xd0:02x}"  # light: black labels read on it
 
 
-def test_a_hex_grid_from_a_csv_forms_the_lattice_with_the_csv_fills(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("orientation", ["pointy", "flat"])
+def test_a_hex_grid_from_a_csv_forms_the_lattice_with_the_csv_fills(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                   orientation: str) -> None:
     rows = "".join(f"{r},{c},{_terrain(r, c)},{r}{c}\n" for r in range(1, 6) for c in range(1, 6))
-    game = _game(tmp_path, {"game.yaml": GAME % "board.yaml", "board.yaml": BOARD, "layouts/board.yaml": HEXES,
+    layout = HEXES.replace("orientation: pointy", f"orientation: {orientation}")
+    game = _game(tmp_path, {"game.yaml": GAME % "board.yaml", "board.yaml": BOARD, "layouts/board.yaml": layout,
                             "board/map.csv": "row,col,terrain,label\n" + rows})
     _build(game, tmp_path / "out", capsys)
     with pdfplumber.open(tmp_path / "out" / "rg" / "board.pdf") as pdf:
@@ -177,15 +180,20 @@ def test_a_hex_grid_from_a_csv_forms_the_lattice_with_the_csv_fills(tmp_path: Pa
                 points = shape["pts"][:-1] if shape["pts"][0] == shape["pts"][-1] else shape["pts"]
                 assert len(points) == 6
                 centres[(r, c)] = (sum(p[0] for p in points) / 6, sum(p[1] for p in points) / 6)
-                assert shape["height"] == pytest.approx(shape["width"] * 2 / math.sqrt(3), abs=0.01)  # pointy: 2R by √3R
+                tall, wide = (2, math.sqrt(3)) if orientation == "pointy" else (math.sqrt(3), 2)  # in radii
+                assert shape["height"] == pytest.approx(shape["width"] * tall / wide, abs=0.01)
         labels = {w["text"]: w for w in page.extract_words() if w["text"].isdigit()}
-    # fitted into 130 × 130 mm: width across flats w = min(130 / 5.5, 130 · √3 / 8) mm
+    # fitted into 130 × 130 mm: across the flats w = min(130 / 5.5, 130 · √3 / 8) mm (5 × 5: the same either way)
     w = min(130 / 5.5, 130 * math.sqrt(3) / 8) * MM
     radius = w / math.sqrt(3)
     x11, y11 = centres[(1, 1)]
     for (r, c), (x, y) in centres.items():
-        assert x == pytest.approx(x11 + (c - 1) * w + (w / 2 if r % 2 == 0 else 0), abs=0.02)
-        assert y == pytest.approx(y11 + (r - 1) * 1.5 * radius, abs=0.02)
+        if orientation == "pointy":  # rows 1.5 R apart, every 2nd row half a hex to the right
+            assert x == pytest.approx(x11 + (c - 1) * w + (w / 2 if r % 2 == 0 else 0), abs=0.02)
+            assert y == pytest.approx(y11 + (r - 1) * 1.5 * radius, abs=0.02)
+        else:  # columns 1.5 R apart, every 2nd column half a hex down (y grows downwards in pdfplumber)
+            assert x == pytest.approx(x11 + (c - 1) * 1.5 * radius, abs=0.02)
+            assert y == pytest.approx(y11 + (r - 1) * w + (w / 2 if c % 2 == 0 else 0), abs=0.02)
         label = labels[f"{r}{c}"]
         assert (label["x0"] + label["x1"]) / 2 == pytest.approx(x, abs=0.5)
 
@@ -262,3 +270,12 @@ def test_a_rebuild_after_the_csv_changed_draws_the_new_cells(tmp_path: Path, cap
         page = pdf.pages[0]
         assert len(_bounds(page, "#fedcba")) == 1
         assert _bounds(page, _terrain(3, 3)) == []
+
+
+def test_the_preflight_sees_each_element_a_repeat_draws(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A track's numbers set at 4 pt are small text, reported for the child element by name."""
+    layout = TRACK.replace("size: 10pt", "size: 4pt")
+    game = _game(tmp_path, {"game.yaml": GAME % "board.yaml", "board.yaml": BOARD, "layouts/board.yaml": layout})
+    assert main(["build", str(game), "--out", str(tmp_path / "out")]) == 0
+    err = capsys.readouterr().err
+    assert "preflight small_text" in err and "'track.child'" in err, err
