@@ -312,6 +312,9 @@ def _build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
         notes = finish_print(plan, game, context)
     if made:
         warnings.extend(made[0].warnings)
+    from punchboard.generator.draw.glyphs import glyph_warnings  # characters a text's font lacks
+
+    warnings.extend(glyph_warnings(game))
     if options.print_shop_preset:  # a service named with --shop: its safe zone, once per build
         from punchboard.generator.preflight.shop_safe import shop_safe
 

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from .profile import description
-from .shadings import colours, rgb_shadings, to_cmyk
 from .settings import Press
+from .shadings import colours, rgb_shadings, to_cmyk
 
 PDFX_VERSION = "PDF/X-1:2003"  # ISO 15930-4: the version key of every PDF/X-1a:2003 file …
 PDFX_CONFORMANCE = "PDF/X-1a:2003"  # … and its conformance level

@@ -23,7 +23,7 @@ from .players import expectations, uncovered
 
 def cmd_check(args: argparse.Namespace) -> int:
     voice = Voice(args)
-    failed = False
+    failed = failed_input = False
     if getattr(args, "icc", None):
         from pathlib import Path
 
@@ -44,11 +44,34 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(f"warning: {warning}", file=sys.stderr)  # on stderr, as build's and verify's are
         for warning in findings:
             print(f"warning: {warning}", file=sys.stderr)
+        failed_input = _glyphs_and_notes(game, args) or failed_input
         failed = failed or (args.preflight == "strict" and bool(findings))
+    if failed_input:
+        return EXIT_INPUT
     if failed:
         print("error: --preflight strict: the preflight found problems (the warnings above)", file=sys.stderr)
         return EXIT_FAIL
     return EXIT_OK
+
+
+def _glyphs_and_notes(game: Any, args: argparse.Namespace) -> bool:
+    """Say the characters a text's font lacks (generator/draw/glyphs.py: a warning in the source text, a located
+    error in a translation, for ``--lang``'s language or every one) and, as information, each installed font the
+    game depends on; True when there was an error."""
+    from punchboard.generator.draw.glyphs import glyph_problems
+    from punchboard.spec.loader.font_files import system_font_notes
+
+    lang = getattr(args, "lang", None)
+    errors = False
+    for problem in glyph_problems(game):
+        if not problem.is_error:
+            print(f"warning: {problem}", file=sys.stderr)
+        elif lang in (None, "all", problem.language):
+            print(f"{problem} (in {problem.language})", file=sys.stderr)
+            errors = True
+    for note in system_font_notes(game):
+        print(f"note: {note}", file=sys.stderr)
+    return errors
 
 
 def _preflight(game: Any, mode: str) -> list[str]:

@@ -211,3 +211,32 @@ def _fc_match(family: str, face: str) -> tuple[Path | None, str]:
     if family.casefold() not in names or not same_face or index.strip() not in ("", "0") or not file:
         return None, families.split(",")[0].strip()
     return Path(file), families.split(",")[0].strip()
+
+
+def system_font_notes(game: Any) -> list[str]:
+    """For ``check``: one line of information for each font a game's layouts take from the installed fonts
+    (``system:``), at the line that names it: the game then draws differently on a machine without that family."""
+    from punchboard.plumbing.errors import SpecError
+    from punchboard.spec.yamlsource import load_yaml
+
+    notes: dict[str, None] = {}
+    files: dict[Path, dict[str, Path]] = {}  # each layout file and the fonts a layout from it resolved
+    for layout in game.layouts.values():
+        for path in layout.chain:
+            files.setdefault(path, {}).update(layout.fonts)
+    for path, resolved in files.items():
+        try:
+            doc = load_yaml(path)
+        except SpecError:
+            continue  # the loader read it: only a file changed since can fail here
+        fonts = doc.data.get("fonts") if isinstance(doc.data, dict) else None
+        for name, entry in (fonts or {}).items():
+            if not isinstance(entry, dict) or "system" not in entry or str(name) not in resolved:
+                continue
+            family = str(entry["system"])
+            answered = _system.get((family, "regular"), (None, ""))[1] or family
+            file = resolved[str(name)]
+            notes[str(doc.problem(("fonts", name, "system"), f"font '{name}' is the installed font {answered} "
+                                  f"(system:{family}, {file}); another machine without it will draw differently "
+                                  "— copy the font file into fonts/ to ship it"))] = None
+    return list(notes)

@@ -333,3 +333,22 @@ def test_a_wrong_effect_is_located(tmp_path: Path, element: str, expected: str) 
     assert result.returncode == 2, result.stderr
     assert expected in result.stderr and "Traceback" not in result.stderr, result.stderr
 
+
+
+def test_the_press_file_keeps_gradients_as_cmyk_shadings(tmp_path: Path) -> None:
+    """`build --colour cmyk`: each gradient's stops go through the press profile like every other colour, so
+    Ghostscript keeps the shading (DeviceCMYK, vector) instead of turning it into a picture."""
+    layout = """\
+elements:
+  - {id: bg, type: rect, box: bleed, fill: {linear: 90, stops: [night, "#ff0000"]}}
+  - {id: glow, type: ellipse, x: 20mm, y: 20mm, width: 20mm, height: 20mm, fill: {radial: {}, stops: ["#ffe8a3", "#b8893a"]}}
+  - {id: art, type: image, src: art/moon.png, x: 10mm, y: 50mm, width: 40mm, height: 30mm, fit: cover, mask: circle}
+"""
+    game = _game(tmp_path / "fx", layout)
+    _build(game, tmp_path / "out", "--quiet", "--colour", "cmyk")
+    with pikepdf.open(tmp_path / "out" / "fx" / "press" / "deck.pdf") as pdf:
+        resources = pdf.pages[0].Resources
+        shadings = sorted((int(s.ShadingType), str(s.ColorSpace), len(_colours(s.Function))) for s in resources.Shading.values())
+        pictures = [x for x in resources.XObject.values() if x.get("/Subtype") == "/Image"]
+    assert shadings == [(2, "/DeviceCMYK", 2), (3, "/DeviceCMYK", 2)]
+    assert len(pictures) == 1 and int(pictures[0].Width) == 600  # the moon alone: no gradient became a picture
