@@ -14,6 +14,7 @@ from punchboard.spec import expressions, layout_checks, look_checks, schema_chec
 from punchboard.spec.binding import FIELD_REF, is_bound
 from punchboard.spec.effects import Gradient, Shadow
 from punchboard.spec.look_passes import LookPasses
+from punchboard.spec.scripts import script_problems
 from punchboard.spec.translations import po_path, read_po
 from punchboard.spec.model import (
     BoxLine,
@@ -317,6 +318,7 @@ def _load_game(folder: Path, limits: Limits, out_dir: Path | None) -> Game:
     if len(languages) > 1 and not out.problems:
         components = read_po(folder, languages, components, out.problems)
         files.extend(path for lang in languages[1:] if (path := po_path(folder, lang)).is_file())
+    out.extend(script_problems(components))  # text in a script punchboard cannot shape (spec/scripts.py)
     files.insert(0, game_path)
     out.extend(check_print_groups(components, loader.group_marks, layouts.cache.get))
     setup, warnings = _setup_file(folder, doc, components, out)
