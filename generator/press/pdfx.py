@@ -8,9 +8,10 @@ Three passes, each by a maintained engine:
    check uses, so the warnings and the file agree); pure black becomes 100 % K (``0 0 0 1 k``), so black text
    and thin black lines print with one plate, not as four-colour registration black (with ``--rich-black``,
    large black areas and large black text get the rich black of ``layouts/press.yaml``: rich_black.py). RGB
-   pictures are converted through the same profile (pictures.py).
+   pictures are converted through the same profile (pictures.py), and so are gradients' stop colours
+   (shadings.py: a DeviceCMYK shading stays a vector shading, an RGB one Ghostscript rasterises).
 2. Ghostscript's pdfwrite (``-dPDFX -sColorConversionStrategy=CMYK``, PDF 1.3) keeps DeviceCMYK as it is,
-   converts what is left (shadings, grey pictures) to CMYK with its output profile (``-sOutputICCProfile``), embeds
+   converts what is left (other shadings, grey pictures) to CMYK with its output profile (``-sOutputICCProfile``), embeds
    every font, and flattens transparency (PDF 1.3 has none).
 3. pikepdf writes the PDF/X document keys (GTS_PDFXVersion ``PDF/X-1:2003``, GTS_PDFXConformance
    ``PDF/X-1a:2003``, Trapped, Title), the OutputIntent with the profile embedded, a TrimBox and BleedBox on
