@@ -84,13 +84,16 @@ def _heavy(converted: Path, settings: Press, placed: list[list[Placed]] | None) 
     from .page_pieces import named
 
     heavy: dict[float, tuple[list[int], list[str]]] = {}
-    for number, inks in enumerate(page_inks(converted, settings.coverage_dpi), start=1):
+    pages = page_inks(converted, settings.coverage_dpi)
+    if placed is not None and len(placed) != len(pages):
+        placed = None  # imposed otherwise than the file was (an option page_pieces does not follow): pages only
+    for number, inks in enumerate(pages, start=1):
         ink = round(float(inks.max()), 1)
         if ink <= settings.coverage_limit:
             continue
         numbers, pieces = heavy.setdefault(ink, ([], []))
         numbers.append(number)
-        if placed is not None and number <= len(placed):
+        if placed is not None:
             height = inks.shape[0] * 72 / settings.coverage_dpi
             pieces.extend(p for p in named(placed[number - 1], inks > settings.coverage_limit, height, settings.coverage_dpi)
                           if p not in pieces)

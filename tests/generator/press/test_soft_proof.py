@@ -100,8 +100,8 @@ def test_soft_proof_keeps_size_and_alpha() -> None:
 def test_icc_must_be_a_cmyk_profile(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "not.icc"
     bad.write_text("not a profile", encoding="utf-8")
-    assert main(["images", "starter", "--out", str(tmp_path / "out"), "--proof-cmyk", "--icc", str(bad)]) == 2
+    assert main(["images", "belpunk", "--out", str(tmp_path / "out"), "--proof-cmyk", "--icc", str(bad)]) == 2
     assert f"--icc: {bad} is not an ICC profile" in capsys.readouterr().err
-    assert main(["images", "starter", "--out", str(tmp_path / "out"), "--icc", str(bad)]) == 2
+    assert main(["images", "belpunk", "--out", str(tmp_path / "out"), "--icc", str(bad)]) == 2
     assert "expected --proof-cmyk" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
