@@ -76,14 +76,16 @@ def _label(component: Component, piece: Piece) -> str:
     return piece.name or f"{component.id} entry {piece.entry + 1}"
 
 
-def _given(value: Scalar) -> bool:
-    return value is not None and value != ""
+def _wants_words(value: Scalar) -> bool:
+    """Whether a source value is words to translate: text with a letter (not a number, nor "+2" or "—")."""
+    return isinstance(value, str) and any(char.isalpha() for char in value)
 
 
 def missing_translations(game: Game, lang: str) -> tuple[str, ...]:
     """``file:LINE:COL: 'Regent' has no text@de; the en text is used``: one line per piece entry and field that
-    some language translates but ``lang`` does not (located at the source text), in the model's order. Empty for
-    the source language. Raises ValueError for a language the game does not declare."""
+    some language translates but ``lang`` does not (located at the source text), in the model's order; a value
+    without a letter (a number, "+2") needs none. Empty for the source language. Raises ValueError for a language
+    the game does not declare."""
     _check(game, lang)
     if not game.languages or lang == game.languages[0]:
         return ()
@@ -99,7 +101,7 @@ def missing_translations(game: Game, lang: str) -> tuple[str, ...]:
         for piece in _templates(component):
             given = entries.get(piece.entry, {})
             for name in translations.fields:
-                if name in given or not _given(piece.fields.get(name)):
+                if name in given or not _wants_words(piece.fields.get(name)):
                     continue
                 where = piece.marks.get(name) if name in piece.marks else f"{display_path(component.source)}:1:1"
                 lines.append(f"{where}: '{_label(component, piece)}' has no {name}@{lang}; the {source} text is used")

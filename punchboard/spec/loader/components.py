@@ -93,9 +93,9 @@ def _too_many(culprit: Document, path: PathKey, total: int, max_pieces: int) -> 
 
 class ComponentLoader:
     def __init__(self, game_folder: Path, layouts: LayoutLoader, presets: dict[str, Size], out: Collector,
-                 languages: tuple[str, ...] = ()):
+                 languages: tuple[str, ...] | None = ()):
         self.folder = game_folder
-        self.languages = languages  # game.yaml's languages: (keys and columns field@lang name one of them)
+        self.languages = languages  # game.yaml's languages: (keys and columns field@lang name one of them; None: invalid)
         self.gathered = Gathered()  # the translations of the component being loaded
         self.layouts = layouts
         self.presets = presets

@@ -14,8 +14,6 @@ from punchboard.spec import expressions, layout_checks, look_checks, schema_chec
 from punchboard.spec.binding import FIELD_REF, is_bound
 from punchboard.spec.effects import Gradient, Shadow
 from punchboard.spec.look_passes import LookPasses
-from punchboard.spec.scripts import script_problems
-from punchboard.spec.translations import po_path, read_po
 from punchboard.spec.model import (
     BoxLine,
     Component,
@@ -23,6 +21,8 @@ from punchboard.spec.model import (
     Layout,
     frozen_map,
 )
+from punchboard.spec.scripts import script_problems
+from punchboard.spec.translations import po_path, read_po
 from punchboard.spec.yamlsource import Document, load_yaml
 
 from .common import HEX_COLOUR, Collector, load_document
@@ -34,6 +34,7 @@ from .print_groups import check_print_groups
 from .setup_view import SetupText, setup_view
 from .sizes import load_size_presets
 from .spreadsheets import SHEETS_FOLDER
+from .translated import LANGUAGE
 
 
 def _field_refs(text: Any) -> set[str]:
@@ -202,7 +203,9 @@ def _game_document(folder: Path, game_path: Path, out: Collector) -> Document:
         names = doc.data.get("components")
         if isinstance(names, list) and all(isinstance(name, str) for name in names):
             # report the component files' problems too, not only the game file's
-            loader = ComponentLoader(folder, LayoutLoader(folder, out), load_size_presets(), out, _languages(doc))
+            languages = _languages(doc)  # when one of them is not valid (game.yaml's problem), a column may name any
+            valid = all(LANGUAGE.fullmatch(code) for code in languages) and len(set(languages)) == len(languages)
+            loader = ComponentLoader(folder, LayoutLoader(folder, out), load_size_presets(), out, languages if valid else None)
             _load_components(folder, doc, names, loader, out)
         out.raise_if_any()
     return doc

@@ -352,7 +352,7 @@ class CellMarks(Mapping[str, str]):
 
 
 def _header_good(header: list[str], places: list[Place], allowed: list[str], report: Capped,
-                 languages: tuple[str, ...] = ()) -> bool:
+                 languages: tuple[str, ...] | None = ()) -> bool:
     """Whether each column of ``header`` names an allowed field once, or its translation (``field@lang``) into one of
     the game's ``languages`` but the first; each one that does not is reported."""
     first: dict[str, int] = {}
@@ -374,7 +374,7 @@ def _header_good(header: list[str], places: list[Place], allowed: list[str], rep
     return not wrong and all(column in allowed or split_key(column) is not None for column in header) and len(first) == len(header)
 
 
-def table_entries(table: Table, fields: list[str], out: Collector, languages: tuple[str, ...] = ()) -> TableEntries:
+def table_entries(table: Table, fields: list[str], out: Collector, languages: tuple[str, ...] | None = ()) -> TableEntries:
     """Rows of a card table as entries; a row with a problem is left out (and none is read under a bad header).
     The table's problems are capped (tables.Capped): the first ten, then how many more."""
     name = table.name

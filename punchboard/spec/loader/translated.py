@@ -8,6 +8,7 @@ made from it) into a :class:`~punchboard.spec.model.Translations`, which spec/la
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 from punchboard.spec.model import Scalar, Translated, Translations, frozen_map
 
 SEPARATOR = "@"
+LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*")  # a language code as game.schema.json's languages: take it
 
 
 def split_key(key: str) -> tuple[str, str] | None:
@@ -23,18 +25,21 @@ def split_key(key: str) -> tuple[str, str] | None:
     return (base, language) if at else None
 
 
-def key_problem(key: str, languages: tuple[str, ...], translatable: Iterable[str]) -> str | None:
+def key_problem(key: str, languages: tuple[str, ...] | None, translatable: Iterable[str]) -> str | None:
     """What is wrong with the translated key ``key`` (``field@lang``), or None when the game declares the language
-    (not the source one) and ``field`` is one ``translatable`` names."""
+    (not the source one) and ``field`` is one ``translatable`` names. ``languages`` None: game.yaml's are not valid
+    (its own problem says so), and any language passes."""
     split = split_key(key)
     assert split is not None
     base, language = split
-    if not languages:
+    if languages is None:
+        pass
+    elif not languages:
         return (f"'{key}' gives a translation, but game.yaml declares no languages; "
                 f"expected languages: [<source>, {language or 'de'}] in game.yaml, or the column '{base}'")
-    if language == languages[0]:
+    elif language == languages[0]:
         return f"'{key}' names the source language {language}; expected the column or key '{base}' for it"
-    if language not in languages:
+    elif language not in languages:
         return f"'{key}' names the language '{language}'; expected one of {', '.join(languages)}"
     names = sorted(set(translatable))
     if base not in names:
