@@ -25,10 +25,25 @@ from .text_keys import TEXT_KEYS, text_key
 EFFECT_KEYS = ("fill", "shadow", "mask")  # a gradient fill, a shape's or picture's shadow, a picture's mask
 
 
-def effect_key(key: str, value: Any) -> Any:
-    """The model's value of an effect key (punchboard/spec/effects.py); a plain colour ``fill`` stays as written."""
+EFFECT_TYPES = {"fill": ("rect", "ellipse", "polygon"), "shadow": ("rect", "ellipse", "polygon", "image"), "mask": ("image",)}
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+def effect_key(key: str, value: Any, kind: Any = None) -> Any:
+    """The model's value of an effect key (punchboard/spec/effects.py) on an element of type ``kind``; a plain colour
+    ``fill`` stays as written. UnitError for an effect on a type that does not draw it."""
+    if key == "fill" and not isinstance(value, dict):
+        return value
+    if kind is not None and kind not in EFFECT_TYPES[key]:
+        what = "a gradient fill" if key == "fill" else f"a {key}"
+        kinds = EFFECT_TYPES[key]
+        on = kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " or " + kinds[-1]
+        raise UnitError(f"{what} is drawn on {_a(on)} element, not on {_a(str(kind))}")
     if key == "fill":
-        return effects.gradient(value) if isinstance(value, dict) else value
+        return effects.gradient(value)
     if key == "shadow":
         return effects.shadow(value)
     return effects.mask(value)
@@ -238,7 +253,7 @@ class LayoutLoader:
                 elif key == "focus":
                     props[key] = _focus(value)
                 elif key in EFFECT_KEYS and (key != "shadow" or kind != "text"):
-                    props[key] = effect_key(key, value)
+                    props[key] = effect_key(key, value, kind)
                 elif key == "shadow" and isinstance(value, dict) and {"opacity", "blur"} & set(value):
                     raise UnitError("a text's shadow takes color, dx and dy (opacity and blur are for a rect, "
                                     "ellipse, polygon or image); for a lighter text shadow give a lighter color")

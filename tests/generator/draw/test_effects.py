@@ -352,3 +352,17 @@ elements:
         pictures = [x for x in resources.XObject.values() if x.get("/Subtype") == "/Image"]
     assert shadings == [(2, "/DeviceCMYK", 2), (3, "/DeviceCMYK", 2)]
     assert len(pictures) == 1 and int(pictures[0].Width) == 600  # the moon alone: no gradient became a picture
+
+
+@pytest.mark.parametrize(("element", "expected"), [
+    ("{id: i, type: icon, icon: coin, fill: {linear: 0, stops: ['#000000', '#ffffff']}}",
+     "fx.yaml:2:43: fill: a gradient fill is drawn on a rect, ellipse or polygon element, not on an icon"),
+    ("{id: l, type: line, x2: 10mm, shadow: {color: '#000000'}}",
+     "fx.yaml:2:43: shadow: a shadow is drawn on a rect, ellipse, polygon or image element, not on a line"),
+    ("{id: r, type: rect, mask: circle}",
+     "fx.yaml:2:31: mask: a mask is drawn on an image element, not on a rect"),
+])
+def test_an_effect_on_an_element_that_does_not_draw_it_is_located(tmp_path: Path, element: str, expected: str) -> None:
+    game = _game(tmp_path / "fx", f"elements:\n  - {element}\n")
+    result = run_cli("check", str(game))
+    assert result.returncode == 2 and expected in result.stderr, result.stderr
