@@ -129,3 +129,20 @@ def test_a_game_in_german_writes_its_cover_and_bill_in_german_without_being_told
         pages = [cover_page(game, paper, style, options, contents), bom_page(bom, paper.width, paper.height, 20, style.footer_height)]
         text = _text(render(pages, game.title, style, "print and play"))
         assert all(word in text for word in words), text
+
+
+def test_the_duplex_calibration_sheet_reads_german_and_keeps_its_offsets_as_the_option_takes_them():
+    from punchboard.generator.document.calibration import calibration_pages
+
+    options = BuildOptions(paper="a4", backs="duplex-long")
+    paper, style = load_paper(options.paper), build_style(options)
+    pages = calibration_pages(paper, style, "duplex-long", "de")
+    text = _text(render(pages, "Steam Court", style, "duplex calibration"))
+    assert "Duplex-Kalibrierung (duplex-long)" in text
+    assert "dessen X,Y an --duplex-offset übergeben" in text
+    assert "Steam Court · Duplex-Kalibrierung · Seite 1/2" in text
+    assert "+0.0,+0.0" in text  # --duplex-offset 0.5,-1.0 takes a point, so the cells keep it
+    with pdfplumber.open(BytesIO(render(pages, "Steam Court", style, "x"))) as document:
+        line = next(c for c in document.pages[0].chars if c["text"] == "B")  # "Beide Seiten …": on the page
+        assert line["x0"] >= 0
+        assert max(c["x1"] for c in document.pages[0].chars if abs(c["top"] - line["top"]) < 1) <= paper.width
