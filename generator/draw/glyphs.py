@@ -1,7 +1,7 @@
 """Characters a text's font does not have, found before drawing: a located warning in the source language, a
 located error in a translation (issue #44: a Polish text in a font without ``ł``).
 
-Each shown text element of every side is read as the drawing reads it (its ``{field}`` values bound, its markup
+Each shown text element of every side (a repeat's or grid's too) is read as the drawing reads it (its ``{field}`` values bound, its markup
 parsed: ``**bold**`` picks the family's bold face, ``[font=X]`` another font; inline icons are not characters).
 A character is missing when the face that draws it has no glyph for it in its character map (fontTools' cmap) and
 the element's ``fallback:`` font has none either; a character the drawing replaces by a stand-in of its own
@@ -20,6 +20,7 @@ from typing import Any
 from punchboard.plumbing.errors import Problem
 from punchboard.spec.binding import FIELD_REF, bind
 from punchboard.spec.model import Element, Game, Layout
+from punchboard.spec.repeats import every_element
 
 from .fonts import BUILTIN, DEFAULT_FONT, VERA_DIR, VERA_FILES
 from .markup import Fragment, Paragraph, parse
@@ -129,7 +130,7 @@ def _where(element: Element, template: str, fields: Mapping[str, Any], marks: Ma
 
 
 def _side_problems(layout: Layout, fields: Mapping[str, Any], marks: Mapping[str, str]) -> Iterator[Problem]:
-    for element in layout.elements:
+    for element in every_element(layout.elements):  # a repeat's or grid's own text elements too
         template = element.props.get("text")
         if element.type != "text" or not isinstance(template, str) or not _shown(element, fields):
             continue
@@ -150,7 +151,7 @@ def _unknown_fallbacks(game: Game) -> Iterator[Problem]:
     drawn as ``?``)."""
     for layout in game.layouts.values():
         known = sorted(set(BUILTIN) | set(layout.fonts))
-        for element in layout.elements:
+        for element in every_element(layout.elements):
             fallback = element.props.get("fallback")
             if isinstance(fallback, str) and fallback not in known:
                 file, line, col = element.source.rsplit(":", 2)

@@ -78,6 +78,18 @@ def test_a_fallback_that_is_no_font_of_the_layout_is_a_located_warning(tmp_path:
         "fonts; expected one of Spare, Spare-Bold, Title, Vera, Vera-Bold, Vera-BoldItalic, Vera-Italic\n"))
 
 
+def test_the_text_a_repeat_draws_is_read_too(tmp_path: Path, capsys):
+    game = _game(tmp_path / "g", "Regent,Rules\n")
+    layout = game / "layouts" / "card.yaml"
+    layout.write_text(layout.read_text(encoding="utf-8") + (
+        "  - {id: row, type: repeat, count: 3, x: 5%, y: 70%, width: 90%, height: 10%,\n"
+        "     child: {type: text, text: 'ł{number}', font: Title}}\n"), encoding="utf-8")
+    code, err = _run(["check", str(game), "--quiet"], capsys)
+    assert code == 0
+    assert err.endswith("element 'row.child' text uses ł, which font 'Title' (Testa.otf) does not have\n"), err
+    assert err.count("\n") == 1
+
+
 def test_without_a_fallback_the_missing_characters_are_drawn_as_question_marks(tmp_path: Path, capsys):
     game = _game(tmp_path / "g", "Regent,Zażółć\n")
     out = tmp_path / "out"
