@@ -114,7 +114,18 @@ def component_fingerprint(game: Game, component: Component, shared: str) -> str:
     sha = hashlib.sha256(shared.encode())
     sha.update(component.id.encode())
     sha.update(_digest_files(component_inputs(game, component)).encode())
+    sha.update(_translated_into(game, component).encode())
     return sha.hexdigest()
+
+
+def _translated_into(game: Game, component: Component) -> str:
+    """The model's language when ``component`` has text of its own in it (its files hold every language, so they
+    cannot tell a translated component from its source); "" when it reads as in the source language, so a
+    component no language changes has one fingerprint in every language and is drawn once (generator/languages.py)."""
+    translations = component.translations
+    if translations is None or not game.languages or game.language in ("", game.languages[0]):
+        return ""
+    return game.language if game.language in translations.entries or game.language in translations.names else ""
 
 
 @dataclass

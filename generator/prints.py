@@ -60,6 +60,7 @@ from punchboard.spec.repeats import input_files
 
 from .cache import RENDER_OPTIONS, build_digest, component_fingerprint
 from .jobs import jobs_for, ordered_map
+from .languages import siblings
 from .options import BuildOptions
 
 if TYPE_CHECKING:  # the renderers load only when a side has to be drawn
@@ -542,7 +543,11 @@ def fingerprint_game(game: Game, options: BuildOptions, paper: Paper, style: She
     shared = build_digest(game, options)
     keys = {c.id: component_fingerprint(game, c, shared) for c in components}
     key = hashlib.sha256("".join(f"{c.id}:{keys[c.id]}\n" for c in components).encode()).hexdigest()
-    known = memo.components or {}
+    known: dict[str, tuple[str, tuple[PiecePrint, ...], dict[str, str]]] = dict(memo.components or {})
+    for sibling in [] if legacy else siblings(folder, options):  # a --lang build: what the game's others took
+        for cid, theirs in (_load_memo(prints_folder(sibling) / MEMO_FILE).components or {}).items():
+            if cid in keys and theirs[0] == keys[cid] and (cid not in known or known[cid][0] != keys[cid]):
+                known[cid] = theirs
     if memo.game == key and all(c.id in known for c in components):
         return Fingerprints(tuple(p for c in components for p in known[c.id][1]), key, known, False)
 

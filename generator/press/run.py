@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from punchboard.generator.options import BuildOptions
 
+from punchboard.plumbing.paths import game_output
 from punchboard.plumbing.sealed import read_sealed, write_sealed
 from punchboard.spec.model import Game
 
@@ -173,7 +174,7 @@ def with_press(game: Game, out: Path, report: GameReport, options: BuildOptions)
     shop-size and press warnings added (none with ``--preflight off``) and the press notes; for watch and the API."""
     from dataclasses import replace
 
-    warnings, notes = press_game(game, out / game.id, options)
+    warnings, notes = press_game(game, game_output(out, game.id, options.lang), options)
     if options.preflight == "off":
         warnings = []
     return replace(report, warnings=(*report.warnings, *warnings), notes=(*report.notes, *notes))
@@ -186,7 +187,7 @@ def press_games(games: list[Game], out: Path, options: BuildOptions) -> tuple[li
 
     lines: list[tuple[str, str]] = []
     for game in games:
-        warnings, notes = press_game(game, out / game.id, options)
+        warnings, notes = press_game(game, game_output(out, game.id, options.lang), options)
         if options.preflight != "off":
             lines.extend(("stderr", f"warning: {text}") for text in warnings)
         if not options.quiet:

@@ -19,8 +19,11 @@ from .common import (
     EXIT_INTERNAL,
     TARGET_HELP,
     add_common_flags,
+    add_language_flag,
     add_limit_flags,
     add_preflight_flag,
+    by_language,
+    in_languages,
     limits_of,
     load_targets,
     target_folders,
@@ -146,7 +149,7 @@ def cmd_build(args: argparse.Namespace) -> int:
             return EXIT_INPUT
     limits = limits_of(args)
     folders = target_folders(args.targets)
-    invocation = up_to_date.key(folders, out, options, limits)
+    invocation = up_to_date.key(folders, out, replace(options, lang=args.lang), limits)  # --lang all among them
     from punchboard.generator.press.settings import wanted
 
     pressing = wanted(options)[0] == "cmyk"  # press files are checked against their sources on every build
@@ -174,8 +177,13 @@ def _build(args: argparse.Namespace, out: Path, options: BuildOptions, limits: L
         reports: list[Any] = []
         try:
             with output_lock(out):
-                code = build_games(games, out, options, reports)
-                press, press_failed = press_games(games, out, options)  # shop sizes, CMYK/PDF/X files (generator/press/)
+                code, press_failed = 0, False
+                press: list[tuple[str, str]] = []
+                for lang, group in by_language(in_languages(games, args.lang, echo=False)):  # the source language first
+                    asked = replace(options, lang=lang)
+                    code = max(code, build_games(group, out, asked, reports))
+                    said, failed = press_games(group, out, asked)  # shop sizes, CMYK/PDF/X files (generator/press/)
+                    press, press_failed = [*press, *said], press_failed or failed
                 if press_failed and code == 0:
                     print(STRICT_FAILED, file=sys.stderr)
                     code = 1
@@ -217,6 +225,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("build", help="write print-ready PDFs", description="Lay out every printed component as PDFs under OUT/<game_id>/. Only components whose inputs changed since the last build into OUT are drawn again. Each build records what it drew as a numbered print in OUT/<game_id>/prints/.")
     p.add_argument("targets", nargs="*", metavar="TARGET", help=TARGET_HELP)
     add_build_flags(p)
+    add_language_flag(p)
     add_press_flags(p)
     p.set_defaults(func=cmd_build)
 
