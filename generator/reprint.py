@@ -208,7 +208,7 @@ def finish_print(plan: PrintPlan | None, game: Game, context: Callable[[], Build
 # ---------------------------------------------------------------- the reprint PDF
 
 
-def _groups(ctx: BuildContext, component: Component, swaps: Sequence[Swap]) -> list[tuple[BuildContext, Component]]:
+def _groups(ctx: BuildContext, component: Component, swaps: Sequence[Swap], lang: str = ENGLISH) -> list[tuple[BuildContext, Component]]:
     """The component cut down to its changed pieces: whole or face-only pieces, then backs printed alone."""
     from punchboard.generator.impose.context import BuildContext
     from punchboard.generator.impose.tiles import mirrored_cells
@@ -234,7 +234,7 @@ def _groups(ctx: BuildContext, component: Component, swaps: Sequence[Swap]) -> l
         bleed = to_mm(prints.side_bleed(ctx, component))
         back_ctx = BuildContext(ctx.game, ctx.paper, replace(ctx.options, bleed_mm=bleed), ctx.style, ctx.warnings)
         shape = mirrored_shape(component.shape, True, False) if component.shape is not None else None
-        cut = replace(component, name=f"{component.name} — backs", pieces=tuple(backs), shape=shape)
+        cut = replace(component, name=words(lang).text("{component} — backs", component=component.name), pieces=tuple(backs), shape=shape)
         groups.append((back_ctx, cut))
     return groups
 
@@ -279,7 +279,7 @@ def reprint_pdf(ctx: BuildContext, plan: PrintPlan, swaps: Sequence[Swap], lang:
         mine = [s for s in swaps if s.component == component.id and s.what != "removed"]
         if not mine or component.kind not in KINDS:
             continue
-        for group_ctx, cut in _groups(ctx, component, mine):
+        for group_ctx, cut in _groups(ctx, component, mine, w.lang):
             component_pages = KINDS[cut.kind](group_ctx, game, cut, group_ctx.options)
             if not component_pages:
                 continue

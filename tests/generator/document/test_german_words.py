@@ -146,3 +146,25 @@ def test_the_duplex_calibration_sheet_reads_german_and_keeps_its_offsets_as_the_
         line = next(c for c in document.pages[0].chars if c["text"] == "B")  # "Beide Seiten …": on the page
         assert line["x0"] >= 0
         assert max(c["x1"] for c in document.pages[0].chars if abs(c["top"] - line["top"]) < 1) <= paper.width
+
+
+def test_a_reprint_of_the_german_model_writes_its_swap_list_in_german(tmp_path: Path):
+    """What build --lang de --changed-since last does with the German model: the swap list, its notes and the
+    backs' component name in German (one German text changed: one card to swap)."""
+    from punchboard.api import build
+    from punchboard.spec.languages import in_language
+
+    assert run_cli("init", "starter", cwd=tmp_path).returncode == 0
+    folder, out = tmp_path / "starter", tmp_path / "out"
+    build(in_language(load_game(folder), "de"), out, record_print=True)
+    cards = folder / "cards.csv"
+    text = cards.read_text(encoding="utf-8")
+    assert text.count("Spiele in diesem Zug eine weitere Karte.") == 1
+    cards.write_text(text.replace("Spiele in diesem Zug eine weitere Karte.", "Spiele sofort eine weitere Karte."), encoding="utf-8")
+    build(in_language(load_game(folder), "de"), out, record_print=True, changed_since="last")
+    reprint = next(out.rglob("*-reprint.pdf"))
+    found = _text(reprint.read_bytes())
+    assert "Nachdruck: " in found
+    assert "Druck 2 verglichen mit Druck 1" in found
+    assert "Austauschen: diese drucken, ausschneiden und an die Stelle der alten legen (4)" in found  # Spark: 4 copies
+    assert "Vorderseite" in found and "Reprint" not in found
