@@ -7,12 +7,15 @@ import math
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from punchboard.generator.options import BACK_MODES, BuildOptions
 from punchboard.plumbing.limits import Limits
 from punchboard.plumbing.outlock import output_lock
 from punchboard.plumbing.paths import LAYOUTS
+
+if TYPE_CHECKING:
+    from punchboard.spec.model import Game
 
 from .common import (
     EXIT_INPUT,
@@ -175,11 +178,15 @@ def _build(args: argparse.Namespace, out: Path, options: BuildOptions, limits: L
         games = load_targets(args.targets, limits, getattr(args, "out", None))
         fetched = any(game.fetch_warnings for game in games)
         reports: list[Any] = []
+        chosen = in_languages(games, args.lang, echo=False)
+        if refused := _unwritable(chosen):  # a translation with characters its font lacks: nothing is built
+            print("\n".join(refused), file=sys.stderr)
+            return EXIT_INPUT
         try:
             with output_lock(out):
                 code, press_failed = 0, False
                 press: list[tuple[str, str]] = []
-                for lang, group in by_language(in_languages(games, args.lang, echo=False)):  # the source language first
+                for lang, group in by_language(chosen):  # the source language first
                     asked = replace(options, lang=lang)
                     code = max(code, build_games(group, out, asked, reports))
                     said, failed = press_games(group, out, asked)  # shop sizes, CMYK/PDF/X files (generator/press/)
@@ -197,6 +204,14 @@ def _build(args: argparse.Namespace, out: Path, options: BuildOptions, limits: L
         except PressError as err:  # Ghostscript missing or failing: not the user's input
             print(f"error: {err}", file=sys.stderr)
             return EXIT_INTERNAL
+
+
+def _unwritable(chosen: list[tuple[Game, str | None]]) -> list[str]:
+    """``file:LINE:COL: … (in pl)`` for each translated text asked for whose font lacks some of its characters."""
+    from punchboard.generator.draw.glyphs import glyph_problems
+
+    return [f"{problem} (in {problem.language})" for game, lang in chosen if lang
+            for problem in glyph_problems(game, translations=False) if problem.is_error]
 
 
 def add_build_flags(p: argparse.ArgumentParser) -> None:

@@ -116,3 +116,17 @@ def test_the_same_bytes_whatever_the_order_of_builds(starter: Path):
         assert run_cli("build", "--lang", "all", "--out", out, cwd=starter).returncode == 0
     for path in sorted((starter / "one").rglob("*.pdf")):
         assert path.read_bytes() == (starter / "two" / path.relative_to(starter / "one")).read_bytes(), path
+
+
+def test_a_polish_text_its_font_cannot_write_is_refused_before_anything_is_built(tmp_path: Path):
+    from tests.generator.test_glyphs import _game
+
+    game = _game(tmp_path / "g", "Regent,Rules the court,Rządzi dworem\nGuard,Guards,Pilnuje\n",
+                 languages="languages: [en, pl]\n", header="name,text,text@pl")
+    result = run_cli("build", str(game), "--lang", "all", "--out", str(tmp_path / "out"))
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == (f"{game}/cards.csv:2:24: 'Regent' text uses ą, which font 'Title' (Testa.otf) "
+                             "does not have (in pl)\n")
+    assert not list((tmp_path / "out").rglob("*.pdf"))  # not even the English files: the build is refused whole
+    english = run_cli("build", str(game), "--lang", "en", "--out", str(tmp_path / "out"))
+    assert english.returncode == 0 and english.stderr == "", english.stderr
