@@ -279,3 +279,18 @@ def test_the_preflight_sees_each_element_a_repeat_draws(tmp_path: Path, capsys: 
     assert main(["build", str(game), "--out", str(tmp_path / "out")]) == 0
     err = capsys.readouterr().err
     assert "preflight small_text" in err and "'track.child'" in err, err
+
+
+def test_a_changed_csv_cell_is_a_new_print_and_an_unchanged_build_is_not(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The print fingerprint sees the cells: rebuilding as it was records no print, one changed terrain records one."""
+    rows = "".join(f"{r},{c},{_terrain(r, c)},{r}{c}\n" for r in range(1, 6) for c in range(1, 6))
+    game = _game(tmp_path, {"game.yaml": GAME % "board.yaml", "board.yaml": BOARD, "layouts/board.yaml": HEXES,
+                            "board/map.csv": "row,col,terrain,label\n" + rows})
+    prints = tmp_path / "out" / "rg" / "prints"
+    _build(game, tmp_path / "out", capsys)
+    _build(game, tmp_path / "out", capsys)
+    assert len(list(prints.glob("*.json"))) == 1
+    (game / "board" / "map.csv").write_text("row,col,terrain,label\n" + rows.replace(f"5,5,{_terrain(5, 5)},", "5,5,#fedcba,"),
+                                            encoding="utf-8")
+    _build(game, tmp_path / "out", capsys)
+    assert len(list(prints.glob("*.json"))) == 2
