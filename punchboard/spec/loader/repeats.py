@@ -69,6 +69,9 @@ def _child(loader: ReadsElements, doc: Document, path: PathKey, raw: dict[str, A
     if kind is None:
         loader.out.add(doc.problem(path, "an element inside a repeat or grid needs a type: one of rect, ellipse, "
                                          "line, polygon, text, image, icon, repeat, grid"))
+    if "box" in raw:
+        loader.out.add(doc.problem(path + ("box",), "an element inside a repeat or grid is placed in its cell: box does not "
+                                                   "apply; expected x, y, width and height measured in the cell"))
     props = loader._element_props(doc, path, raw)
     if kind == "polygon" and len(props.get("points", ())) < 2:
         loader.out.add(doc.problem(path, "a polygon needs points: a list of at least 2 [x, y] corners"))
