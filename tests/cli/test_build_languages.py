@@ -130,3 +130,20 @@ def test_a_polish_text_its_font_cannot_write_is_refused_before_anything_is_built
     assert not list((tmp_path / "out").rglob("*.pdf"))  # not even the English files: the build is refused whole
     english = run_cli("build", str(game), "--lang", "en", "--out", str(tmp_path / "out"))
     assert english.returncode == 0 and english.stderr == "", english.stderr
+
+
+def test_check_reads_every_translation_as_its_build_draws_it(starter: Path):
+    cards = starter / "cards.csv"
+    text = cards.read_text(encoding="utf-8")
+    text = text.replace("Nimm 1 :coin: aus der Bank.", "[size=4]Nimm 1 :coin: aus der Bank.[/size]", 1)
+    cards.write_text(text.replace(",Spiele in diesem Zug eine weitere Karte.", ",", 1), encoding="utf-8")
+    result = run_cli("check", cwd=starter)
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.splitlines()
+    assert any(re.match(r"warning: cards\.csv:5:\d+: 'Spark' has no text@de; the en text is used \(in de\)$", w)
+               for w in lines), result.stderr
+    small = [w for w in lines if "small_text" in w]
+    assert len(small) == 1 and "'Guard'" in small[0] and "4 pt" in small[0] and small[0].endswith("(in de)")
+    only_en = run_cli("check", "--lang", "en", cwd=starter)
+    assert only_en.returncode == 0 and only_en.stderr == ""
+    assert run_cli("check", "--lang", "fr", cwd=starter).returncode == 2
