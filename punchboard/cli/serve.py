@@ -70,5 +70,8 @@ def register(sub: Any) -> None:
                    help="with --poll (or where the system gives no notifications): seconds between checks (default: 0.5)")
     p.add_argument("--trials", type=int, default=200, help="verifier Monte Carlo deals per event (default: 200; `verify` uses more)")
     p.add_argument("--seed", type=int, default=1, help="verifier random seed (default: 1)")
+    p.add_argument("--icc", default=None, metavar="PATH",
+                   help="the CMYK output profile the page's \"CMYK proof\" shows the pieces through (default: "
+                        "layouts/press.yaml's, Ghostscript's Artifex SWOP profile)")
     add_build_flags(p)
     p.set_defaults(func=cmd_serve)

@@ -274,6 +274,57 @@ def _csv_cell(text: str, line: int, col: int, value: str) -> str:
     return text[:start] + cell + text[end:]
 
 
+def _csv_records(text: str) -> list[list[tuple[int, int]]]:
+    """Each record of a CSV text as the (start, end) offsets of its raw cells (quoted cells may span lines)."""
+    records: list[list[tuple[int, int]]] = []
+    cells: list[tuple[int, int]] = []
+    start = index = 0
+    quoted = False
+    while index < len(text):
+        char = text[index]
+        if quoted:
+            if char == '"' and text[index + 1:index + 2] == '"':
+                index += 2
+                continue
+            quoted = char != '"'
+        elif char == '"' and index == start:
+            quoted = True
+        elif char == ",":
+            cells.append((start, index))
+            start = index + 1
+        elif char in "\r\n":
+            cells.append((start, index))
+            records.append(cells)
+            cells = []
+            index += 2 if text[index:index + 2] == "\r\n" else 1
+            start = index
+            continue
+        index += 1
+    if start < len(text) or cells:
+        records.append([*cells, (start, len(text))])
+    return records
+
+
+def csv_column_cell(path: Path, line: int, col: int, header: str) -> tuple[int, int] | None:
+    """1-based line and column of the cell in column ``header`` of the CSV row holding ``line``:``col`` (a cell of
+    that row), or None when the file has no such column or the row is shorter."""
+    text = path.read_bytes().decode("utf-8")
+    at = _offset(text, line - 1, col - 1)
+    records = _csv_records(text)
+    if not records:
+        return None
+    names = [next(csv.reader([text[s:e]]), [""])[0] if e > s else "" for s, e in records[0]]
+    if header not in names:
+        return None
+    row = next((r for r in records[1:] if r[0][0] <= at <= r[-1][1]), None)
+    column = names.index(header)
+    if row is None or column >= len(row):
+        return None
+    start = row[column][0]
+    breaks = list(_BREAK.finditer(text, 0, start))
+    return len(breaks) + 1, start - (breaks[-1].end() if breaks else 0) + 1
+
+
 def _swap_quotes(text: str) -> str:
     return text.translate(str.maketrans("\"'", "'\""))
 

@@ -4,49 +4,10 @@ this layout, a parent along ``extends`` (overridden here unless the page says "e
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from .conftest import Served, start_serve
+from .conftest import Served
 from .test_writes import _post
-from .tiny_game import CSV_DECK, write_csv_deck, write_game
-
-FACE = """\
-# The face: the bundled plain card, its name a little lower.
-extends: base/card
-elements:
-  - {id: name, y: 4mm}  # lower than base/card's 2mm
-"""
-
-BACK_BASE = """\
-elements:
-  - {id: background, type: rect, box: bleed, x: 0, y: 0, width: 100%, height: 100%, fill: "#24475e"}
-  - {id: title, type: text, box: safe, x: 0, y: 40%, width: 100%, height: 12mm, text: "TINY", size: 20pt, color: "#efe3c4"}
-"""
-
-BACK = """\
-extends: tiny/backbase
-elements:
-  - {id: title, align: center}  # centred on this deck
-"""
-
-
-@pytest.fixture
-def layered(tmp_path: Path) -> Iterator[Served]:
-    game = write_game(tmp_path / "tiny")
-    write_csv_deck(game)
-    (game / "deck.yaml").write_text(CSV_DECK.replace("layout: base/card", "layout: tiny/face"), encoding="utf-8")
-    (game / "layouts" / "tiny" / "face.yaml").write_text(FACE, encoding="utf-8")
-    (game / "layouts" / "tiny" / "backbase.yaml").write_text(BACK_BASE, encoding="utf-8")
-    (game / "layouts" / "tiny" / "back.yaml").write_text(BACK, encoding="utf-8")
-    server = start_serve(game, tmp_path / "out", cwd=tmp_path)  # files are named as tiny/…
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def _element(state: dict[str, Any], side: str, element_id: str, name: str = "Lantern") -> dict[str, Any]:

@@ -84,7 +84,9 @@ function benchEdit(side, element, key, value, precise) {
 }
 
 function benchField(piece, name, value) {
-  return benchSend("/edit", { what: "field", piece: piece.id, field: name, value, sources: benchSources() });
+  // in a language other than the source, the server writes the field's name@lang cell
+  return benchSend("/edit", { what: "field", piece: piece.id, field: name, value, lang: (state && state.language) || "",
+    sources: benchSources() });
 }
 
 function benchButtons() {
@@ -287,7 +289,11 @@ function originWords(origin, side) {
   if (!origin) return "";
   if (origin.kind === "layout") return `${origin.at} — edited here`;
   if (origin.kind === "default") return `default — a change is written into ${side.file}`;
-  if (origin.kind === "field") return `card field {${origin.field}}: ${origin.at} — a change edits this card (bound in ${origin.template})`;
+  if (origin.kind === "field") {
+    const langs = (state && state.languages) || [];
+    const other = langs.length && state.language && state.language !== langs[0] ? ` (its ${origin.field}@${state.language} cell)` : "";
+    return `card field {${origin.field}}: ${origin.at} — a change edits this card${other} (bound in ${origin.template})`;
+  }
   if (bench.place === "there" && origin.ours) return `from ${origin.at} — edit there (every layout extending it)`;
   return `from ${origin.at} — override here (${side.file})`;
 }
@@ -347,7 +353,7 @@ function stageOf(piece, which) {
   const picture = piece[which];
   const side = which === "front" ? piece.face : piece.reverse;
   if (!picture) return null;
-  const img = h("img", { class: which, src: picture.url, width: picture.width, height: picture.height, alt: which,
+  const img = h("img", { class: which, src: pictureUrl(picture.url), width: picture.width, height: picture.height, alt: which,
     draggable: "false" });
   if (!side || !side.elements) return h("div", { class: "stage" }, img);
   return h("div", { class: "stage", "data-side": which, "data-layout": side.layout },
