@@ -31,6 +31,7 @@ BODY_FONT = "Vera"
 INK = "#111111"
 GREY = "#555555"
 RULE = "#bbbbbb"
+LABEL_SIZE = 7.5  # the column labels' size, when they fit their column
 
 
 def sheets_of_paper(roles: Sequence[str], backs: str) -> int:
@@ -225,16 +226,24 @@ def bound_phrase(bom: Mapping[str, Any], lang: str = ENGLISH) -> str:
 
 
 def _heading(canvas: Canvas, title: str, labels: tuple[str, ...], columns: tuple[float, ...], y: float, box: Rect) -> float:
+    """A section title and its column labels over a rule; a label wider than its column (a longer language's)
+    is set smaller so it does not run into the next. Returns the first row's baseline."""
     canvas.setFillColor(INK)
     canvas.setFont(TITLE_FONT, 12)
     canvas.drawString(box.x, y, title)
     y -= 14
-    canvas.setFont(BODY_FONT, 7.5)
+    canvas.setFont(BODY_FONT, LABEL_SIZE)
     canvas.setFillColor(GREY)
     last = len(labels) - 1
     for index, label in enumerate(labels):
         if index < last:
+            room = columns[index + 1] - columns[index] - mm(2)  # 2 mm clear of the label before
+            size = min(LABEL_SIZE, LABEL_SIZE * room / max(1.0, fonts.width(label, BODY_FONT, LABEL_SIZE)))
+            if size < LABEL_SIZE:
+                canvas.setFont(BODY_FONT, size)
             canvas.drawRightString(columns[index + 1] - mm(4), y, label)
+            if size < LABEL_SIZE:
+                canvas.setFont(BODY_FONT, LABEL_SIZE)
         else:
             canvas.drawString(columns[last], y, label)
     canvas.setStrokeColor(RULE)

@@ -168,3 +168,18 @@ def test_a_reprint_of_the_german_model_writes_its_swap_list_in_german(tmp_path: 
     assert "Druck 2 verglichen mit Druck 1" in found
     assert "Austauschen: diese drucken, ausschneiden und an die Stelle der alten legen (4)" in found  # Spark: 4 copies
     assert "Vorderseite" in found and "Reprint" not in found
+
+
+def test_the_german_column_labels_of_the_bill_keep_apart():
+    """'Flächengrenze' is wider than its column at the labels' size: it is set smaller, clear of 'Blatt'."""
+    game = load_game("steam_court")
+    options = BuildOptions(paper="a4", backs="duplex-long")
+    paper, style = load_paper(options.paper), build_style(options)
+    pdf = render([bom_page(planned_bom(game, options), paper.width, paper.height, 20, style.footer_height, lang="de")],
+                 game.title, style, "x")
+    with pdfplumber.open(BytesIO(pdf)) as document:
+        words = document.pages[0].extract_words()
+    bound = next(w for w in words if w["text"] == "Flächengrenze")
+    row = sorted((w for w in words if abs(w["top"] - bound["top"]) < 2), key=lambda w: w["x0"])
+    assert [w["text"] for w in row] == ["Teile", "Blatt", "Flächengrenze", "Seiten", "Komponente"]
+    assert all(left["x1"] < right["x0"] for left, right in zip(row, row[1:], strict=False))
