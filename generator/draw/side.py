@@ -731,8 +731,6 @@ def _shape(canvas: Canvas, kind: str, rect: Rect, box: Rect, props: Mapping[str,
     gradient_fill = props.get("fill")
     if isinstance(gradient_fill, Gradient):
         gradient.paint(canvas, gradient_fill, rect if kind != "polygon" else _bounds(outline), outline, palette)
-    if not fill and not stroke:
-        return
     if kind == "rect":
         radius = props.get("radius")
         if radius:
