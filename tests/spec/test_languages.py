@@ -74,13 +74,13 @@ def test_the_starter_is_in_english_and_german_and_its_german_cells_are_located(t
         in_language(game, "fr")
 
 
-def test_a_default_check_and_build_of_the_starter_say_nothing_of_languages(tmp_path, capsys):
+def test_the_starter_checks_and_builds_as_before_and_a_default_build_says_nothing_of_languages(tmp_path, capsys):
     folder = _starter(tmp_path, capsys)
-    rows = _rows(folder)
-    rows[4][-1] = ""  # Spark loses its German: only a German build may hear of it
-    _write_rows(folder, rows)
     code, said = _check(folder, capsys)
-    assert code == 0 and said.startswith("game: ok (3 components, 71 pieces)")
+    assert (code, said) == (0, "game: ok (3 components, 71 pieces)\n")  # its German is whole: nothing new to say
+    rows = _rows(folder)
+    rows[4][-1] = ""  # Spark loses its German: only German output may hear of it
+    _write_rows(folder, rows)
     assert main(["build", str(folder), "--out", str(tmp_path / "out")]) == 0
     said = "".join(capsys.readouterr())
     assert "rendered deck, coins, board" in said
@@ -148,8 +148,8 @@ def test_languages_are_checked_and_a_game_without_them_is_as_before(tmp_path, ca
 def test_yaml_entries_take_translated_keys_and_ranges_share_them(tmp_path, capsys):
     folder = _starter(tmp_path, capsys)
     (folder / "deck.yaml").write_text(
-        "id: deck\nkind: deck\nsize: poker\nlayout: card\nback: {layout: back}\nfields: [suit, value, text]\n"
-        "cards:\n"
+        "id: deck\nkind: deck\nname: Cards\nname@de: Karten\nsize: poker\nlayout: card\nback: {layout: back}\n"
+        "fields: [suit, value, text]\ncards:\n"
         "  - {name: Guard, name@de: Wache, suit: shield, value: 1, text: Take a coin., text@de: Nimm eine Münze.}\n"
         "  - range: {field: value, from: 2, to: 3}\n"
         "    suit: star\n"
@@ -161,23 +161,26 @@ def test_yaml_entries_take_translated_keys_and_ranges_share_them(tmp_path, capsy
     (folder / "game.yaml").write_text((folder / "game.yaml").read_text(encoding="utf-8").replace("setup: setup.yaml", ""),
                                       encoding="utf-8")
     game = load_game(folder)
+    assert in_language(game, "de").component("deck").name == "Karten" and game.component("deck").name == "Cards"
     german = in_language(game, "de").component("deck").pieces
     assert [(p.name, p.fields["text"]) for p in german] == [
         ("Wache", "Nimm eine Münze."), ("2", "Spiel noch einmal."), ("3", "Spiel noch einmal."), ("Comet", "Wins ties.")]
     lines = (folder / "deck.yaml").read_text(encoding="utf-8").splitlines()
-    assert german[0].marks["text"] == f"{folder / 'deck.yaml'}:8:{lines[7].index('Nimm') + 1}"
-    assert german[0].marks["name"] == f"{folder / 'deck.yaml'}:8:{lines[7].index('Wache') + 1}"
-    where = f"{folder / 'deck.yaml'}:13"
+    assert lines[9].startswith("  - {name: Guard")
+    assert german[0].marks["text"] == f"{folder / 'deck.yaml'}:10:{lines[9].index('Nimm') + 1}"
+    assert german[0].marks["name"] == f"{folder / 'deck.yaml'}:10:{lines[9].index('Wache') + 1}"
+    where = f"{folder / 'deck.yaml'}:15"
     assert missing_translations(game, "de") == (  # a range's names are numbers: no words to translate
-        f"{where}:{lines[12].index('Comet') + 1}: 'Comet' has no name@de; the en text is used",
-        f"{where}:{lines[12].index('Wins') + 1}: 'Comet' has no text@de; the en text is used")
+        f"{where}:{lines[14].index('Comet') + 1}: 'Comet' has no name@de; the en text is used",
+        f"{where}:{lines[14].index('Wins') + 1}: 'Comet' has no text@de; the en text is used")
     deck = (folder / "deck.yaml").read_text(encoding="utf-8")
-    (folder / "deck.yaml").write_text(deck.replace("text@de: Nimm", "text@it: Nimm").replace("    text@de:", "    colour@de:"),
-                                      encoding="utf-8")
+    (folder / "deck.yaml").write_text(deck.replace("text@de: Nimm", "text@it: Nimm").replace("    text@de:", "    colour@de:")
+                                      .replace("name@de: Karten", "name@nl: Kaarten"), encoding="utf-8")
     code, said = _check(folder, capsys)
     assert code == 2
-    assert f"deck.yaml:8:{lines[7].index('text@de') + 1}: 'text@it' names the language 'it'; expected one of en, de" in said
-    assert "deck.yaml:12:5: 'colour@de' translates 'colour', which is not a field of this component; " \
+    assert f"deck.yaml:10:{lines[9].index('text@de') + 1}: 'text@it' names the language 'it'; expected one of en, de" in said
+    assert "deck.yaml:4:1: 'name@nl' names the language 'nl'; expected one of en, de" in said
+    assert "deck.yaml:14:5: 'colour@de' translates 'colour', which is not a field of this component; " \
            "expected one of name, suit, text, value" in said
 
 

@@ -230,6 +230,7 @@ class ComponentLoader:
         None when it has a problem (each one is added to the collector)."""
         errors_before = len(self.out.problems)
         self.gathered = Gathered()
+        self._name_translations(doc, data)
         size = parse_size(doc, ("size",), data["size"], self.presets, self.out) if "size" in data else None
         cell = positive_length(doc, ("cell",), data["cell"], self.out) if "cell" in data else None
         fields = self._declared_fields(doc, data)
@@ -281,6 +282,15 @@ class ComponentLoader:
             print_group=self._print_group(doc, data),
             translations=self.gathered.frozen(),
         )
+
+    def _name_translations(self, doc: Document, data: dict[str, Any]) -> None:
+        """The component's ``name@lang`` keys, gathered (a language the game lacks is a problem at its key)."""
+        for key in translated_keys(data):
+            wrong = key_problem(key, self.languages, ["name"])
+            if wrong is not None:
+                self.out.add(doc.problem((key,), wrong, key=True))
+            elif isinstance(data[key], str) and data[key]:
+                self.gathered.names[key.partition("@")[2]] = (data[key], _mark(doc, (key,)))
 
     def _declared_fields(self, doc: Document, data: dict[str, Any]) -> list[str] | None:
         """The component's fields; None when one has the name of an entry's own key (every entry setting it
