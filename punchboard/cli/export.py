@@ -12,13 +12,16 @@ from typing import Any
 
 from punchboard.plumbing.errors import UsageError
 from punchboard.plumbing.outlock import output_lock
+from punchboard.plumbing.paths import game_output
 from punchboard.plumbing.units import UnitError, parse_length
 
 from .common import (
     TARGET_HELP,
     Voice,
     add_common_flags,
+    add_language_flag,
     add_limit_flags,
+    in_languages,
     jobs_count,
     jobs_of,
     limits_of,
@@ -51,13 +54,24 @@ def _bleed(text: str) -> float:
     return value
 
 
-def _games(args: argparse.Namespace) -> list[Any]:
-    return load_targets(args.targets, limits_of(args), getattr(args, "out", None))
+def _games(args: argparse.Namespace) -> list[tuple[Any, str | None]]:
+    """Each target game in each language ``--lang`` asks for, with the language its files go under."""
+    return in_languages(load_targets(args.targets, limits_of(args), getattr(args, "out", None)), args.lang)
 
 
-def _warn(message: str) -> None:
-    """What drawing the pieces said (text that does not fit, a missing picture), as ``build`` says it."""
-    print(f"warning: {message}", file=sys.stderr, flush=True)
+def _warner(lang: str | None) -> Any:
+    """What drawing the pieces said (text that does not fit, a missing picture), as ``build`` says it: ending
+    ``(in de)`` for a language asked for with ``--lang``."""
+    tail = f" (in {lang})" if lang else ""
+
+    def warn(message: str) -> None:
+        print(f"warning: {message}{tail}", file=sys.stderr, flush=True)
+
+    return warn
+
+
+def _label(verb: str) -> Any:
+    return lambda chosen: f"{verb} {chosen[0].id}" + (f" ({chosen[1]})" if chosen[1] else "")
 
 
 def cmd_images(args: argparse.Namespace) -> int:
@@ -70,17 +84,18 @@ def cmd_images(args: argparse.Namespace) -> int:
 
 def _images(args: argparse.Namespace, export_images: Any, settings: Any = None) -> int:
     voice = Voice(args)
-    for game in voice.progress(_games(args), lambda g: f"images {g.id}"):
-        images = export_images(game, Path(args.out), args.dpi, args.bleed, args.unique, jobs_of(args), warn=_warn)
+    for game, lang in voice.progress(_games(args), _label("images")):
+        images = export_images(game, Path(args.out), args.dpi, args.bleed, args.unique, jobs_of(args), warn=_warner(lang), lang=lang)
+        home = game_output(Path(args.out), game.id, lang)
         for image in images:
             voice.detail(f"  {image.path}")
-        voice.say(f"{game.id}: {len(images)} images in {Path(args.out) / game.id / 'images'}")
+        voice.say(f"{game.id}: {len(images)} images in {home / 'images'}")
         if settings is not None:
             from punchboard.generator.press.profile import description
             from punchboard.generator.press.proof import PROOF_FOLDER, write_proofs
 
-            target = Path(args.out) / game.id / PROOF_FOLDER
-            proofs = write_proofs([image.path for image in images], Path(args.out) / game.id / "images", target, settings)
+            target = home / PROOF_FOLDER
+            proofs = write_proofs([image.path for image in images], home / "images", target, settings)
             for proof in proofs:
                 voice.detail(f"  {proof}")
             voice.say(f"{game.id}: {len(proofs)} soft proofs through {description(settings.profile)} in {target}")
@@ -112,8 +127,8 @@ def cmd_tts(args: argparse.Namespace) -> int:
 
 def _tts(args: argparse.Namespace, export_tts: Any) -> int:
     voice = Voice(args)
-    for game in voice.progress(_games(args), lambda g: f"tts {g.id}"):
-        files = export_tts(game, Path(args.out), args.base_url, warn=_warn)
+    for game, lang in voice.progress(_games(args), _label("tts")):
+        files = export_tts(game, Path(args.out), args.base_url, warn=_warner(lang), lang=lang)
         for file in files:
             voice.detail(f"  {file}")
         voice.say(f"{game.id}: {files[-1]} ({len(files)} files)")
@@ -129,11 +144,11 @@ def cmd_preview(args: argparse.Namespace) -> int:
 
 def _previews(args: argparse.Namespace, export_previews: Any) -> int:
     voice = Voice(args)
-    for game in voice.progress(_games(args), lambda g: f"preview {g.id}"):
-        sheets = export_previews(game, Path(args.out), jobs=jobs_of(args), warn=_warn)
+    for game, lang in voice.progress(_games(args), _label("preview")):
+        sheets = export_previews(game, Path(args.out), jobs=jobs_of(args), warn=_warner(lang), lang=lang)
         for sheet in sheets:
             voice.detail(f"  {sheet}")
-        voice.say(f"{game.id}: {len(sheets)} contact sheets in {Path(args.out) / game.id / 'preview'}")
+        voice.say(f"{game.id}: {len(sheets)} contact sheets in {game_output(Path(args.out), game.id, lang) / 'preview'}")
     return 0
 
 
@@ -152,6 +167,7 @@ def register(sub: Any) -> None:
     p.add_argument("--icc", default=None, metavar="PATH", help="with --proof-cmyk: the CMYK profile the press files use (the build's "
                    "--icc; default: layouts/press.yaml's, Ghostscript's Artifex SWOP profile)")
     p.add_argument("--jobs", type=jobs_count, default=0, metavar="N", help=JOBS_HELP)
+    add_language_flag(p)
     add_limit_flags(p)
     p.set_defaults(func=cmd_images)
 
@@ -160,6 +176,7 @@ def register(sub: Any) -> None:
     p.add_argument("targets", nargs="*", metavar="TARGET", help=target_help)
     add_common_flags(p, out="output folder")
     p.add_argument("--base-url", metavar="URL", help="URL the tts folder's images will be hosted at (default: file:/// paths)")
+    add_language_flag(p)
     add_limit_flags(p)
     p.set_defaults(func=cmd_tts)
 
@@ -168,5 +185,6 @@ def register(sub: Any) -> None:
     p.add_argument("targets", nargs="*", metavar="TARGET", help=target_help)
     add_common_flags(p, out="output folder")
     p.add_argument("--jobs", type=jobs_count, default=0, metavar="N", help=JOBS_HELP)
+    add_language_flag(p)
     add_limit_flags(p)
     p.set_defaults(func=cmd_preview)

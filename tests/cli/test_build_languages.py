@@ -147,3 +147,27 @@ def test_check_reads_every_translation_as_its_build_draws_it(starter: Path):
     only_en = run_cli("check", "--lang", "en", cwd=starter)
     assert only_en.returncode == 0 and only_en.stderr == ""
     assert run_cli("check", "--lang", "fr", cwd=starter).returncode == 2
+
+
+def test_images_tts_and_preview_take_the_language_too(starter: Path):
+    from PIL import Image, ImageChops
+
+    result = run_cli("images", "--lang", "all", "--dpi", "40", "--out", "out", cwd=starter)
+    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
+    assert "141 images in out/duo/en/images" in result.stdout and "141 images in out/duo/de/images" in result.stdout
+    en, de = starter / "out/duo/en/images", starter / "out/duo/de/images"
+    names = sorted(p.relative_to(en) for p in en.rglob("*.png"))
+    assert names == sorted(p.relative_to(de) for p in de.rglob("*.png"))
+
+    def differs(name: Path) -> bool:
+        with Image.open(en / name) as a, Image.open(de / name) as b:
+            return ImageChops.difference(a.convert("RGB"), b.convert("RGB")).getbbox() is not None
+
+    changed = {name.parts[0] for name in names if differs(name)}
+    assert changed == {"deck"}  # only the cards carry translated text; their backs and the coins read alike
+    assert not differs(next(name for name in names if name.parts[0] == "deck" and name.name.endswith("-back.png")))
+    for verb, folder in (("tts", "tts"), ("preview", "preview")):
+        done = run_cli(verb, "--lang", "de", "--out", "out", "--quiet", cwd=starter)
+        assert done.returncode == 0 and done.stderr == "", done.stderr
+        assert any((starter / "out/duo/de" / folder).iterdir()) and not (starter / "out/duo" / folder).exists()
+    assert run_cli("images", "--lang", "fr", "--out", "out", cwd=starter).returncode == 2
