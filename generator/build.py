@@ -487,7 +487,7 @@ def _write_combined(context: Callable[[], BuildContext], game: Game, entries: di
             from punchboard.generator.document.pages import render
 
             ctx = context()
-            pdf = render(calibration_pages(ctx.paper, ctx.style, options.backs), game.title, ctx.style,
+            pdf = render(calibration_pages(ctx.paper, ctx.style, options.backs, game.language or "en"), game.title, ctx.style,
                          "duplex calibration", _duplex(options))
             write_bytes(calibration_file, pdf)
             cache.remember(calibration_file.name, front_key)
@@ -497,7 +497,7 @@ def _write_combined(context: Callable[[], BuildContext], game: Game, entries: di
         from punchboard.generator.document.pages import render
 
         ctx = context()
-        blank = render([blank_page(ctx.paper.width, ctx.paper.height)], game.title, ctx.style, "blank")
+        blank = render([blank_page(ctx.paper.width, ctx.paper.height, game.language or "en")], game.title, ctx.style, "blank")
         cache.remember(BLANK_FILE, shared_digest, blank)
     parts = [Part(front)]
     parts += [Part(blank) if key is None else Part(folder / sources[key].file) for key in plan.order]
@@ -527,7 +527,7 @@ def _render_front(ctx: BuildContext, game: Game, contents: list[ContentsLine], s
     from punchboard.generator.impose.grid import printable_margin
 
     options, paper, style = ctx.options, ctx.paper, ctx.style
-    calibration = calibration_pages(paper, style, options.backs) if duplex else []
+    calibration = calibration_pages(paper, style, options.backs, game.language or "en") if duplex else []
     # The bill of materials is the cover's reverse in duplex modes, so both stay one sheet.
     front = [
         cover_page(game, paper, style, options, contents, sections),
