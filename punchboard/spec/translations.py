@@ -75,9 +75,20 @@ def _units(component: Component, every: bool = False) -> Iterator[tuple[str, int
                 yield f"{component.id}/{labels[piece.entry]}/{name}", piece.entry, name, value
 
 
+def _earlier(game: Game, lang: str) -> dict[str, polib.POEntry]:
+    """The entries of the game's PO file into ``lang`` as it is, by context ({} when it has none)."""
+    path = po_path(game.folder, lang)
+    if not path.is_file():
+        return {}
+    return {item.msgctxt: item for item in polib.pofile(str(path), encoding="utf-8") if item.msgctxt and not item.obsolete}
+
+
 def write_po(game: Game, lang: str) -> str:
     """The PO file of ``game`` (as loaded, in its source language) into ``lang``: every translatable text of its
-    printed components with the translation its columns (or PO file) give, else an empty msgstr."""
+    printed components with the translation its columns (or PO file) give, else an empty msgstr. A translation the
+    PO file holds but the load did not use (fuzzy, or made for an earlier source text) stays, marked fuzzy with its
+    earlier msgid, as msgmerge keeps it, for the translator to look at."""
+    earlier = _earlier(game, lang)
     po = polib.POFile(wrapwidth=0)
     po.header = f"{game.title} in {lang}: msgctxt names component/piece/field, msgid is the source text ({game.languages[0]})"
     po.metadata = {"Project-Id-Version": game.title, "Language": lang, "MIME-Version": "1.0",
@@ -88,7 +99,13 @@ def write_po(game: Game, lang: str) -> str:
             given: Translated | None = None
             if translations is not None:
                 given = translations.names.get(lang) if entry < 0 else translations.entries.get(lang, {}).get(entry, {}).get(name)
-            po.append(polib.POEntry(msgctxt=context, msgid=_text(value), msgstr=_text(given[0]) if given else ""))
+            item = polib.POEntry(msgctxt=context, msgid=_text(value), msgstr=_text(given[0]) if given else "")
+            old = earlier.get(context)
+            if given is None and old is not None and old.msgstr:
+                item.msgstr, item.flags = old.msgstr, ["fuzzy"]
+                if old.msgid != item.msgid:
+                    item.previous_msgid = old.msgid
+            po.append(item)
     return str(po) + "\n"
 
 
@@ -130,6 +147,7 @@ def _merge(po: polib.POFile, path: Path, lang: str, components: list[Component],
     units = {context: (component.id, entry, field, value)
              for component in components for context, entry, field, value in _units(component, every=True)}
     given: dict[str, dict[tuple[int, str], tuple[Scalar, str, str]]] = {}
+    declared: dict[str, set[str]] = {}  # the fields each component's entries name, used or not (fuzzy, stale, empty)
     for item in po:
         if item.obsolete:
             continue
@@ -137,20 +155,26 @@ def _merge(po: polib.POFile, path: Path, lang: str, components: list[Component],
         unit = units.get(item.msgctxt or "")
         if unit is None:
             known = sorted(units)[:5]
-            problems.append(Problem(name, line, 1, f"msgctxt {item.msgctxt!r} names no component, piece and field of this game; "
-                                                   f"expected one like {', '.join(known)}"))
+            problems.append(Problem(name, line, 1, f"msgctxt {item.msgctxt!r} names no component, piece and field of this game "
+                                                   f"(renamed or removed?); expected one like {', '.join(known)}, "
+                                                   "or the entry removed or marked obsolete (#~)"))
             continue
         component_id, entry, field, value = unit
+        if entry >= 0:
+            declared.setdefault(component_id, set()).add(field)
         if not item.msgstr or "fuzzy" in item.flags or item.msgid != _text(value):
             continue
         given.setdefault(component_id, {})[(entry, field)] = (_coerce(item.msgstr), f"{name}:{line}:1", item.msgctxt)
-    return [_with(component, lang, given.get(component.id, {}), path, problems) for component in components]
+    return [_with(component, lang, (given.get(component.id, {}), declared.get(component.id, set())), path, problems)
+            for component in components]
 
 
-def _with(component: Component, lang: str, given: dict[tuple[int, str], tuple[Scalar, str, str]], path: Path,
-          problems: list[Problem]) -> Component:
-    """``component`` with the PO file's ``given`` translations into ``lang``; a clash with a column is a problem."""
-    if not given:
+def _with(component: Component, lang: str, found: tuple[dict[tuple[int, str], tuple[Scalar, str, str]], set[str]],
+          path: Path, problems: list[Problem]) -> Component:
+    """``component`` with the PO file's translations into ``lang`` (``found``: those used, and every field its entries
+    name, so a piece left without one falls back with a warning); a clash with a column is a problem."""
+    given, declared = found
+    if not given and not declared:
         return component
     old = component.translations or Translations()
     entries = {key: {entry: dict(values) for entry, values in by_entry.items()} for key, by_entry in old.entries.items()}
@@ -165,7 +189,7 @@ def _with(component: Component, lang: str, given: dict[tuple[int, str], tuple[Sc
             names[lang] = (value, mark)
         else:
             mine.setdefault(entry, {})[field] = (value, mark)
-    fields = sorted({*old.fields, *(field for entry, field in given if entry >= 0)})
+    fields = sorted({*old.fields, *declared})
     frozen = {key: frozen_map({entry: frozen_map(values) for entry, values in sorted(by_entry.items())})
               for key, by_entry in sorted(entries.items())}
     inputs = {**old.inputs, lang: path}

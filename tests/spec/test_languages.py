@@ -246,8 +246,19 @@ def test_a_translator_fills_the_po_file_and_the_names_of_components(tmp_path, ca
     assert names.count("Komet") == 4 and "Comet" not in names
     assert _card(german, "Nova") == _card(game, "Nova")  # fuzzy: not used
     assert _card(german, "Guard") == _card(game, "Guard")  # made for another source text: not used
+    missing = missing_translations(game, "de")
+    assert f"{folder / 'cards.csv'}:2:18: 'Guard' has no text@de; the en text is used" in missing
+    assert any(line.endswith("'Nova' has no text@de; the en text is used") for line in missing)
+    assert not any("'Comet' has no name@de" in line for line in missing)
     assert german.component("deck").inputs[-1] == folder / "translations" / "de.po"
     assert folder / "translations" / "de.po" in game.files
+    # written again, the translations not used stay for the translator, fuzzy, with the msgid they were made for
+    assert main(["translations", str(folder), "--lang", "de", "--output", "-"]) == 0
+    again = capsys.readouterr().out
+    assert ('#, fuzzy\n#| msgid "Take 2 :coin: from the bank."\nmsgctxt "deck/Guard/text"\n'
+            'msgid "Take 1 :coin: from the bank."\nmsgstr "Nimm 2."') in again
+    assert '#, fuzzy\nmsgctxt "deck/Nova/text"\nmsgid "**Wins every tie.** Then discard it."\nmsgstr "Gewinnt."' in again
+    assert 'msgctxt "deck/Comet/name"\nmsgid "Comet"\nmsgstr "Komet"' in again
 
 
 def test_a_po_entry_naming_nothing_or_given_by_a_column_too_is_a_located_error(tmp_path, capsys):
@@ -259,7 +270,8 @@ def test_a_po_entry_naming_nothing_or_given_by_a_column_too_is_a_located_error(t
     code, said = _check(folder, capsys)
     assert code == 2
     assert f"de.po:1:1: 'deck/Guard/text' is translated into de twice: here and at {folder / 'cards.csv'}:2:" in said
-    assert "de.po:5:1: msgctxt 'deck/Regent/text' names no component, piece and field of this game; expected one like" in said
+    assert "de.po:5:1: msgctxt 'deck/Regent/text' names no component, piece and field of this game (renamed or removed?); " \
+           "expected one like" in said
 
 
 def test_the_translations_verb_refuses_a_language_the_game_lacks(tmp_path, capsys):
