@@ -366,3 +366,12 @@ def test_an_effect_on_an_element_that_does_not_draw_it_is_located(tmp_path: Path
     game = _game(tmp_path / "fx", f"elements:\n  - {element}\n")
     result = run_cli("check", str(game))
     assert result.returncode == 2 and expected in result.stderr, result.stderr
+
+
+def test_check_names_a_gradient_stop_outside_the_press_gamut(tmp_path: Path) -> None:
+    """`check --colour cmyk` sets each stop of a gradient against the press gamut, like any fill colour."""
+    layout = "elements:\n  - {id: bg, type: rect, box: bleed, fill: {linear: 90, stops: [night, \"#00ff00\"]}}\n"
+    result = run_cli("check", str(_game(tmp_path / "fx", layout)), "--colour", "cmyk")
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stderr.splitlines() if "outside the press gamut" in line]
+    assert len(lines) == 1 and "layout fx / bg (fill, 1 piece: Comet): sRGB #00ff00" in lines[0], result.stderr
