@@ -280,6 +280,12 @@ def test_the_translations_verb_refuses_a_language_the_game_lacks(tmp_path, capsy
     assert "--lang: game 'game' is not translated into 'fr'; expected one of de or all" in capsys.readouterr().err
     assert main(["translations", str(folder), "--lang", "en"]) == 2
     assert "(en is its source language)" in capsys.readouterr().err
+    game_yaml = folder / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace("languages: [en, de]", ""), encoding="utf-8")
+    _write_rows(folder, [row[:-1] for row in _rows(folder)])
+    assert main(["translations", str(folder), "--lang", "de"]) == 2
+    assert "--lang: game 'game' declares no language to translate into" in capsys.readouterr().err
+    assert not (folder / "translations").exists()
 
 
 def test_the_verifier_is_language_blind(tmp_path, capsys):
