@@ -302,4 +302,6 @@ def serve(server: StudioServer, open_browser: bool = False, interval: float = 0.
     finally:
         server.stopping.set()
         server.server_close()
+        studio.close()
+        watcher.join(timeout=5)
     return 0

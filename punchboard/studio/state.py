@@ -46,6 +46,10 @@ def say(message: str) -> None:
     print(message, flush=True)
 
 
+def _silent(message: str) -> None:
+    """What the studio says once it is closing: nothing."""
+
+
 def _url(picture: Picture | None) -> dict[str, Any] | None:
     if picture is None:
         return None
@@ -221,6 +225,13 @@ class Studio:
             if generation is not None and generation != self._generation:
                 return  # a newer save is being built: this verdict is about an old one
             self.publish(status="error", building=False, problems=problems, internal=internal)
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Say nothing more and wait (at most ``timeout`` seconds) for a rebuild under way, so no thread writes to
+        the terminal while the interpreter shuts down (a daemon thread caught mid-print aborts the process)."""
+        self.log = self.alert = _silent
+        if self._rebuilding.acquire(timeout=timeout):
+            self._rebuilding.release()
 
     def choose_language(self, lang: str) -> dict[str, Any]:
         """Draw the pictures in ``lang`` from now on (one of the game's ``languages:``): the answer for the page; the

@@ -262,3 +262,48 @@ def test_the_panel_says_where_each_value_comes_from_and_edits_it_there(layered: 
     assert cards.read_bytes() == cards_before.replace(b"\r\nLantern,", b"\r\nLamp,")
     wait.until(lambda b: "from " in origin("x") or "edited here" in origin("x"))
     assert layered.stop() == 0, layered.lines
+
+
+def test_the_language_switch_and_the_cmyk_proof_on_the_page(tmp_path: Path, browser: WebDriver):
+    from selenium.webdriver.support.ui import Select
+
+    from .tiny_game import CARDS_CSV_DE, write_two_language_game
+
+    game = write_two_language_game(tmp_path / "tiny")
+    served = start_serve(game, tmp_path / "out", cwd=tmp_path)
+    try:
+        wait = WebDriverWait(browser, WAIT, poll_frequency=0.2)
+        browser.get(f"{served.url}?token={served.token}")
+        wait.until(lambda b: b.execute_script("return !!(state && state.editable && state.status === 'ok');"))
+        switch = browser.find_element(By.ID, "language-switch")
+        assert switch.is_displayed()
+        rope = '[data-piece="deck/2"] img.front'
+        english = wait.until(lambda b: b.find_element(By.CSS_SELECTOR, rope).get_attribute("src"))
+        lantern = '[data-piece="deck/1"] img.front'
+        lantern_en = browser.find_element(By.CSS_SELECTOR, lantern).get_attribute("src")
+        Select(browser.find_element(By.ID, "language")).select_by_value("de")
+        wait.until(lambda b: b.execute_script("return state.language === 'de' && !state.building;"))
+        wait.until(lambda b: b.find_element(By.CSS_SELECTOR, lantern).get_attribute("src") != lantern_en)  # German
+        assert browser.find_element(By.CSS_SELECTOR, rope).get_attribute("src") == english  # untranslated: the same
+
+        # Rope's text typed in German in the fields table: its text@de cell.
+        browser.find_element(By.CSS_SELECTOR, '[data-piece="deck/2"]').click()
+        cell = wait.until(lambda b: b.find_element(By.CSS_SELECTOR, '#piece-detail td[data-field="text"]'))
+        browser.execute_script("arguments[0].focus(); arguments[0].textContent = 'Ein Seil';", cell)
+        browser.execute_script("arguments[0].blur();", cell)
+        cards = game / "cards.csv"
+        wait.until(lambda b: cards.read_bytes() != CARDS_CSV_DE)
+        assert cards.read_bytes() == CARDS_CSV_DE.replace(b"A coil of rope.,\r\n", b"A coil of rope.,Ein Seil\r\n")
+        wait.until(lambda b: b.find_element(By.CSS_SELECTOR, rope).get_attribute("src") != english)
+        browser.find_element(By.CSS_SELECTOR, "#piece-dialog button.close").click()
+
+        # The CMYK proof: every picture through /proof/, loaded; unticked, the screen pictures again.
+        browser.find_element(By.ID, "proof-toggle").click()
+        loaded = ("return [...document.querySelectorAll('#pieces img')].every((i) => i.getAttribute('src')"
+                  ".startsWith(arguments[0]) && i.complete && i.naturalWidth > 0);")
+        wait.until(lambda b: b.execute_script(loaded, "/proof/studio/"))
+        assert browser.find_element(By.ID, "proof-note").text == ""  # no complaint: the profile is there
+        browser.find_element(By.ID, "proof-toggle").click()
+        wait.until(lambda b: b.execute_script(loaded, "/files/studio/"))
+    finally:
+        served.stop()
