@@ -8,7 +8,6 @@ width, height) so the page can scale it to any size it shows the picture at. Len
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from punchboard.generator.draw.geometry import Rect
@@ -18,7 +17,7 @@ from punchboard.spec.model import Element, Layout
 
 from .edits import LENGTH_KEYS, TEXT_KEYS
 from .pictures import Picture
-from .provenance import origins
+from .provenance import Origins
 
 MM = POINTS_PER["mm"]
 
@@ -29,7 +28,7 @@ def _fractions(rect: Rect, width: float, height: float) -> list[float]:
 
 
 def _element_view(element: Element, frame: SideFrame, layout: Layout, page: tuple[float, float],
-                  marks: Mapping[str, str], folder: Path) -> dict[str, Any] | None:
+                  marks: Mapping[str, str], origins: Origins) -> dict[str, Any] | None:
     """One element's box, editable values and where each comes from (``from``, provenance.py); None when its place
     depends on a card field."""
     try:
@@ -45,7 +44,7 @@ def _element_view(element: Element, frame: SideFrame, layout: Layout, page: tupl
     for key in TEXT_KEYS:
         if isinstance(element.props.get(key), str):
             values[key] = element.props[key]
-    sources = origins(layout, element, [*LENGTH_KEYS, *TEXT_KEYS], marks, folder)
+    sources = origins.of(layout, element, (*LENGTH_KEYS, *TEXT_KEYS), marks)
     for key, origin in sources.items():
         if origin["kind"] == "default":
             values[key] = origin["value"]
@@ -56,9 +55,10 @@ def _element_view(element: Element, frame: SideFrame, layout: Layout, page: tupl
     }
 
 
-def element_boxes(layout: Layout, picture: Picture, marks: Mapping[str, str], folder: Path) -> dict[str, Any]:
+def element_boxes(layout: Layout, picture: Picture, marks: Mapping[str, str], origins: Origins) -> dict[str, Any]:
     """``elements`` (each element's box on ``picture``) and ``lines`` (trim, safe and bleed boxes), or nothing when
-    the picture's trim is unknown; ``marks`` say where the piece's fields are written, ``folder`` is the game's."""
+    the picture's trim is unknown; ``marks`` say where the piece's fields are written, ``origins`` where the
+    layout's values are (one per rebuild)."""
     if picture.trim is None or not picture.page[0] or not picture.page[1]:
         return {}
     width, height = picture.page
@@ -66,7 +66,7 @@ def element_boxes(layout: Layout, picture: Picture, marks: Mapping[str, str], fo
     trim = Rect(x, height - top - h, w, h)
     frame = SideFrame(trim, x, top, Rect(0, 0, width, height))
     elements = [view for element in layout.elements
-                if (view := _element_view(element, frame, layout, picture.page, marks, folder)) is not None]
+                if (view := _element_view(element, frame, layout, picture.page, marks, origins)) is not None]
     return {
         "elements": elements,
         "lines": {"trim": _fractions(trim, width, height), "safe": _fractions(trim.inset(layout.safe), width, height),

@@ -12,11 +12,12 @@ to the side's own layout. ``field``: the value is a card field (``field``); an e
 (``at``, the CSV cell or YAML value), and ``template`` says where the layout binds it. ``ours`` says whether the
 file is inside the game folder (a layout bundled with punchboard is not the designer's to rewrite).
 
-Files are read with ruamel.yaml's round-trip parser, each once per version on disk.
+Files are read with ruamel.yaml's round-trip parser, each version once (known by its content's digest).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
 from collections.abc import Mapping
@@ -39,25 +40,25 @@ DEFAULTS: dict[str, dict[str, str]] = {
 _ONE_FIELD = re.compile(r"^\{([A-Za-z_][A-Za-z0-9_]*)\}$")
 
 Positions = dict[str, dict[str, tuple[int, int]]]  # element id -> key -> 1-based (line, col) of its value
-_cache: dict[Path, tuple[tuple[int, int], Positions]] = {}
+_cache: dict[Path, tuple[str, Positions]] = {}
 _cache_lock = threading.Lock()
 
 
 def positions(path: Path) -> Positions:
     """Where ``path`` writes each key of each element it names (an unreadable file names none)."""
     try:
-        stat = path.stat()
+        data = path.read_bytes()
     except OSError:
         return {}
-    stamp = (stat.st_mtime_ns, stat.st_size)
+    stamp = hashlib.sha256(data).hexdigest()  # by content: a rewrite within the clock's tick is seen too
     with _cache_lock:
         known = _cache.get(path)
         if known is not None and known[0] == stamp:
             return known[1]
     found: Positions = {}
     try:
-        tree = _parse(path.read_text(encoding="utf-8"), display_path(path))
-    except (EditRefused, OSError, UnicodeDecodeError):
+        tree = _parse(data.decode("utf-8"), display_path(path))
+    except (EditRefused, UnicodeDecodeError):
         tree = None
     elements = tree.get("elements") if hasattr(tree, "get") else None
     for index, item in enumerate(elements if isinstance(elements, list) else []):
@@ -81,28 +82,52 @@ def written_at(chain: tuple[Path, ...], element_id: str, key: str) -> tuple[int,
     return None
 
 
-def origins(layout: Layout, element: Element, keys: list[str], marks: Mapping[str, str],
-            folder: Path) -> dict[str, dict[str, Any]]:
-    """The origin of each of ``keys`` of ``element`` on a side drawn with ``layout`` (``marks``: where the piece's
-    fields are written); a key written nowhere without a default is left out."""
-    root = folder.resolve()
-    result: dict[str, dict[str, Any]] = {}
-    for key in keys:
-        found = written_at(layout.chain, element.id, key)
-        if found is None:
-            if key in DEFAULTS.get(element.type, {}):
-                result[key] = {"kind": "default", "value": DEFAULTS[element.type][key],
-                               "ours": is_inside(layout.source.resolve(), root)}
-            continue
-        index, path, (line, col) = found
-        at = f"{display_path(path)}:{line}:{col}"
-        origin: dict[str, Any] = {"kind": "layout" if index == 0 else "parent", "at": at,
-                                  "ours": is_inside(path.resolve(), root)}
-        value = element.props.get(key)
-        bound = _ONE_FIELD.match(value) if isinstance(value, str) else None
-        if bound is not None and bound.group(1) in marks:
-            mark = marks[bound.group(1)]
-            origin = {"kind": "field", "field": bound.group(1), "at": mark, "template": at,
-                      "ours": is_inside(Path(mark.rsplit(":", 2)[0]).resolve(), root)}
-        result[key] = origin
-    return result
+class Origins:
+    """Origins of element properties for one rebuild: each file's positions read once (and parsed only when its
+    content changed since an earlier rebuild), each element's origins worked out once for all pieces drawn with
+    it; only the card-field part differs per piece."""
+
+    def __init__(self, folder: Path):
+        self.root = folder.resolve()
+        self._files: dict[Path, tuple[Positions, str, bool]] = {}  # path -> positions, display path, ours
+        self._elements: dict[tuple[str, str, str], dict[str, dict[str, Any]]] = {}
+
+    def _file(self, path: Path) -> tuple[Positions, str, bool]:
+        if path not in self._files:
+            self._files[path] = (positions(path), display_path(path), is_inside(path.resolve(), self.root))
+        return self._files[path]
+
+    def _written(self, layout: Layout, element: Element, keys: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+        """The origin of each of ``keys`` that a file of ``layout``'s chain writes, or that has a default."""
+        memo = (str(layout.source), layout.name, element.id)
+        if memo in self._elements:
+            return self._elements[memo]
+        unnamed = "#" + element.id.rsplit("#", 1)[1] if "#" in element.id else None  # no id: '<layout>#<index>'
+        found: dict[str, dict[str, Any]] = {}
+        for key in keys:
+            for index, path in enumerate(layout.chain):
+                places, shown, ours = self._file(path)
+                place = places.get(element.id, places.get(unnamed, {}) if unnamed else {}).get(key)
+                if place is not None:
+                    found[key] = {"kind": "layout" if index == 0 else "parent", "at": f"{shown}:{place[0]}:{place[1]}",
+                                  "ours": ours}
+                    break
+            else:
+                if key in DEFAULTS.get(element.type, {}):
+                    found[key] = {"kind": "default", "value": DEFAULTS[element.type][key],
+                                  "ours": self._file(layout.source)[2]}
+        self._elements[memo] = found
+        return found
+
+    def of(self, layout: Layout, element: Element, keys: tuple[str, ...], marks: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+        """The origin of each of ``keys`` of ``element`` on a side drawn with ``layout`` (``marks``: where the
+        piece's fields are written); a key written nowhere without a default is left out."""
+        result = dict(self._written(layout, element, keys))
+        for key, origin in result.items():
+            value = element.props.get(key)
+            bound = _ONE_FIELD.match(value) if origin["kind"] != "default" and isinstance(value, str) else None
+            if bound is not None and bound.group(1) in marks:
+                mark = marks[bound.group(1)]
+                result[key] = {"kind": "field", "field": bound.group(1), "at": mark, "template": origin["at"],
+                               "ours": self._file(Path(mark.rsplit(":", 2)[0]))[2]}
+        return result

@@ -37,6 +37,7 @@ from punchboard.verifier.playout import words as playout_words
 from .boxes import element_boxes
 from .concerns import place_warnings
 from .pictures import DistinctPiece, Picture, Pictures
+from .provenance import Origins
 from .workbench import Workbench, sources
 
 FILES_PREFIX = "/files/"
@@ -56,7 +57,7 @@ def _url(picture: Picture | None) -> dict[str, Any] | None:
     return {"url": FILES_PREFIX + picture.path, "width": picture.width, "height": picture.height}
 
 
-def _side(game: Game, piece: Piece, side: Side | None, picture: Picture | None = None) -> dict[str, Any] | None:
+def _side(game: Game, piece: Piece, side: Side | None, picture: Picture | None, origins: Origins) -> dict[str, Any] | None:
     if side is None:
         return None
     layout = game.layouts.get(side.layout)
@@ -65,11 +66,12 @@ def _side(game: Game, piece: Piece, side: Side | None, picture: Picture | None =
         "layout": side.layout,
         "file": display_path(layout.source) if layout is not None else "",
         "fields": dict(side.fields),
-        **(element_boxes(layout, picture, marks, game.folder) if layout is not None and picture is not None else {}),
+        **(element_boxes(layout, picture, marks, origins) if layout is not None and picture is not None else {}),
     }
 
 
-def _piece_view(game: Game, component_id: str, number: int, distinct: DistinctPiece, warnings: list[str]) -> dict[str, Any]:
+def _piece_view(game: Game, component_id: str, number: int, distinct: DistinctPiece, warnings: list[str],
+                origins: Origins) -> dict[str, Any]:
     piece: Piece = distinct.first
     return {
         "id": f"{component_id}/{number + 1}",
@@ -80,8 +82,8 @@ def _piece_view(game: Game, component_id: str, number: int, distinct: DistinctPi
         "back": _url(distinct.back),
         "fields": dict(piece.fields),
         "marks": dict(piece.marks),
-        "face": _side(game, piece, piece.face, distinct.front),
-        "reverse": _side(game, piece, piece.back, distinct.back),
+        "face": _side(game, piece, piece.face, distinct.front, origins),
+        "reverse": _side(game, piece, piece.back, distinct.back, origins),
         "warnings": warnings,
     }
 
@@ -272,6 +274,7 @@ class Studio:
         drawn = self._pictures.draw(game)
         placed = place_warnings(game, {cid: [d.pieces for d in ds] for cid, ds in drawn.items()}, build.warnings)
         components = []
+        origins = Origins(self.folder)  # where each layout value is written: read once for every piece
         for component in game.printed:
             if component.id not in drawn:
                 continue
@@ -285,7 +288,7 @@ class Studio:
                 "pdf": FILES_PREFIX + pdf.name if pdf.is_file() else None,
                 "warnings": placed.components.get(component.id, []),
                 "pieces": [
-                    _piece_view(game, component.id, n, d, placed.pieces.get((component.id, n), []))
+                    _piece_view(game, component.id, n, d, placed.pieces.get((component.id, n), []), origins)
                     for n, d in enumerate(drawn[component.id])
                 ],
             })
