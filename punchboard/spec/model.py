@@ -222,6 +222,7 @@ class Game:
     warnings: tuple[str, ...] = ()  # "file:line:col: …" the loader accepts but `check` reports (setup gaps)
     languages: tuple[str, ...] = ()  # game.yaml's languages:, the source language first (empty: undeclared)
     language: str = ""  # the language this model's text is in: "" when undeclared, else one of languages
+    rulebooks: Mapping[str, str] = field(default_factory=frozen_map)  # language → rulebook@lang (setup's quote@lang)
 
     def component(self, component_id: str) -> Component:
         for component in self.components:

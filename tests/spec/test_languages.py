@@ -294,3 +294,48 @@ def test_the_verifier_is_language_blind(tmp_path, capsys):
     figures = {lang: as_json(verify_game(in_language(game, lang), trials=200)) for lang in game.languages}
     assert figures["en"] == figures["de"]
     assert '"players"' in figures["en"]  # real results, not an empty report
+
+
+def _with_rulebooks(folder: Path, german_quote: str, extra: str = "") -> None:
+    """The starter with an English and a German rulebook, and one rulebook number quoted in both."""
+    (folder / "rules.md").write_text("# Setup\n\nDeal 5 cards to each player.\n", encoding="utf-8")
+    (folder / "regeln.md").write_text("# Aufbau\n\nGib jedem Spieler 5 Karten.\n", encoding="utf-8")
+    game_yaml = folder / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace(
+        "languages: [en, de]", f"languages: [en, de]\nrulebook: rules.md\nrulebook@de: regeln.md\n{extra}"), encoding="utf-8")
+    setup = folder / "setup.yaml"
+    setup.write_text(setup.read_text(encoding="utf-8").replace(
+        "variants:", "numbers:\n  - name: hand_size\n    value: 5\n    quote: Deal 5 cards to each player.\n"
+                     f"    quote@de: {german_quote}\nvariants:", 1), encoding="utf-8")
+
+
+def _number_findings(game: Game, lang: str) -> list[str]:
+    results = verify_game(in_language(game, lang), trials=50)
+    return [f"{f.step}: {f.message}" for r in results if r.variant == "rulebook numbers" for f in r.findings]
+
+
+def test_rulebook_quotes_are_checked_against_the_rulebook_of_their_language(tmp_path, capsys):
+    folder = _starter(tmp_path, capsys)
+    _with_rulebooks(folder, "Gib jedem Spieler 5 Karten.")
+    game = load_game(folder)
+    assert dict(game.rulebooks) == {"de": "regeln.md"} and game.rulebook == "rules.md"
+    assert in_language(game, "de").rulebook == "rules.md"  # the verifier reads every language's rulebook itself
+    found = _number_findings(game, "en")
+    assert found == _number_findings(game, "de")
+    assert not any("not in the rulebook" in line for line in found) and any("rules.md line 3" in line for line in found)
+    setup = folder / "setup.yaml"
+    setup.write_text(setup.read_text(encoding="utf-8").replace("Gib jedem Spieler 5", "Gib jedem 6"), encoding="utf-8")
+    found = _number_findings(load_game(folder), "en")
+    assert any(line.startswith('rulebook number hand_size: the quote "Gib jedem 6 Karten." is not in the rulebook regeln.md')
+               and line.endswith(", quote@de)") for line in found)
+
+
+def test_a_rulebook_or_quote_in_an_undeclared_language_is_a_located_error(tmp_path, capsys):
+    folder = _starter(tmp_path, capsys)
+    _with_rulebooks(folder, "Gib jedem Spieler 5 Karten.", extra="rulebook@fr: regles.md\n")
+    setup = folder / "setup.yaml"
+    setup.write_text(setup.read_text(encoding="utf-8").replace("quote@de:", "quote@it:"), encoding="utf-8")
+    code, said = _check(folder, capsys)
+    assert code == 2
+    assert "game.yaml:14:1: 'rulebook@fr' names the language 'fr'; expected one of en, de" in said
+    assert "setup.yaml:10:5: 'quote@it' names the language 'it'; expected one of en, de" in said

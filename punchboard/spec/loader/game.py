@@ -34,7 +34,7 @@ from .print_groups import check_print_groups
 from .setup_view import SetupText, setup_view
 from .sizes import load_size_presets
 from .spreadsheets import SHEETS_FOLDER
-from .translated import LANGUAGE
+from .translated import LANGUAGE, quote_problems, translated_values
 
 
 def _field_refs(text: Any) -> set[str]:
@@ -219,6 +219,18 @@ def _languages(doc: Document) -> tuple[str, ...]:
     return tuple(languages)
 
 
+def _rulebooks(doc: Document, setup: Path | None, languages: tuple[str, ...], out: Collector) -> dict[str, str]:
+    """game.yaml's rulebook@lang files by language; each rulebook@lang or setup quote@lang in a language the game
+    does not list is a problem."""
+    rulebooks, problems = translated_values(doc, "rulebook", languages)
+    out.extend(problems)
+    if setup is not None and setup.is_file() and "quote@" in setup.read_text(encoding="utf-8", errors="replace"):
+        setup_doc = load_document(setup, out)
+        if setup_doc is not None:
+            out.extend(quote_problems(setup_doc, languages))
+    return rulebooks
+
+
 def _setup_file(folder: Path, doc: Document, components: list[Component],
                 out: Collector) -> tuple[Path | None, tuple[str, ...]]:
     """The game's setup file, if it names one, and the gaps its check warns of (checked only while the game
@@ -325,6 +337,7 @@ def _load_game(folder: Path, limits: Limits, out_dir: Path | None) -> Game:
     files.insert(0, game_path)
     out.extend(check_print_groups(components, loader.group_marks, layouts.cache.get))
     setup, warnings = _setup_file(folder, doc, components, out)
+    rulebooks = _rulebooks(doc, setup, languages, out)
     box = _box_lines(doc, {component.id for component in components}, loader, out)
     palette = dict(data.get("palette", {}))
     used = _used_layouts(components, layouts)
@@ -350,4 +363,5 @@ def _load_game(folder: Path, limits: Limits, out_dir: Path | None) -> Game:
         fetch_warnings=tuple(out.warnings),
         languages=languages,
         language=languages[0] if languages else "",
+        rulebooks=frozen_map(rulebooks),
     )

@@ -13,7 +13,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from punchboard.plumbing.errors import Problem
 from punchboard.spec.model import Scalar, Translated, Translations, frozen_map
+from punchboard.spec.yamlsource import Document
 
 SEPARATOR = "@"
 LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*")  # a language code as game.schema.json's languages: take it
@@ -83,3 +85,31 @@ class Gathered:
 def translated_keys(entry: Mapping[str, Any]) -> list[str]:
     """The keys of ``entry`` that give a translation (``field@lang``), in its order."""
     return [key for key in entry if SEPARATOR in key]
+
+
+def translated_values(doc: Document, key: str, languages: tuple[str, ...]) -> tuple[dict[str, str], list[Problem]]:
+    """game.yaml's ``key@lang`` values (``rulebook@de``) by language, and a problem for each in a language it lacks."""
+    values: dict[str, str] = {}
+    problems: list[Problem] = []
+    for name, value in doc.data.items():
+        if not name.startswith(key + SEPARATOR):
+            continue
+        wrong = key_problem(name, languages, [key])
+        if wrong is not None:
+            problems.append(doc.problem((name,), wrong, key=True))
+        else:
+            values[name.partition(SEPARATOR)[2]] = value
+    return values, problems
+
+
+def quote_problems(doc: Document, languages: tuple[str, ...]) -> list[Problem]:
+    """A problem for each ``quote@lang`` of setup.yaml's ``numbers:`` in a language game.yaml does not list."""
+    numbers = doc.data.get("numbers") if isinstance(doc.data, dict) else None
+    problems: list[Problem] = []
+    for index, spec in enumerate(numbers if isinstance(numbers, list) else []):
+        for name in spec if isinstance(spec, dict) else ():
+            if isinstance(name, str) and name.startswith("quote" + SEPARATOR):
+                wrong = key_problem(name, languages, ["quote"])
+                if wrong is not None:
+                    problems.append(doc.problem(("numbers", index, name), wrong, key=True))
+    return problems
