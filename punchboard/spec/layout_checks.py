@@ -16,7 +16,7 @@ from . import schema_check
 from .binding import BOUND_PROPS, FIELD_REF, bind, is_bound
 from .images import ImageRefused, check_image, find_image, image_folders
 from .model import Component, Element, Layout, Side
-from .repeats import every_element, grid_fields
+from .repeats import every_element, scoped
 
 Mark = Callable[[Element, str], str]  # file:LINE:COL of one property of an element
 BUILTIN_FONTS = ("Vera", "Vera-Bold", "Vera-Italic", "Vera-BoldItalic")
@@ -111,8 +111,8 @@ def check_bindings(
         if layout is None:
             continue
         allowed = sorted(set(component.fields) | {"name"} | set(side.fields))
-        for element in layout.elements:
-            own = allowed if element.type != "grid" else sorted({*allowed, *grid_fields(element)})  # its CSV's
+        for element, extra in scoped(layout.elements):  # inside a repeat or grid: its item's or cell's fields too
+            own = sorted({*allowed, *extra}) if extra else allowed
             for prop in TEMPLATED_PROPS:
                 template = element.props.get(prop)
                 if not isinstance(template, str) or shared(mark(element, prop).rsplit(":", 2)[0]):

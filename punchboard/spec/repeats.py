@@ -136,3 +136,14 @@ def input_files(layout: Layout, fields: Mapping[str, Any], folder: Path) -> list
         if element.type in ("repeat", "grid"):
             visit((element,), [dict(fields)])
     return sorted(found)
+
+
+def scoped(elements: Iterable[Element], extra: frozenset[str] = frozenset()) -> Iterator[tuple[Element, frozenset[str]]]:
+    """Each of ``elements`` and every element inside a repeat or grid among them, with the fields it may name
+    besides the piece's: a grid's own props and cells the CSV's columns with ``row`` and ``col``, a repeat's child
+    ``index`` and ``number`` (layout_checks.py says which other names are unknown)."""
+    for element in elements:
+        own = extra | grid_fields(element) if element.type == "grid" else extra
+        yield element, own
+        inner = own | {"index", "number"} if element.type == "repeat" else own
+        yield from scoped(children(element), inner)

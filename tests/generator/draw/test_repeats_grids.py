@@ -230,6 +230,7 @@ def test_repeats_and_grids_build_the_same_bytes_twice(tmp_path: Path, capsys: py
     (('icon: coin,', 'icon: coins,'), "unknown icon 'coins' (did you mean 'coin'?)"),
     (('icon: coin,', 'font: Nope, icon: coin,'), "unknown font 'Nope'"),
     (('icon: coin,', 'box: safe, icon: coin,'), "card.yaml:12:30: an element inside a repeat or grid is placed in its cell"),
+    (('icon: coin,', 'icon: "{kind}",'), "icon: unknown field '{kind}'"),
 ])
 def test_a_repeats_own_elements_are_checked_like_the_layouts(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                               change: tuple[str, str], said: str) -> None:
