@@ -296,3 +296,43 @@ def test_a_changed_csv_cell_is_a_new_print_and_an_unchanged_build_is_not(tmp_pat
                                             encoding="utf-8")
     _build(game, tmp_path / "out", capsys)
     assert len(list(prints.glob("*.json"))) == 2
+
+
+@pytest.mark.parametrize(("direction", "placing"), [("left", "align: right"), ("down", "valign: top"), ("up", "valign: bottom")])
+def test_a_line_runs_in_its_direction_from_where_it_is_placed(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              direction: str, placing: str) -> None:
+    """Items numbered by {index}: the first one where the row starts (right for left, top for down, bottom for up),
+    each next one spacing further on; the row placed at its box's end by align or valign."""
+    layout = f"""\
+elements:
+  - {{id: bg, type: rect, box: bleed, fill: "#ddeeff"}}
+  - id: digits
+    type: repeat
+    count: 4
+    x: 10mm
+    y: 10mm
+    width: {"50mm" if direction == "left" else "10mm"}
+    height: {"10mm" if direction == "left" else "60mm"}
+    direction: {direction}
+    spacing: 12mm
+    cell_size: 10mm
+    {placing}
+    child: {{type: text, text: "{{index}}", size: 10pt, align: center, valign: middle}}
+"""
+    cards = "  - {name: A, cost: 1}\n"
+    game = _game(tmp_path, {"game.yaml": GAME % "deck.yaml", "deck.yaml": DECK % cards, "layouts/card.yaml": layout})
+    _build(game, tmp_path / "out", capsys)
+    with pdfplumber.open(tmp_path / "out" / "rg" / "deck.pdf") as pdf:
+        page = pdf.pages[0]
+        (bg,) = _bounds(page, "#ddeeff")
+        words = {w["text"]: ((w["x0"] + w["x1"]) / 2, (w["top"] + w["bottom"]) / 2) for w in page.extract_words()}
+    left, top = (bg["x0"] + bg["x1"]) / 2 - 90, (bg["top"] + bg["bottom"]) / 2 - 126  # poker: 2.5 × 3.5 in
+    centres = [words[str(n)] for n in range(1, 5)]
+    if direction == "left":  # a 46 mm row at the right of its 50 mm box, 1 on the right
+        expected = [(left + (10 + 4 + 5 + 12 * (3 - i)) * MM, top + 15 * MM) for i in range(4)]
+    elif direction == "down":  # from the top of the 60 mm box
+        expected = [(left + 15 * MM, top + (10 + 5 + 12 * i) * MM) for i in range(4)]
+    else:  # from the bottom of the box: the row's 46 mm end at 70 mm, 1 at the bottom
+        expected = [(left + 15 * MM, top + (10 + 14 + 5 + 12 * (3 - i)) * MM) for i in range(4)]
+    for (x, y), (ex, ey) in zip(centres, expected, strict=True):
+        assert x == pytest.approx(ex, abs=0.6) and y == pytest.approx(ey, abs=1.0)
