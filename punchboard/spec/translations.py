@@ -12,6 +12,7 @@ too, is a located problem.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -19,6 +20,7 @@ from pathlib import Path
 import polib
 
 from punchboard.plumbing.errors import Problem, display_path
+from punchboard.plumbing.limits import DEFAULT_LIMITS, FLAGS
 from punchboard.spec.model import Component, Game, Piece, Scalar, Translated, Translations, frozen_map
 
 FOLDER = "translations"
@@ -117,24 +119,33 @@ def _coerce(text: str) -> Scalar:
     return value
 
 
-def _read(path: Path, problems: list[Problem]) -> polib.POFile | None:
+def _read(path: Path, problems: list[Problem], max_bytes: int) -> polib.POFile | None:
+    """The PO file at ``path``, or None after a located problem (too large, not UTF-8, not PO syntax)."""
     name = display_path(path)
+    size = path.stat().st_size
+    if size > max_bytes:
+        problems.append(Problem(name, 1, 1, f"file is {size} bytes, more than the limit of {max_bytes} "
+                                            f"(raise it with {FLAGS['max_file_bytes']})"))
+        return None
     try:
         return polib.pofile(str(path), encoding="utf-8")
     except (OSError, ValueError, UnicodeDecodeError) as exc:
-        problems.append(Problem(name, 1, 1, f"not a readable PO file ({exc}); expected gettext PO text in UTF-8"))
+        said = str(exc).replace(str(path), name)
+        line = re.search(r"\(line (\d+)\)", said)
+        problems.append(Problem(name, int(line.group(1)) if line else 1, 1,
+                                f"not a readable PO file ({said}); expected gettext PO text in UTF-8"))
         return None
 
 
-def read_po(folder: Path, languages: tuple[str, ...], components: list[Component],
-            problems: list[Problem]) -> list[Component]:
+def read_po(folder: Path, languages: tuple[str, ...], components: list[Component], problems: list[Problem],
+            max_bytes: int = DEFAULT_LIMITS.max_file_bytes) -> list[Component]:
     """``components`` with the translations of ``translations/<lang>.po`` for each language but the source one
     merged in; each problem (a context naming nothing, a field also translated by a column) is added."""
     for lang in languages[1:]:
         path = po_path(folder, lang)
         if not path.is_file():
             continue
-        po = _read(path, problems)
+        po = _read(path, problems, max_bytes)
         if po is not None:
             components = _merge(po, path, lang, components, problems)
     return components

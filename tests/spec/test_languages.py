@@ -274,6 +274,19 @@ def test_a_po_entry_naming_nothing_or_given_by_a_column_too_is_a_located_error(t
            "expected one like" in said
 
 
+def test_a_po_file_that_is_not_po_or_too_large_is_a_located_error(tmp_path, capsys):
+    folder = _starter(tmp_path, capsys)
+    (folder / "translations").mkdir()
+    po = folder / "translations" / "de.po"
+    po.write_text('msgctxt "deck/name"\nmsgid "Cards"\nmsgstr "Karten"\nKarten!\n', encoding="utf-8")
+    code, said = _check(folder, capsys)
+    assert code == 2 and f"{po}:4:1: not a readable PO file (Syntax error in po file {po} (line 4))" in said
+    po.write_text("# " + "x" * 29_997 + '\nmsgctxt "deck/name"\nmsgid "Cards"\nmsgstr "Karten"\n', encoding="utf-8")
+    assert main(["check", str(folder), "--max-file-bytes", "20000"]) == 2
+    said = capsys.readouterr().err
+    assert said == f"{po}:1:1: file is 30050 bytes, more than the limit of 20000 (raise it with --max-file-bytes)\n"
+
+
 def test_the_translations_verb_refuses_a_language_the_game_lacks(tmp_path, capsys):
     folder = _starter(tmp_path, capsys)
     assert main(["translations", str(folder), "--lang", "fr"]) == 2

@@ -331,7 +331,7 @@ def _load_game(folder: Path, limits: Limits, out_dir: Path | None) -> Game:
     loader = ComponentLoader(folder, layouts, presets, out, languages)
     components, files = _load_components(folder, doc, data["components"], loader, out)
     if len(languages) > 1 and not out.problems:
-        components = read_po(folder, languages, components, out.problems)
+        components = read_po(folder, languages, components, out.problems, limits.max_file_bytes)
         files.extend(path for lang in languages[1:] if (path := po_path(folder, lang)).is_file())
     out.extend(script_problems(components))  # text in a script punchboard cannot shape (spec/scripts.py)
     files.insert(0, game_path)
