@@ -58,6 +58,7 @@ def _labels(component: Component) -> dict[int, str]:
 
 
 def _text(value: Scalar) -> str:
+    """A value as PO text: "" for none, true/false for a boolean (as a card table writes it), else its str."""
     return "" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
 
 
@@ -208,5 +209,6 @@ def _with(component: Component, lang: str, found: tuple[dict[tuple[int, str], tu
 
 
 def _place(mark: str) -> tuple[str, int, int]:
+    """``file:LINE:COL`` as (file, line, column)."""
     file, line, col = mark.rsplit(":", 2)
     return file, int(line), int(col)
