@@ -54,12 +54,14 @@ def _component(component: Component, lang: str) -> Component:
 def in_language(game: Game, lang: str) -> Game:
     """The same immutable model in ``lang``: every translated field in place of its source text (the source text
     where a translation is missing), ``language`` set. Components and pieces that read the same are the very same
-    objects. Raises ValueError for a language the game does not declare."""
+    objects. Raises ValueError for a language the game does not declare, or when ``game`` is a translated model
+    (made by this function) rather than the source-language model the loader gives."""
     _check(game, lang)
     if lang == game.language:
         return game
-    if not game.languages or lang == game.languages[0]:
-        return replace(game, language=lang)
+    if game.language != game.languages[0]:  # its text is translated already: the source text is not in it
+        raise ValueError(f"game '{game.id}' is in {game.language} here; expected the model as loaded, "
+                         f"in {game.languages[0]}, to make its {lang}")
     return replace(game, components=tuple(_component(component, lang) for component in game.components), language=lang)
 
 

@@ -72,6 +72,9 @@ def test_the_starter_is_in_english_and_german_and_its_german_cells_are_located(t
     assert in_language(game, "en").component("deck") is game.component("deck")
     with pytest.raises(ValueError, match="not written in 'fr'; its languages: en, de"):
         in_language(game, "fr")
+    assert in_language(german, "de") is german
+    with pytest.raises(ValueError, match="is in de here; expected the model as loaded, in en, to make its en"):
+        in_language(german, "en")  # German text is all it has: its English would be German
 
 
 def test_the_starter_checks_and_builds_as_before_and_a_default_build_says_nothing_of_languages(tmp_path, capsys):
