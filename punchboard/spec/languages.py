@@ -98,7 +98,8 @@ def missing_translations(game: Game, lang: str) -> tuple[str, ...]:
         if translations is None:
             continue
         if translations.names and lang not in translations.names:
-            lines.append(f"{display_path(component.source)}:1:1: component '{component.name}' has no name@{lang}; the {source} name is used")
+            where = next(iter(translations.names.values()))[1] or f"{display_path(component.source)}:1:1"  # by the others
+            lines.append(f"{where}: component '{component.name}' has no name@{lang}; the {source} name is used")
         entries = translations.entries.get(lang, {})
         for piece in _templates(component):
             given = entries.get(piece.entry, {})

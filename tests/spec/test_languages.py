@@ -187,6 +187,23 @@ def test_yaml_entries_take_translated_keys_and_ranges_share_them(tmp_path, capsy
            "expected one of name, suit, text, value" in said
 
 
+def test_a_third_language_without_its_texts_falls_back_to_the_source_for_each(tmp_path, capsys):
+    folder = _starter(tmp_path, capsys)
+    game_yaml = folder / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace("[en, de]", "[en, de, fr]"), encoding="utf-8")
+    deck = folder / "deck.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("name: Cards\n", "name: Cards\nname@de: Karten\n"), encoding="utf-8")
+    game = load_game(folder)
+    french = in_language(game, "fr")
+    assert [c.pieces for c in french.components] == [c.pieces for c in game.components]
+    assert french.component("deck").name == "Cards" and in_language(game, "de").component("deck").name == "Karten"
+    missing = missing_translations(game, "fr")
+    assert missing[0] == f"{deck}:8:10: component 'Cards' has no name@fr; the en name is used"
+    texts = [line for line in missing[1:] if line.endswith("has no text@fr; the en text is used")]
+    assert len(texts) == len(missing) - 1 == 9  # each card with a text, once (Guard's three copies: one line)
+    assert missing_translations(game, "de") == ()
+
+
 def test_an_xlsx_sheet_takes_translated_columns_located_in_the_sheet(tmp_path, capsys):
     folder = _starter(tmp_path, capsys)
     book = openpyxl.Workbook()
