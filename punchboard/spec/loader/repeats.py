@@ -36,7 +36,7 @@ class ReadsElements(Protocol):
     out: Collector
     confines: list[Path]
 
-    def _element_props(self, doc: Document, where: PathKey, raw: dict[str, Any]) -> dict[str, Any]: ...
+    def _element_props(self, doc: Document, where: PathKey, raw: dict[str, Any], kind: Any = None) -> dict[str, Any]: ...
 
 
 def repeat_key(loader: ReadsElements, doc: Document, path: PathKey, key: str, value: Any, raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -72,7 +72,7 @@ def _child(loader: ReadsElements, doc: Document, path: PathKey, raw: dict[str, A
     if "box" in raw:
         loader.out.add(doc.problem(path + ("box",), "an element inside a repeat or grid is placed in its cell: box does not "
                                                    "apply; expected x, y, width and height measured in the cell"))
-    props = loader._element_props(doc, path, raw)
+    props = loader._element_props(doc, path, raw, kind)
     if kind == "polygon" and len(props.get("points", ())) < 2:
         loader.out.add(doc.problem(path, "a polygon needs points: a list of at least 2 [x, y] corners"))
     return Element(str(kind or "rect"), str(raw.get("id", default_id)), frozen_map(props), f"{doc.name}:{line}:{col}")

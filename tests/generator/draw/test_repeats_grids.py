@@ -336,3 +336,14 @@ elements:
         expected = [(left + 15 * MM, top + (10 + 14 + 5 + 12 * (3 - i)) * MM) for i in range(4)]
     for (x, y), (ex, ey) in zip(centres, expected, strict=True):
         assert x == pytest.approx(ex, abs=0.6) and y == pytest.approx(ey, abs=1.0)
+
+
+def test_a_text_child_takes_a_texts_own_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A child is read as the element it is: a text child's shadow is a text shadow (drawn under each number)."""
+    layout = TRACK.replace('size: 10pt}', 'size: 10pt, shadow: {color: "#c04000", dx: 0.4mm, dy: 0.4mm}}')
+    assert layout != TRACK
+    game = _game(tmp_path, {"game.yaml": GAME % "board.yaml", "board.yaml": BOARD, "layouts/board.yaml": layout})
+    _build(game, tmp_path / "out", capsys)
+    with pdfplumber.open(tmp_path / "out" / "rg" / "board.pdf") as pdf:
+        shadowed = [c for c in pdf.pages[0].chars if _same(c.get("non_stroking_color"), "#c04000")]
+    assert sorted({c["text"] for c in shadowed}) == sorted(set("0123456789"))
