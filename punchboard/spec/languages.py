@@ -106,6 +106,6 @@ def missing_translations(game: Game, lang: str) -> tuple[str, ...]:
             for name in translations.fields:
                 if name in given or not _wants_words(piece.fields.get(name)):
                     continue
-                where = piece.marks.get(name) if name in piece.marks else f"{display_path(component.source)}:1:1"
-                lines.append(f"{where}: '{_label(component, piece)}' has no {name}@{lang}; the {source} text is used")
+                at = piece.marks[name] if name in piece.marks else f"{display_path(component.source)}:1:1"
+                lines.append(f"{at}: '{_label(component, piece)}' has no {name}@{lang}; the {source} text is used")
     return tuple(lines)
