@@ -28,7 +28,7 @@ from punchboard.spec.repeats import shows_nested_pictures
 from . import effects, fingerprint, fixed_forms, fonts, kept, packed_forms, svg, text
 from .art import Ink, draw_icon
 from .colours import resolved
-from .effects import gradient, shadow
+from .effects import gradient, opacity, shadow
 from .geometry import Rect
 from .grid import draw as draw_grid
 from .observe import Drawn, SideObserver
@@ -638,9 +638,17 @@ def _draw_element(
     ctx: SideContext,
     seen: SideObserver | None = None,
 ) -> None:
+    """Draw one element; every colour it sets keeps its ``opacity`` (effects/opacity.py)."""
     if element.type in ("repeat", "grid"):  # many of one element, each drawn in its own cell
         _draw_many(canvas, element, layout, fields, frame, palette, ctx, seen)
         return
+    with opacity.element(float(element.props.get("opacity", 1.0))):
+        _draw_one(canvas, element, layout, fields, frame, palette, ctx, seen)
+
+
+def _draw_one(canvas: Canvas, element: Element, layout: Layout, fields: Mapping[str, Any], frame: SideFrame,
+              palette: Mapping[str, str], ctx: SideContext, seen: SideObserver | None) -> None:
+    """One element that is not a repeat or a grid: its shape, text, icon or picture."""
     props = bound_props(element.props, fields)  # field-bound colours, fonts and sizes take the piece's values
     if props is not element.props:
         element = replace(element, props=props)

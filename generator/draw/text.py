@@ -15,11 +15,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from reportlab.lib.colors import Color
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from . import fonts
 from .art import Ink, draw_icon
+from .effects import opacity
 from .geometry import Rect
 from .markup import BULLET, Fragment, Icons, Word, parse
 from .text_layout import ICON_SCALE, Line, Metrics, Run, Setting, lay_out, placed
@@ -186,6 +188,14 @@ class _Pen:
         self.metrics = Metrics(base, fitted.asked, fitted.size)
         self.icons, self.fill = True, ""  # this pass draws inline icons; the fill colour last set
 
+    @staticmethod
+    def _ink(value: Any) -> Color:
+        """``value`` as the colour to set: a string parsed by draw/colours.py (reportlab reads ``#rrggbbaa`` and
+        ``#rgb`` as one number), with the element's opacity (effects/opacity.py: its shadow, outline and spans too)."""
+        found = opacity.ink(value)
+        assert found is not None
+        return found
+
     def paint(self, box: Rect, top: float, align: str, dx: float = 0.0, dy: float = 0.0, ink: str | None = None,
               stroke: float = 0.0, index_mark: bool = False, icons: bool = True) -> None:
         """One pass over every line; ``ink`` overrides every colour (a shadow, an outline), ``stroke`` > 0 strokes
@@ -197,7 +207,7 @@ class _Pen:
             canvas.setLineWidth(stroke * 2)  # half of it is covered by the glyphs' fill
             canvas.setLineJoin(1)
         elif ink is None:
-            canvas.setFillColor(self.colour)
+            canvas.setFillColor(self._ink(self.colour))
             self.fill = self.colour
         lines = self.fitted.lines
         baseline = top + dy
@@ -216,7 +226,7 @@ class _Pen:
     def _rule(self, box: Rect, y: float, dx: float, ink: str | None) -> None:
         """A rule across the box between two table rows."""
         self.canvas.saveState()
-        self.canvas.setStrokeColor(ink or self.colour)
+        self.canvas.setStrokeColor(self._ink(ink or self.colour))
         self.canvas.setLineWidth(max(0.3, self.metrics.current * 0.05))
         self.canvas.line(box.x + dx, y, box.right + dx, y)
         self.canvas.restoreState()
@@ -270,17 +280,17 @@ class _Pen:
             if self.icons:
                 draw_icon(canvas, fragment.icon, Rect(x, baseline - size * 0.18, size * ICON_SCALE, size * ICON_SCALE),
                           Ink(colour, accent=None), self.own)
-                canvas.setFillColor(colour)  # the icon set its own colours
+                canvas.setFillColor(self._ink(colour))  # the icon set its own colours
                 self.fill = colour
             return
         if not shown:
             return
         face = self.metrics.face(fragment)
         if colour != self.fill:
-            canvas.setFillColor(colour)
+            canvas.setFillColor(self._ink(colour))
             self.fill = colour
         if stroke > 0:
-            canvas.setStrokeColor(colour)
+            canvas.setStrokeColor(self._ink(colour))
             glyphs = canvas.beginText(x, baseline)
             glyphs.setTextRenderMode(2)  # fill and stroke: the outline round every glyph
             for part, font in fonts.runs(shown, face):  # the characters the face lacks in the fallback font

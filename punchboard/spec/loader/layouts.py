@@ -256,7 +256,7 @@ class LayoutLoader:
                     props[key] = effect_key(key, value, kind)
                 elif key == "shadow" and isinstance(value, dict) and {"opacity", "blur"} & set(value):
                     raise UnitError("a text's shadow takes color, dx and dy (opacity and blur are for a rect, "
-                                    "ellipse, polygon or image); for a lighter text shadow give a lighter color")
+                                    "ellipse, polygon or image); for a translucent text shadow give a color with alpha, #rrggbbaa")
                 elif key in TEXT_KEYS:
                     props[key] = text_key(key, value)
                 elif key in DIM_PROPS:

@@ -375,3 +375,40 @@ def test_check_names_a_gradient_stop_outside_the_press_gamut(tmp_path: Path) -> 
     assert result.returncode == 0, result.stderr
     lines = [line for line in result.stderr.splitlines() if "outside the press gamut" in line]
     assert len(lines) == 1 and "layout fx / bg (fill, 1 piece: Comet): sRGB #00ff00" in lines[0], result.stderr
+
+
+def _text_alphas(pdf: pikepdf.Pdf) -> list[tuple[tuple[float, ...], float]]:
+    """(fill colour, fill opacity) of each text shown on the first page's side, in order."""
+    form = next(x for x in pdf.pages[0].Resources.XObject.values() if x.get("/Subtype") == "/Form")
+    states = {str(k): v for k, v in form.Resources.get("/ExtGState", {}).items()}
+    rgb, alpha, shown = (0.0, 0.0, 0.0), 1.0, []
+    for instruction in pikepdf.parse_content_stream(form):
+        op = str(instruction.operator)
+        if op == "rg":
+            rgb = tuple(float(v) for v in instruction.operands)
+        elif op == "gs":
+            alpha = float(states[str(instruction.operands[0])].get("/ca", alpha))
+        elif op in ("Tj", "TJ"):
+            shown.append((rgb, alpha))
+    return shown
+
+
+def test_opacity_on_text_reaches_its_glyphs_and_its_shadow(tmp_path: Path) -> None:
+    """A text's opacity is kept when its colours are set (reportlab sets each colour's own alpha), and a shadow
+    colour given as #rrggbbaa is that colour at that alpha (reportlab alone reads it as one number: a blue)."""
+    layout = ("elements:\n  - {id: title, type: text, text: Shade, x: 5mm, y: 5mm, width: 53mm, height: 15mm, size: 24pt, "
+              "color: \"#203040\", opacity: 0.5, shadow: {color: \"#00000080\", dx: 1mm, dy: 1mm}}\n")
+    _build(_game(tmp_path / "fx", layout), tmp_path / "out", "--quiet")
+    with pikepdf.open(tmp_path / "out" / "fx" / "deck.pdf") as pdf:
+        (shadow_rgb, shadow_alpha), (text_rgb, text_alpha) = _text_alphas(pdf)
+    assert _close(shadow_rgb, (0, 0, 0)) and shadow_alpha == pytest.approx(0.5 * 128 / 255, abs=0.002)
+    assert _close(text_rgb, _rgb("#203040")) and text_alpha == pytest.approx(0.5)
+
+
+def test_opacity_on_an_icon_is_kept_by_every_colour_it_sets(tmp_path: Path) -> None:
+    layout = ("elements:\n  - {id: coin, type: icon, icon: coin, x: 5mm, y: 5mm, width: 20mm, height: 20mm, fill: \"#d4a017\", "
+              "opacity: 0.5}\n")
+    _build(_game(tmp_path / "fx", layout), tmp_path / "out", "--quiet")
+    with pikepdf.open(tmp_path / "out" / "fx" / "deck.pdf") as pdf:
+        fills = [p for p in _side(pdf).paints if p.op.startswith("f")]
+    assert fills and all(p.alpha == pytest.approx(0.5) for p in fills), [(p.rgb, p.alpha) for p in fills]
