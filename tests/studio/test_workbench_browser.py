@@ -19,7 +19,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from tests.conftest import ROOT
 
@@ -260,13 +260,25 @@ def test_the_panel_says_where_each_value_comes_from_and_edits_it_there(layered: 
     text.send_keys("Lamp", Keys.ENTER)
     wait.until(lambda b: cards.read_bytes() != cards_before)
     assert cards.read_bytes() == cards_before.replace(b"\r\nLantern,", b"\r\nLamp,")
-    wait.until(lambda b: "from " in origin("x") or "edited here" in origin("x"))
+
+    # The back's title takes its colour from the game's own tiny/backbase: "edit there" writes that file.
+    base = layered.game / "layouts" / "tiny" / "backbase.yaml"
+    base_before, back_before = base.read_bytes(), (layered.game / "layouts" / "tiny" / "back.yaml").read_bytes()
+    _until(browser, _settled)
+    browser.find_element(By.CSS_SELECTOR, '.stage[data-side="back"] .el-box[data-element="title"]').click()
+    wait.until(lambda b: "backbase.yaml:3:114 — override here" in origin("color"))
+    Select(browser.find_element(By.ID, "bench-place")).select_by_value("there")
+    wait.until(lambda b: "backbase.yaml:3:114 — edit there" in origin("color"))
+    colour = browser.find_element(By.CSS_SELECTOR, '#bench-panel input[name="color"]')
+    colour.send_keys(Keys.CONTROL, "a")
+    colour.send_keys("#ffffff", Keys.ENTER)
+    wait.until(lambda b: base.read_bytes() != base_before)
+    assert base.read_bytes() == base_before.replace(b'color: "#efe3c4"', b'color: "#ffffff"')
+    assert (layered.game / "layouts" / "tiny" / "back.yaml").read_bytes() == back_before
     assert layered.stop() == 0, layered.lines
 
 
 def test_the_language_switch_and_the_cmyk_proof_on_the_page(tmp_path: Path, browser: WebDriver):
-    from selenium.webdriver.support.ui import Select
-
     from .tiny_game import CARDS_CSV_DE, write_two_language_game
 
     game = write_two_language_game(tmp_path / "tiny")
