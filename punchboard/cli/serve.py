@@ -36,6 +36,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if args.trials < 0:
         raise SpecError([Problem("--trials", 1, 1, f"--trials must be 0 or more, got {args.trials}")])
+    if args.icc:  # the profile the page's CMYK proof uses: refused now, not on the first proof
+        from punchboard.generator.press.profile import profile_problem
+
+        if problem := profile_problem(Path(args.icc)):
+            raise SpecError([Problem("--icc", 1, 1, f"{problem}; expected a CMYK ICC profile")])
     folder = target_folders([args.target] if args.target is not None else [], everything=False)[0]
     voice = Voice(args)
     studio = Studio(folder, Path(args.out), build_options(args), limits_of(args), args.trials, args.seed,

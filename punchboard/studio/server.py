@@ -230,6 +230,9 @@ class StudioHandler(BaseHTTPRequestHandler):
         except SpecError as err:  # no press profile: the located reason, for the page to show
             self._refuse(HTTPStatus.UNPROCESSABLE_ENTITY, "; ".join(str(p) for p in err.problems))
             return
+        except (OSError, ValueError) as err:  # a picture or profile littleCMS cannot read
+            self._refuse(HTTPStatus.UNPROCESSABLE_ENTITY, f"no soft proof of {relative}: {err}")
+            return
         self._send(proof.read_bytes(), "image/png", "public, max-age=31536000, immutable")
 
     def _events(self) -> None:

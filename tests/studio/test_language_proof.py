@@ -7,6 +7,7 @@ import io
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PIL import Image, ImageChops
 from punchboard.generator.press.proof import proof_image, proof_settings
 
@@ -88,3 +89,15 @@ def test_a_soft_proof_is_the_picture_through_the_press_profile(tmp_path: Path):
         assert _get(served, "/proof/studio/deck/none.png")[0] == 404
     finally:
         served.stop()
+
+
+def test_serve_refuses_an_icc_that_is_no_cmyk_profile(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    from punchboard.cli import main
+
+    game = write_game(tmp_path / "tiny")
+    assert main(["serve", str(game), "--out", str(tmp_path / "out"), "--icc", str(tmp_path / "none.icc")]) == 2
+    said = capsys.readouterr()
+    assert f"no such file: {tmp_path / 'none.icc'}; expected a CMYK ICC profile" in said.out + said.err
+    (tmp_path / "rgb.icc").write_bytes(b"not a profile")
+    assert main(["serve", str(game), "--out", str(tmp_path / "out"), "--icc", str(tmp_path / "rgb.icc")]) == 2
+    assert "is not an ICC profile" in "".join(capsys.readouterr())

@@ -408,8 +408,11 @@ function benchFieldsTable(piece) {
   return h("table", { class: "fields" }, rows.map(([name, value]) => {
     const mark = (piece.marks || {})[name];
     const shown = value === null ? "—" : String(value);
+    const langs = (state && state.languages) || [];
+    const other = langs.length && state.language && state.language !== langs[0]
+      ? ` (in ${state.language}: an edit goes to its ${name}@${state.language} cell)` : "";
     const cell = h("td", { contenteditable: editable && mark ? "plaintext-only" : null, "data-field": name,
-      title: mark ? `written in ${mark}` : null }, shown);
+      title: mark ? `written in ${mark}${other}` : null }, shown);
     if (editable && mark) {
       cell.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); cell.blur(); } });
       cell.addEventListener("blur", () => {
