@@ -324,9 +324,9 @@ function placeChoice(piece, which, side, element) {
   const inherited = Object.values(element.from || {}).filter((o) => o.kind === "parent");
   if (!inherited.length) return null;
   const choice = h("select", { id: "bench-place", name: "place" },
-    h("option", { value: "here", selected: bench.place === "here" }, "override here: this layout only"),
-    h("option", { value: "there", selected: bench.place === "there", disabled: !inherited.some((o) => o.ours) },
-      "edit there: the parent layout"));
+    h("option", { value: "here", selected: bench.place === "here", title: "this layout only" }, "override here"),
+    h("option", { value: "there", selected: bench.place === "there", disabled: !inherited.some((o) => o.ours),
+      title: "the parent layout: every layout extending it follows" }, "edit there"));
   choice.addEventListener("change", () => {
     bench.place = choice.value;
     fillPanel(piece, which, side, element);
