@@ -32,14 +32,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
     "changed: …" line; a dropped build shows nothing, that line included.
     """
     from punchboard.generator.build import build_game, summary
-    from punchboard.generator.document.merge import keep_copies
-    from punchboard.generator.document.pdf_encoding import keep_encoded
     from punchboard.spec.loader import load_game
-    from punchboard.spec.loader.kept import keep_loaded
 
-    keep_loaded()  # after a save, only what changed is parsed and loaded again (spec/loader/kept.py)
-    keep_encoded()  # and only changed streams and font subsets are compressed again
-    keep_copies()  # and only changed component PDFs are read and renumbered into the combined PDF
+    _keep_between_builds()
 
     from punchboard.generator.press.pdfx import PressError
     from punchboard.generator.press.run import options_problem, with_press
@@ -104,6 +99,19 @@ def cmd_watch(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (see punchboard.cli.main): the normal way to stop
         print("stopped watching", flush=True)
     return EXIT_OK
+
+
+def _keep_between_builds() -> None:
+    """After a save, only what changed is parsed and loaded again (spec/loader/kept.py), only changed streams and
+    font subsets are compressed again, and only changed component PDFs are read and renumbered into the combined
+    PDF."""
+    from punchboard.generator.document.merge import keep_copies
+    from punchboard.generator.document.pdf_encoding import keep_encoded
+    from punchboard.spec.loader.kept import keep_loaded
+
+    keep_loaded()
+    keep_encoded()
+    keep_copies()
 
 
 def _follow_or_poll(args: argparse.Namespace, folders: list[Path], rebuild: Callable[[list[Path]], Report | None],
