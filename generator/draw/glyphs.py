@@ -19,6 +19,7 @@ from typing import Any
 
 from punchboard.plumbing.errors import Problem
 from punchboard.spec.binding import FIELD_REF, bind
+from punchboard.spec.expressions import shows
 from punchboard.spec.model import Element, Game, Layout
 from punchboard.spec.repeats import every_element
 
@@ -107,18 +108,6 @@ def missing(layout: Layout, element: Element, text: str) -> dict[str, list[str]]
     return out
 
 
-def _shown(element: Element, fields: Mapping[str, Any]) -> bool:
-    from punchboard.spec import expressions
-
-    condition = element.props.get("when")
-    if not condition:
-        return True
-    try:
-        return bool(expressions.evaluate(condition, fields, lenient=True))
-    except (expressions.ExpressionError, TypeError, ValueError):
-        return True
-
-
 def _where(element: Element, template: str, fields: Mapping[str, Any], marks: Mapping[str, str],
            chars: list[str]) -> tuple[str, str]:
     """The mark of the field holding ``chars`` (else the element's) and what the text is called there."""
@@ -132,7 +121,7 @@ def _where(element: Element, template: str, fields: Mapping[str, Any], marks: Ma
 def _side_problems(layout: Layout, fields: Mapping[str, Any], marks: Mapping[str, str]) -> Iterator[Problem]:
     for element in every_element(layout.elements):  # a repeat's or grid's own text elements too
         template = element.props.get("text")
-        if element.type != "text" or not isinstance(template, str) or not _shown(element, fields):
+        if element.type != "text" or not isinstance(template, str) or not shows(element.props.get("when"), fields, if_broken=True):
             continue
         font = element.props.get("font")
         if isinstance(font, str) and FIELD_REF.search(font):  # a card field names the font

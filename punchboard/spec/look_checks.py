@@ -17,8 +17,9 @@ from punchboard.plumbing.errors import Problem
 from punchboard.plumbing.identity import ByIdentity
 from punchboard.plumbing.units import UnitError, parse_fraction, parse_length
 
-from . import expressions, schema_check
+from . import schema_check
 from .binding import BOUND_COLOUR_PROPS, BOUND_LENGTH_PROPS, FIELD_REF, FIT_CHOICES, bind, is_bound
+from .expressions import shows
 from .icons import BUILTIN_ICONS, ELEMENT_ONLY_ICONS, INLINE_ICON
 from .layout_checks import BUILTIN_FONTS
 from .look_passes import LookPasses
@@ -37,15 +38,6 @@ def is_colour(value: str, palette: Mapping[str, str]) -> bool:
         return True
     return value.startswith("#") and len(value) in (4, 7, 9) and set(value[1:]) <= HEX_DIGITS
 
-
-def _shown(element: Element, fields: Mapping[str, object]) -> bool:
-    condition = element.props.get("when")
-    if not condition:
-        return True
-    try:
-        return bool(expressions.evaluate(condition, fields, lenient=True))
-    except (expressions.ExpressionError, TypeError, ValueError):
-        return True  # the renderer warns about the condition; check the values anyway
 
 
 def _at(mark: str, message: str) -> Problem:
@@ -92,7 +84,7 @@ class LookChecker:
 
     def check_side(self, layout: Layout, fields: Mapping[str, object], marks: Mapping[str, str], palette: Mapping[str, str], fonts: list[str]) -> None:
         for element, checked in self._plan(layout):
-            if not _shown(element, fields):
+            if not shows(element.props.get("when"), fields, if_broken=True):  # a broken one: checked anyway
                 continue
             if element.type in ("repeat", "grid"):
                 self._many(element, fields, marks, palette)
