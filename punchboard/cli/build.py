@@ -245,9 +245,11 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_build)
 
 
-def add_press_flags(p: argparse.ArgumentParser) -> None:
-    """The press flags (generator/press/) of build and watch, read by ``build_options``."""
+def add_press_flags(p: argparse.ArgumentParser, icc: bool = True) -> None:
+    """The press flags (generator/press/) of build, watch and serve, read by ``build_options`` (``icc``: with
+    ``--icc``; serve has its own, which its proof shares)."""
     p.add_argument("--colour", default=None, choices=("rgb", "cmyk"), help="cmyk: also write OUT/<game>/press/: each component PDF converted to CMYK through an ICC profile (black text and lines 100 %% K), with the press preflight (ink coverage, colours outside the press gamut) (default: the --shop preset's, else rgb)")
     p.add_argument("--pdfx", default=None, choices=("1a", "none"), help="1a: the press files are PDF/X-1a:2003 (implies --colour cmyk; default: the --shop preset's: drivethrucards asks for it)")
-    p.add_argument("--icc", default=None, metavar="PATH", help="the CMYK output profile (your shop's, e.g. FOGRA39 or GRACoL) for --colour cmyk (default: Ghostscript's Artifex SWOP profile, layouts/press.yaml)")
+    if icc:
+        p.add_argument("--icc", default=None, metavar="PATH", help="the CMYK output profile (your shop's, e.g. FOGRA39 or GRACoL) for --colour cmyk (default: Ghostscript's Artifex SWOP profile, layouts/press.yaml)")
     p.add_argument("--rich-black", action="store_true", help="with --colour cmyk: large black areas print as the rich black of layouts/press.yaml (60/40/40/100 %%); black text under 12 pt and thin black shapes stay 100 %% K")

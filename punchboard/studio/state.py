@@ -269,7 +269,10 @@ class Studio:
         if self._pictures is None or self.root != root:
             self._pictures = Pictures(root)
         self.root = root
-        build = build_game(game, self.out, self.options)
+        from punchboard.generator.press.run import with_press
+
+        build = with_press(  # with --colour cmyk, the press files as build writes them
+            game, self.out, build_game(game, self.out, self.options), self.options)
         source, game = game, self._in_language(game)  # the pictures, pieces and fields in the chosen language
         drawn = self._pictures.draw(game)
         placed = place_warnings(game, {cid: [d.pieces for d in ds] for cid, ds in drawn.items()}, build.warnings)
