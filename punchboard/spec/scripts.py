@@ -15,21 +15,27 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from functools import cache
-from importlib import resources
 from typing import Any
 
-import yaml
-
 from punchboard.plumbing.errors import Problem, display_path
+from punchboard.plumbing.paths import PACKAGE
 from punchboard.spec.model import Component, Piece, Scalar
+
+
+def _code(point: str) -> int:
+    """A code point as scripts.yaml writes it: ``U+0600``."""
+    return int(str(point).removeprefix("U+"), 16)
 
 
 @cache
 def _table() -> tuple[re.Pattern[str], tuple[tuple[int, int, str], ...], str]:
     """The refused characters as one character class, the ranges by script, and the message's 'expected'."""
-    data: dict[str, Any] = yaml.safe_load((resources.files("punchboard") / "locale" / "scripts.yaml").read_text(encoding="utf-8"))
-    ranges = tuple(sorted((int(first), int(last), str(script)) for script, spans in data["refused"].items() for first, last in spans))
-    allowed = {int(point) for point in data.get("allowed", [])}
+    from punchboard.spec.yamlsource import load_yaml  # kept parsed between runs (spec/parsed_store.py)
+
+    data: dict[str, Any] = load_yaml(PACKAGE / "locale" / "scripts.yaml").data
+    ranges = tuple(sorted((_code(first), _code(last), str(script)) for script, spans in data["refused"].items()
+                          for first, last in spans))
+    allowed = {_code(point) for point in data.get("allowed", [])}
     parts: list[str] = []
     for first, last, _script in ranges:
         start = first
