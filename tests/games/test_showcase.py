@@ -110,7 +110,7 @@ def test_the_player_aid_has_a_table_a_numbered_list_a_hyphenated_note_and_a_colo
     assert max(w["x1"] for w in numbers) < names[0]["x0"] < effects[0]["x0"]
     buy = next(w for w in words if w["text"] == "Buy")
     marker = next(w for w in words if w["text"] == "1." and abs(w["top"] - buy["top"]) < 1)
-    wrapped = next(w for w in words if w["text"] == "the" and 0 < w["top"] - buy["top"] < 12)
+    wrapped = min((w for w in words if 0 < w["top"] - buy["top"] < 12), key=lambda w: w["x0"])  # item 1's 2nd line
     assert marker["x1"] < buy["x0"] and abs(wrapped["x0"] - buy["x0"]) < 0.5  # a hanging indent
     assert "Who-" in [w["text"] for w in words]  # "whoever" hyphenated at the end of a justified line
     red = "".join(c["text"] for c in chars if _same(c.get("non_stroking_color"), CRIMSON))
