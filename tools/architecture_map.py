@@ -40,7 +40,7 @@ INCREMENTAL = frozenset({
     "punchboard/spec/parsed_store.py", "punchboard/spec/validated.py", "punchboard/spec/look_passes.py",
     "punchboard/spec/loader/kept.py",
     "generator/cache.py", "generator/up_to_date.py", "generator/side_store.py", "generator/look_store.py",
-    "generator/warm_sides.py", "generator/check_stores.py",
+    "generator/warm_sides.py", "generator/check_stores.py", "generator/languages.py",
     "generator/draw/kept.py", "generator/draw/geometry_memo.py", "generator/draw/packed_forms.py",
     "generator/document/kept_pages.py", "generator/document/kept_runs.py", "generator/document/file_window.py",
     "generator/export/kept_images.py",
