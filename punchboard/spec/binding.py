@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from punchboard.plumbing.units import UnitError, parse_fraction, parse_length
@@ -44,9 +45,14 @@ def bound_props(props: Mapping[str, Any], fields: Mapping[str, Any]) -> Mapping[
     bound = [key for key in BOUND_PROPS if is_bound(props.get(key))]
     focus = props.get("focus")
     focus_bound = isinstance(focus, tuple) and any(is_bound(part) for part in focus)
-    if not bound and not focus_bound:
+    stops = bound_stops(props.get("fill"))
+    if not bound and not focus_bound and not stops:
         return props
     result = dict(props)
+    if stops:  # a gradient fill's stops named by a card field (spec/effects.py): an unset one paints black
+        fill = props["fill"]
+        result["fill"] = replace(fill, stops=tuple((offset, bind(name, fields).strip() or "#000000")
+                                                   for offset, name in fill.stops))
     if isinstance(focus, tuple) and focus_bound:
         result["focus"] = bound_focus(focus, fields)
     for key in bound:
@@ -65,6 +71,14 @@ def bound_props(props: Mapping[str, Any], fields: Mapping[str, Any]) -> Mapping[
         else:
             result[key] = value
     return result
+
+
+def bound_stops(fill: Any) -> list[str]:
+    """The stop colours of a gradient ``fill`` that name a card field (``"{colour}"``); none for any other fill."""
+    stops = getattr(fill, "stops", None)
+    if not isinstance(stops, tuple):
+        return []
+    return [name for _, name in stops if is_bound(name)]
 
 
 def bound_focus(focus: tuple[Any, Any], fields: Mapping[str, Any]) -> tuple[float, float]:

@@ -18,7 +18,15 @@ from punchboard.plumbing.identity import ByIdentity
 from punchboard.plumbing.units import UnitError, parse_fraction, parse_length
 
 from . import schema_check
-from .binding import BOUND_COLOUR_PROPS, BOUND_LENGTH_PROPS, FIELD_REF, FIT_CHOICES, bind, is_bound
+from .binding import (
+    BOUND_COLOUR_PROPS,
+    BOUND_LENGTH_PROPS,
+    FIELD_REF,
+    FIT_CHOICES,
+    bind,
+    bound_stops,
+    is_bound,
+)
 from .expressions import shows
 from .icons import BUILTIN_ICONS, ELEMENT_ONLY_ICONS, INLINE_ICON
 from .layout_checks import BUILTIN_FONTS
@@ -240,6 +248,7 @@ def _plan_of(layout: Layout) -> list[tuple[Element, list[tuple[str, Any, bool]]]
                  for prop, template in element.props.items()
                  if (prop == "focus" and isinstance(template, tuple))
                  or (isinstance(template, str) and (prop == "text" or FIELD_REF.search(template) is not None))]
+        props += [("fill", stop, True) for stop in bound_stops(element.props.get("fill"))]  # a gradient's stops
         if props:
             plan.append((element, props))
     return plan
