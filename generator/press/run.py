@@ -3,14 +3,13 @@
 A CMYK build converts every component PDF of a game's folder (not the combined print-and-play PDF, which is
 for home printers) into ``OUT/<game>/press/`` under the same name (the RGB
 files stay where they are: later builds copy unchanged pages from them). A press file is made again only when
-its source's bytes, the settings, the profile or this code changed (``press/.press.json``); the preflight's
+its source's bytes, the settings, the profile or this code changed (punchboard/incremental/press_record.py); the preflight's
 findings are kept in the same record, so a file not converted again reports them again.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import subprocess
 from pathlib import Path
@@ -18,14 +17,13 @@ from typing import Any
 
 from punchboard.generator.options import BuildOptions
 
-from punchboard.plumbing.sealed import read_sealed, write_sealed
+from punchboard.incremental import press_record
 from punchboard.spec.model import Game
 
 from .settings import Press, press, wanted
 from .shop_sizes import shop_size_warnings
 
 PRESS_FOLDER = "press"
-RECORD = ".press.json"
 VERSION = 3
 
 
@@ -90,11 +88,7 @@ def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[st
     named = frozenset(design_colours(game))
     target = folder / PRESS_FOLDER
     target.mkdir(exist_ok=True)
-    record_path = target / RECORD
-    try:
-        old: dict[str, Any] = json.loads(read_sealed(record_path) or b"{}")  # a damaged record is read as missing
-    except ValueError:
-        old = {}
+    old = press_record.read(target)  # a damaged record is read as missing
     key = _code_key(settings) + repr(sorted(named))
     names = {component.id for component in game.components}
     record: dict[str, Any] = {}
@@ -116,7 +110,7 @@ def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[st
     for stale in target.glob("*.pdf"):
         if stale.name not in record:
             stale.unlink()
-    write_sealed(record_path, json.dumps(record, indent=1, sort_keys=True).encode())
+    press_record.write(target, record)
     kind = PDFX_CONFORMANCE if settings.pdfx else "CMYK PDF"
     return warnings, [f"press: {len(record)} {kind} file{'s' if len(record) != 1 else ''} for {description(settings.profile)} in {target}",
                       *notes]

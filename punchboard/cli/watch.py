@@ -33,10 +33,12 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from punchboard.generator.build import build_game, summary
     from punchboard.generator.document.merge import keep_copies
     from punchboard.generator.document.pdf_encoding import keep_encoded
+    from punchboard.incremental.loads import keep_loaded
     from punchboard.spec.loader import load_game
-    from punchboard.spec.loader.kept import keep_loaded
+    from punchboard.spec.yamlsource import keep_parsed
 
-    keep_loaded()  # after a save, only what changed is parsed and loaded again (spec/loader/kept.py)
+    keep_parsed()  # after a save, only what changed is parsed again (spec/yamlsource.py)
+    keep_loaded()  # and loaded again (punchboard/incremental/loads.py)
     keep_encoded()  # and only changed streams and font subsets are compressed again
     keep_copies()  # and only changed component PDFs are read and renumbered into the combined PDF
 

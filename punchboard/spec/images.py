@@ -19,11 +19,10 @@ import warnings
 import zlib
 from pathlib import Path, PurePosixPath
 
+from punchboard.incremental import validated
 from punchboard.plumbing.limits import DEFAULT_LIMITS, FLAGS
 from punchboard.plumbing.paths import is_inside
 from punchboard.spec.model import Layout
-
-from . import validated
 
 FORMATS = {"PNG": "PNG", "JPEG": "JPG"}
 VECTOR_SUFFIXES = (".svg",)

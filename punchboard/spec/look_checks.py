@@ -13,15 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from punchboard.incremental.identity import ByIdentity
+from punchboard.incremental.look_passes import LookPasses
 from punchboard.plumbing.errors import Problem
-from punchboard.plumbing.identity import ByIdentity
 from punchboard.plumbing.units import UnitError, parse_fraction, parse_length
 
 from . import expressions, schema_check
 from .binding import BOUND_COLOUR_PROPS, BOUND_LENGTH_PROPS, FIELD_REF, FIT_CHOICES, bind, is_bound
 from .icons import BUILTIN_ICONS, ELEMENT_ONLY_ICONS, INLINE_ICON
 from .layout_checks import BUILTIN_FONTS
-from .look_passes import LookPasses
 from .markup import tag_problems
 from .model import Component, Element, Layout
 from .reads import side_reads

@@ -7,9 +7,10 @@ import math
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from punchboard.incremental import validated
 from punchboard.plumbing.errors import Problem
 
-from . import fast_schema, validated
+from . import fast_schema
 from .schema_files import definition_schema
 from .yamlsource import Document, PathKey
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from punchboard.incremental.loads import KeptComponent, kept
 from punchboard.plumbing.errors import Problem
 from punchboard.plumbing.limits import FLAGS
 from punchboard.plumbing.units import to_mm
@@ -23,7 +24,6 @@ from punchboard.spec.model import (
 from punchboard.spec.yamlsource import Document, PathKey
 
 from .common import ENTRY_KEYS, LIST_KEYS, Collector, load_document, positive_length
-from .kept import KeptComponent, kept
 from .layouts import LayoutLoader
 from .sizes import parse_size
 from .spreadsheets import CellMarks, TableEntries, read_table, table_entries

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from punchboard.plumbing.file_digest import Stamp, stamp
+from punchboard.incremental.file_digest import Stamp, stamp
 from punchboard.plumbing.paths import LAYOUTS, is_inside
 from punchboard.spec.fonts import FontRefused, check_font
 from punchboard.spec.yamlsource import Document, PathKey

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from punchboard.incremental.loads import KeptLayout, kept
 from punchboard.plumbing.paths import LAYOUTS, is_inside
 from punchboard.plumbing.units import UnitError, parse_dim, parse_fraction, parse_length
 from punchboard.spec import expressions, schema_check
@@ -18,7 +19,6 @@ from punchboard.spec.yamlsource import Document, PathKey
 
 from . import font_files
 from .common import DIM_PROPS, LENGTH_PROPS, Collector, load_document, positive_length
-from .kept import KeptLayout, kept
 from .text_keys import TEXT_KEYS, text_key
 
 

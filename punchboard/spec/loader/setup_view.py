@@ -37,9 +37,8 @@ from itertools import chain
 from operator import attrgetter, itemgetter, methodcaller
 from typing import Any
 
+from punchboard.incremental.loads import Kept
 from punchboard.spec.model import Component
-
-from .kept import Kept
 
 _ABSENT = object()  # a field a piece does not have (unset in a condition, unlike none)
 _copy = attrgetter("copy")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from punchboard.generator.preflight import colours
 
-from punchboard.spec import validated
+from punchboard.incremental import validated
 
 
 @pytest.fixture

@@ -1,9 +1,8 @@
-"""Incremental builds: a content fingerprint per component, remembered beside the outputs.
+"""The build cache: what the last build of one game wrote, remembered beside the outputs (``OUT/<game>/.punchboard-cache.json``).
 
-A component is re-rendered only when something it is drawn from changed: its
-YAML and CSV, every layout in its ``extends`` chains, their fonts, the images
-its pieces show, the paper and sheet style, the build options, the game's
-title and palette, or punchboard's own code. Everything else is reused.
+A component is drawn again only when its fingerprint (generator/digests.py: a digest over everything it is drawn
+from) is not the one remembered for it, or its file is gone. The record is sealed (sealed.py): a damaged one is no
+cache, and everything is made again.
 """
 
 from __future__ import annotations
@@ -11,83 +10,25 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
-from punchboard.plumbing.file_digest import file_digest
-from punchboard.plumbing.paths import LAYOUTS, PACKAGE, resolved
-from punchboard.plumbing.sealed import read_sealed, write_sealed
-from punchboard.spec.binding import bind
-from punchboard.spec.images import side_image
-from punchboard.spec.model import Component, Game
-
-from .options import BuildOptions
+from punchboard.incremental.file_digest import file_digest
+from punchboard.incremental.sealed import read_sealed, write_sealed
 
 CACHE_FILE = ".punchboard-cache.json"
-SIDES_FOLDER = ".punchboard-sides"  # each component's kept sides (side_store.py)
+SIDES_FOLDER = ".punchboard-sides"  # each component's kept sides (punchboard/incremental/side_store.py)
 CACHE_VERSION = 1
-STYLE_FILES = ("sheet.yaml", "board_tiling.yaml", "sizes.yaml")
-RENDER_OPTIONS = ("paper", "backs", "duplex_offset", "print_shop", "print_shop_preset", "proof", "bleed_mm", "packing", "stamp_label", "unprintable_mm", "cut")
+# the combined PDF's own pages, kept by the cache itself (BuildCache.remember), sealed
+FRONT_FILE = ".front.pdf.keep"  # the combined PDF's cover, bill of materials and calibration pages, as last drawn
+BLANK_FILE = ".blank.pdf.keep"  # its blank reverse page
 
 
-def _digest_files(paths: list[Path]) -> str:
+def digest_files(paths: list[Path]) -> str:
     """One digest of the files' names and contents (each file's read only when it may have changed)."""
     sha = hashlib.sha256()
     for path in paths:
         sha.update(f"{path.name}\0{file_digest(path) or '<missing>'}\0".encode())
     return sha.hexdigest()
-
-
-@lru_cache(maxsize=1)
-def code_digest() -> str:
-    """punchboard's and the generator's own source: a code change invalidates every output."""
-    import punchboard.generator
-
-    generator = Path(punchboard.generator.__file__).resolve().parent
-    sources = sorted(PACKAGE.rglob("*.py")) + sorted(generator.rglob("*.py"))
-    return _digest_files(sources)
-
-
-def _options_key(options: BuildOptions) -> dict[str, Any]:
-    values = asdict(options)
-    return {name: values[name] for name in RENDER_OPTIONS}
-
-
-def build_digest(game: Game, options: BuildOptions) -> str:
-    """What every component of a game shares: code, sheet style, paper, options, title, palette."""
-    paper = LAYOUTS / "paper" / f"{options.paper}.yaml"
-    files = [LAYOUTS / name for name in STYLE_FILES] + [paper]
-    shared = {
-        "code": code_digest(),
-        "files": _digest_files(files),
-        "options": _options_key(options),
-        "game": [game.id, game.title, sorted(game.palette.items()), list(game.designers)],
-        "icons": [sorted(game.icons), _digest_files([game.icons[name] for name in sorted(game.icons)])],
-    }
-    return hashlib.sha256(json.dumps(shared, sort_keys=True).encode()).hexdigest()
-
-
-def component_inputs(game: Game, component: Component) -> list[Path]:
-    """Every file the component's pages are drawn from."""
-    files: list[Path] = list(component.inputs)
-    for name in sorted(component.layouts()):
-        layout = game.layouts[name]
-        files.extend(layout.chain)
-        files.extend(sorted(layout.fonts.values()))
-        sources = {str(e.props["src"]) for e in layout.elements if e.type == "image" and "src" in e.props}
-        if not sources:
-            continue
-        for piece in component.pieces:
-            for side in (piece.face, piece.back):
-                if side is None or side.layout != name:
-                    continue
-                fields = {**piece.fields, **side.fields}
-                for src in sources:
-                    found = side_image(bind(src, fields).strip(), layout, (game.folder,))
-                    if found is not None:
-                        files.append(found)
-    return sorted({resolved(path) for path in files})  # resolved: 'game' and '/abs/game' are one game
 
 
 def group_fingerprint(name: str, members: dict[str, str], shared: str) -> str:
@@ -101,15 +42,8 @@ def group_fingerprint(name: str, members: dict[str, str], shared: str) -> str:
 
 def side_salt(shared: str) -> str:
     """What every side is drawn from besides its layout, fonts, pictures and fields (draw/kept.py), given the
-    :func:`build_digest` every component shares (code, sheet style, paper, options, title, palette, icons)."""
+    ``build_digest`` (generator/digests.py) every component shares (code, sheet style, paper, options, title, palette, icons)."""
     return "sides:" + shared
-
-
-def component_fingerprint(game: Game, component: Component, shared: str) -> str:
-    sha = hashlib.sha256(shared.encode())
-    sha.update(component.id.encode())
-    sha.update(_digest_files(component_inputs(game, component)).encode())
-    return sha.hexdigest()
 
 
 @dataclass
@@ -134,7 +68,7 @@ class BuildCache:
     @classmethod
     def load(cls, folder: Path) -> BuildCache:
         path = folder / CACHE_FILE
-        try:  # a sealed record (plumbing/sealed.py): a damaged one is no cache, and everything is made again
+        try:  # a sealed record (punchboard/incremental/sealed.py): a damaged one is no cache, and everything is made again
             text = (read_sealed(path) or b"").decode("utf-8")
             data = json.loads(text)
             if data.get("version") != CACHE_VERSION:
