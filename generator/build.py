@@ -23,9 +23,9 @@ from punchboard.incremental import page_records
 from punchboard.incremental.build_cache import (
     BLANK_FILE,
     FRONT_FILE,
-    SIDES_FOLDER,
     BuildCache,
     CachedComponent,
+    drop_torn_writes,
     group_fingerprint,
     side_salt,
 )
@@ -304,8 +304,7 @@ def _build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
                 made[0].side_prints = {}  # the print's fingerprints are taken from the drawing
         return made[0]
 
-    for leftover in [*folder.glob(".*.part"), *(folder / SIDES_FOLDER).glob(".*.part")]:  # from a build killed mid-write
-        leftover.unlink(missing_ok=True)
+    drop_torn_writes(folder)  # from a build killed mid-write
     cache = BuildCache.load(folder)
     shared = build_digest(game, options)
     rendered, reused, warnings, entries, side_prints, side_counts = _draw_components(game, folder, options, cache, shared, context)

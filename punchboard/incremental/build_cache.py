@@ -23,6 +23,13 @@ FRONT_FILE = ".front.pdf.keep"  # the combined PDF's cover, bill of materials an
 BLANK_FILE = ".blank.pdf.keep"  # its blank reverse page
 
 
+def drop_torn_writes(folder: Path) -> None:
+    """Remove what a build killed mid-write left in the game's output ``folder`` and its kept sides: files named
+    like a write under way (``.NAME.….part``: atomicio's, side_store.py's), which no reader takes."""
+    for leftover in [*folder.glob(".*.part"), *(folder / SIDES_FOLDER).glob(".*.part")]:
+        leftover.unlink(missing_ok=True)
+
+
 def digest_files(paths: list[Path]) -> str:
     """One digest of the files' names and contents (each file's read only when it may have changed)."""
     sha = hashlib.sha256()

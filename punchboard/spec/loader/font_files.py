@@ -72,7 +72,7 @@ def locate(file: str, layout_dir: Path, game_folder: Path) -> tuple[Path, bool]:
 
 def stamps(fonts: Mapping[str, Any], layout_dir: Path, game_folder: Path) -> tuple[tuple[str, Path, Stamp | None], ...]:
     """Each face a layout file names with its file and that file's stamp (None: no such file), as
-    :func:`resolve` would find them, for kept loads (kept.py)."""
+    :func:`resolve` would find them, for kept loads (punchboard/incremental/loads.py)."""
     out = []
     for name, _, file, family, face in wanted(fonts):
         if family is not None:

@@ -121,7 +121,7 @@ class LayoutLoader:
         return layout
 
     def _build_or_keep(self, name: str, path: Path, doc: Document, parent: Layout | None) -> Layout:
-        """The layout built from ``doc``, or the very one of the last load if nothing it comes from changed (kept.py)."""
+        """The layout built from ``doc``, or the very one of the last load if nothing it comes from changed (punchboard/incremental/loads.py)."""
         memo = kept()
         if memo is None:
             return self._build(name, path, doc, parent, self.prop_marks)
