@@ -31,13 +31,14 @@ from punchboard.incremental.build_cache import (
 )
 from punchboard.incremental.file_digest import file_digest
 from punchboard.plumbing.atomicio import write_bytes
-from punchboard.plumbing.paths import GAME_FILE, resolving_once
+from punchboard.plumbing.paths import GAME_FILE, game_output, resolving_once
 from punchboard.plumbing.units import mm
 from punchboard.spec.loader import load_paper
 from punchboard.spec.model import Component, Game
 
 from .digests import build_digest, component_fingerprint
 from .jobs import jobs_for, ordered_map
+from .languages import Borrower
 from .options import BuildOptions
 
 if TYPE_CHECKING:  # the renderers (and reportlab) load only when something must be drawn
@@ -92,23 +93,24 @@ def said_for(report: GameReport, out_dir: Path, options: BuildOptions) -> tuple[
     """What a build prints for one game's report, and whether --preflight strict fails it."""
     from .preflight.findings import count, shown
 
-    lines: list[Said] = [("stderr", f"warning: {message}") for message in shown(report.warnings, options.preflight)]
+    tail = f" (in {options.lang})" if options.lang else ""  # a --lang build's findings name the language
+    lines: list[Said] = [("stderr", f"warning: {message}{tail}") for message in shown(report.warnings, options.preflight)]
     if not options.quiet:
-        lines.append(("stdout", summary(report, out_dir)))
+        lines.append(("stdout", summary(report, out_dir, options.lang)))
     if options.verbose:
         for verb, ids in (("drew", report.rendered), ("reused", report.reused)):
-            lines.extend(("stdout", f"  {verb} {out_dir / report.game / component}.pdf") for component in ids)
+            lines.extend(("stdout", f"  {verb} {game_output(out_dir, report.game, options.lang) / component}.pdf") for component in ids)
         lines.extend(("stdout", f"  {component}: {drawn} distinct side{'' if drawn == 1 else 's'} drawn, {kept} kept from the last build"
                       + (f"; {copied} of {pages} page{'' if pages == 1 else 's'} copied from it" if copied else ""))
                      for component, drawn, kept, copied, pages in report.sides if drawn or kept)
     return lines, options.preflight == "strict" and count(report.warnings) > 0
 
 
-def summary(report: GameReport, out_dir: Path) -> str:
+def summary(report: GameReport, out_dir: Path, lang: str | None = None) -> str:
     drawn = ", ".join(report.rendered) if report.rendered else "nothing"
     reused = f"; reused {len(report.reused)} unchanged" if report.reused else ""
     notes = "".join(f"\n{report.game}: {note}" for note in report.notes)
-    return f"{report.game}: rendered {drawn}{reused} → {out_dir / report.game}{notes}"
+    return f"{report.game}: rendered {drawn}{reused} → {game_output(out_dir, report.game, lang)}{notes}"
 
 
 @contextmanager
@@ -286,7 +288,7 @@ def _build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
         from punchboard.generator.impose.shared_sheets import with_shared_sheets
 
         game = with_shared_sheets(game, options, paper, style)
-    folder = out_dir / game.id
+    folder = game_output(out_dir, game.id, options.lang)
     plan = None
     if options.record_print or options.changed_since or options.stamp:  # plan_print's own test; it loads the renderers
         from .reprint import plan_print
@@ -329,6 +331,13 @@ def _build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
         notes = finish_print(plan, game, context)
     if made:
         warnings.extend(made[0].warnings)
+    from punchboard.generator.draw.glyphs import glyph_warnings  # characters a text's font lacks
+
+    warnings.extend(glyph_warnings(game))
+    if options.lang:  # pieces with no text in this language: drawn in the source language's, said once a build
+        from punchboard.spec.languages import missing_translations
+
+        warnings[:0] = missing_translations(game, options.lang)
     if options.print_shop_preset:  # a service named with --shop: its safe zone, once per build
         from punchboard.generator.preflight.shop_safe import shop_safe
 
@@ -354,6 +363,9 @@ def _draw_components(game: Game, folder: Path, options: BuildOptions, cache: Bui
     entries: dict[str, CachedComponent] = {}
     fingerprints = {c.id: component_fingerprint(game, c, shared) for c in game.printed}
     fresh = {} if options.force else {c.id: cache.fresh(c.id, fingerprints[c.id]) for c in game.printed}
+    borrower = Borrower(folder, options)  # --lang: what the game's other languages drew alike (generator/languages.py)
+    if borrower.caches:
+        fresh.update({c.id: borrower.take(c.id, fingerprints[c.id]) for c in game.printed if fresh.get(c.id) is None})
     # a component reused from the cache was printable when drawn; only the others need the renderers
     printable = [c for c in game.printed if fresh.get(c.id) is not None or c.kind in _kinds()]
     chosen = {c.id for c in printable}
@@ -492,7 +504,7 @@ def _write_combined(context: Callable[[], BuildContext], game: Game, entries: di
             from punchboard.generator.document.pages import render
 
             ctx = context()
-            pdf = render(calibration_pages(ctx.paper, ctx.style, options.backs), game.title, ctx.style,
+            pdf = render(calibration_pages(ctx.paper, ctx.style, options.backs, game.language or "en"), game.title, ctx.style,
                          "duplex calibration", _duplex(options))
             write_bytes(calibration_file, pdf)
             cache.remember(calibration_file.name, front_key)
@@ -502,7 +514,7 @@ def _write_combined(context: Callable[[], BuildContext], game: Game, entries: di
         from punchboard.generator.document.pages import render
 
         ctx = context()
-        blank = render([blank_page(ctx.paper.width, ctx.paper.height)], game.title, ctx.style, "blank")
+        blank = render([blank_page(ctx.paper.width, ctx.paper.height, game.language or "en")], game.title, ctx.style, "blank")
         cache.remember(BLANK_FILE, shared_digest, blank)
     parts = [Part(front)]
     parts += [Part(blank) if key is None else Part(folder / sources[key].file) for key in plan.order]
@@ -530,7 +542,7 @@ def _render_front(ctx: BuildContext, game: Game, contents: list[ContentsLine], s
     from punchboard.generator.impose.grid import printable_margin
 
     options, paper, style = ctx.options, ctx.paper, ctx.style
-    calibration = calibration_pages(paper, style, options.backs) if duplex else []
+    calibration = calibration_pages(paper, style, options.backs, game.language or "en") if duplex else []
     # The bill of materials is the cover's reverse in duplex modes, so both stay one sheet.
     front = [
         cover_page(game, paper, style, options, contents, sections),

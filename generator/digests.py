@@ -21,6 +21,7 @@ from punchboard.plumbing.paths import LAYOUTS, PACKAGE, resolved
 from punchboard.spec.binding import bind
 from punchboard.spec.images import side_image
 from punchboard.spec.model import Component, Game
+from punchboard.spec.repeats import input_files
 
 from .options import BuildOptions
 
@@ -64,6 +65,10 @@ def component_inputs(game: Game, component: Component) -> list[Path]:
         layout = game.layouts[name]
         files.extend(layout.chain)
         files.extend(sorted(layout.fonts.values()))
+        if any(e.type in ("repeat", "grid") for e in layout.elements):  # their CSV files and pictures (spec/repeats.py)
+            files.extend(path for piece in component.pieces for side in (piece.face, piece.back)
+                         if side is not None and side.layout == name
+                         for path in input_files(layout, {**piece.fields, **side.fields}, game.folder))
         sources = {str(e.props["src"]) for e in layout.elements if e.type == "image" and "src" in e.props}
         if not sources:
             continue
@@ -83,4 +88,15 @@ def component_fingerprint(game: Game, component: Component, shared: str) -> str:
     sha = hashlib.sha256(shared.encode())
     sha.update(component.id.encode())
     sha.update(_digest_files(component_inputs(game, component)).encode())
+    sha.update(_translated_into(game, component).encode())
     return sha.hexdigest()
+
+
+def _translated_into(game: Game, component: Component) -> str:
+    """The model's language when ``component`` has text of its own in it (its files hold every language, so they
+    cannot tell a translated component from its source); "" when it reads as in the source language, so a
+    component no language changes has one fingerprint in every language and is drawn once (generator/languages.py)."""
+    translations = component.translations
+    if translations is None or not game.languages or game.language in ("", game.languages[0]):
+        return ""
+    return game.language if game.language in translations.entries or game.language in translations.names else ""

@@ -32,3 +32,5 @@ class BuildOptions:
     colour: str | None = None  # --colour rgb | cmyk (None: the shop preset's, else rgb); generator/press/
     pdfx: str | None = None  # --pdfx 1a | none (None: the shop preset's)
     icc: str | None = None  # --icc: the CMYK output profile (None: layouts/press.yaml's)
+    lang: str | None = None  # --lang: the language built, written under OUT/<game>/<lang>/ (None: OUT/<game>/)
+    rich_black: bool = False  # --rich-black: large black areas as layouts/press.yaml's rich black (generator/press/)

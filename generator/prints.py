@@ -62,9 +62,11 @@ from punchboard.plumbing.atomicio import write_text
 from punchboard.spec.binding import bind
 from punchboard.spec.images import side_image
 from punchboard.spec.model import PRINTED_KINDS, Component, Game, Paper, Piece, Side
+from punchboard.spec.repeats import input_files
 
 from .digests import RENDER_OPTIONS, build_digest, component_fingerprint
 from .jobs import jobs_for, ordered_map
+from .languages import siblings
 from .options import BuildOptions
 
 if TYPE_CHECKING:  # the renderers load only when a side has to be drawn
@@ -456,6 +458,8 @@ def _inputs_key(ctx: BuildContext, shared: str, piece: Piece, size: tuple[float,
             if element.type == "image" and "src" in element.props:
                 found = side_image(bind(element.props["src"], fields).strip(), layout, (ctx.game.folder,))
                 sha.update(files.digest(found).encode() if found is not None else b"<none>")
+        for path in input_files(layout, fields, ctx.game.folder):  # a repeat's or grid's CSV and pictures
+            sha.update(files.digest(path).encode())
     return sha.hexdigest()
 
 
@@ -521,7 +525,11 @@ def fingerprint_game(game: Game, options: BuildOptions, paper: Paper, style: She
     shared = build_digest(game, options)
     keys = {c.id: component_fingerprint(game, c, shared) for c in components}
     key = hashlib.sha256("".join(f"{c.id}:{keys[c.id]}\n" for c in components).encode()).hexdigest()
-    known = memo.components or {}
+    known: dict[str, tuple[str, tuple[PiecePrint, ...], dict[str, str]]] = dict(memo.components or {})
+    for sibling in [] if legacy else siblings(folder, options):  # a --lang build: what the game's others took
+        for cid, theirs in (_load_memo(prints_folder(sibling) / MEMO_FILE).components or {}).items():
+            if cid in keys and theirs[0] == keys[cid] and (cid not in known or known[cid][0] != keys[cid]):
+                known[cid] = theirs
     if memo.game == key and all(c.id in known for c in components):
         return Fingerprints(tuple(p for c in components for p in known[c.id][1]), key, known, False)
 

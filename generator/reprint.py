@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from punchboard.plumbing.atomicio import write_bytes
 from punchboard.plumbing.units import to_mm
+from punchboard.plumbing.words import ENGLISH, N_, words
 from punchboard.spec.model import Component, Game, Paper
 
 from . import prints
@@ -36,11 +37,11 @@ if TYPE_CHECKING:  # the renderers load only when a reprint PDF is written
 
 DUPLEX = ("duplex-long", "duplex-short")
 WHAT = {
-    "face": "face",
-    "back": "back",
-    "both": "face and back",
-    "added": "new: whole piece",
-    "removed": "take out",
+    "face": N_("face"),
+    "back": N_("back"),
+    "both": N_("face and back"),
+    "added": N_("new: whole piece"),
+    "removed": N_("take out"),
 }
 
 
@@ -207,7 +208,7 @@ def finish_print(plan: PrintPlan | None, game: Game, context: Callable[[], Build
 # ---------------------------------------------------------------- the reprint PDF
 
 
-def _groups(ctx: BuildContext, component: Component, swaps: Sequence[Swap]) -> list[tuple[BuildContext, Component]]:
+def _groups(ctx: BuildContext, component: Component, swaps: Sequence[Swap], lang: str = ENGLISH) -> list[tuple[BuildContext, Component]]:
     """The component cut down to its changed pieces: whole or face-only pieces, then backs printed alone."""
     from punchboard.generator.impose.context import BuildContext
     from punchboard.generator.impose.tiles import mirrored_cells
@@ -233,26 +234,28 @@ def _groups(ctx: BuildContext, component: Component, swaps: Sequence[Swap]) -> l
         bleed = to_mm(prints.side_bleed(ctx, component))
         back_ctx = BuildContext(ctx.game, ctx.paper, replace(ctx.options, bleed_mm=bleed), ctx.style, ctx.warnings)
         shape = mirrored_shape(component.shape, True, False) if component.shape is not None else None
-        cut = replace(component, name=f"{component.name} — backs", pieces=tuple(backs), shape=shape)
+        cut = replace(component, name=words(lang).text("{component} — backs", component=component.name), pieces=tuple(backs), shape=shape)
         groups.append((back_ctx, cut))
     return groups
 
 
-def _lines(game: Game, swaps: Sequence[Swap], backs_mode: str) -> list[SwapLine]:
+def _lines(game: Game, swaps: Sequence[Swap], backs_mode: str, lang: str = ENGLISH) -> list[SwapLine]:
     from punchboard.generator.document.swap_page import SwapLine
 
+    w = words(lang)
     names = {c.id: c.name for c in game.components}
     lines = []
     for swap in swaps:
-        note = WHAT[swap.what]
+        note = w.text(WHAT[swap.what])
         if swap.what == "back" and backs_mode == "none":
-            note += " (not printed: --backs none)"
+            note += " " + w.text("(not printed: --backs none)")
         lines.append(SwapLine(swap.what, swap.count, swap.name, names.get(swap.component, swap.component), note))
     return lines
 
 
-def reprint_pdf(ctx: BuildContext, plan: PrintPlan, swaps: Sequence[Swap]) -> bytes:
-    """The swap list, then the changed pieces. No dates: the same prints give the same bytes."""
+def reprint_pdf(ctx: BuildContext, plan: PrintPlan, swaps: Sequence[Swap], lang: str | None = None) -> bytes:
+    """The swap list, then the changed pieces. No dates: the same prints give the same bytes.
+    Its own words are in ``lang`` (default: the game's language, else English)."""
     from punchboard.generator.document.assemble import Part, assemble
     from punchboard.generator.document.cover import blank_page
     from punchboard.generator.document.pages import render
@@ -261,19 +264,22 @@ def reprint_pdf(ctx: BuildContext, plan: PrintPlan, swaps: Sequence[Swap]) -> by
 
     game, options, style = ctx.game, ctx.options, ctx.style
     assert plan.base is not None
+    w = words(lang or game.language)
     if plan.number == plan.base.number:
-        heading = f"This build compared with print {plan.base.number}: it draws what print {plan.number} drew"
+        heading = w.text("This build compared with print {base}: it draws what print {number} drew", base=plan.base.number, number=plan.number)
     else:
-        heading = f"Print {plan.number} compared with print {plan.base.number}"
-    stamp = f"Reprinted pieces carry the stamp {options.stamp_label} in their lower-right corner." if options.stamp_label else ""
-    pages = swap_pages(game.title, heading, _lines(game, swaps, options.backs), stamp, ctx.paper, style)
+        heading = w.text("Print {number} compared with print {base}", number=plan.number, base=plan.base.number)
+    stamp = ""
+    if options.stamp_label:
+        stamp = w.text("Reprinted pieces carry the stamp {stamp} in their lower-right corner.", stamp=options.stamp_label)
+    pages = swap_pages(game.title, heading, _lines(game, swaps, options.backs, w.lang), stamp, ctx.paper, style, w.lang)
     duplex = options.backs in DUPLEX and not options.print_shop
     parts = []
     for component in game.printed:
         mine = [s for s in swaps if s.component == component.id and s.what != "removed"]
         if not mine or component.kind not in KINDS:
             continue
-        for group_ctx, cut in _groups(ctx, component, mine):
+        for group_ctx, cut in _groups(ctx, component, mine, w.lang):
             component_pages = KINDS[cut.kind](group_ctx, game, cut, group_ctx.options)
             if not component_pages:
                 continue
@@ -281,5 +287,5 @@ def reprint_pdf(ctx: BuildContext, plan: PrintPlan, swaps: Sequence[Swap]) -> by
             parts.append(Part(render(component_pages, game.title, style, f"reprint: {cut.name}"), duplex and "back" not in roles))
     # In duplex the swap list gets blank reverses so the first pieces start on a fresh sheet.
     parts.insert(0, Part(render(pages, game.title, style, "reprint: swap list"), duplex and bool(parts)))
-    blank = render([blank_page(ctx.paper.width, ctx.paper.height)], game.title, style, "blank")
+    blank = render([blank_page(ctx.paper.width, ctx.paper.height, w.lang)], game.title, style, "blank")
     return assemble(parts, blank, game.title, "reprint")

@@ -65,18 +65,27 @@ def build(game: GameLike, out: str | PathLike[str] = "output", **options: Any) -
     ``game`` is a loaded :class:`Game`, a folder or a bundled id. Keyword options are the build
     flags: ``paper`` ("letter", "a4", …), ``backs`` ("duplex-long", "duplex-short", "gutterfold",
     "separate", "none"), ``duplex_offset`` ((x, y) in mm), ``print_shop``, ``print_shop_preset``, ``bleed_mm``, ``proof``, ``packing``
-    ("spaced" or "touching"), ``force`` (redraw everything). Builds are incremental, as on the
-    command line. The report has ``rendered`` and ``reused`` component ids and the ``warnings``
-    the CLI would print (text that does not fit, …); nothing is printed.
+    ("spaced" or "touching"), ``force`` (redraw everything), and the press options ``colour``
+    ("cmyk": also write ``out/<game id>/press/``), ``pdfx`` ("1a"), ``icc`` (a CMYK profile's path)
+    and ``rich_black``, as ``--colour``, ``--pdfx``, ``--icc`` and ``--rich-black`` (a shop preset
+    that asks for CMYK writes the press files too). Builds are incremental, as on the
+    command line. The report has ``rendered`` and ``reused`` component ids, the ``warnings``
+    the CLI would print (text that does not fit, colours outside the press gamut, …) and its
+    ``notes`` (the press files written); nothing is printed. A bad press option raises ``ValueError``.
     """
     from punchboard.generator.build import build_game
     from punchboard.generator.options import BuildOptions
+    from punchboard.generator.press.run import options_problem, with_press
 
     known = {f.name for f in dataclass_fields(BuildOptions)}
     unknown = sorted(set(options) - known)
     if unknown:
         raise TypeError(f"build() got unknown option(s) {', '.join(unknown)}; expected some of {', '.join(sorted(known))}")
-    return build_game(_game(game), Path(out), BuildOptions(**{"quiet": True, **options}))
+    chosen = BuildOptions(**{"quiet": True, **options})
+    if problem := options_problem(chosen):
+        raise ValueError(problem)
+    loaded = _game(game)
+    return with_press(loaded, Path(out), build_game(loaded, Path(out), chosen), chosen)
 
 
 def verify(game: GameLike, *, variant: str | None = None, players: int | None = None, trials: int = 20000,

@@ -22,7 +22,8 @@ START, END = "<!-- module map: start (tools/architecture_map.py) -->", "<!-- mod
 ROOMS = (
     ("punchboard/spec", "punchboard.spec"), ("punchboard/spec/loader", "punchboard.spec.loader"),
     ("punchboard/plumbing", "punchboard.plumbing"), ("punchboard/incremental", "punchboard.incremental"),
-    ("generator/draw", "punchboard.generator.draw"), ("generator/impose", "punchboard.generator.impose"),
+    ("generator/draw", "punchboard.generator.draw"), ("generator/draw/effects", "punchboard.generator.draw.effects"),
+    ("generator/impose", "punchboard.generator.impose"),
     ("generator/document", "punchboard.generator.document"), ("generator/export", "punchboard.generator.export"),
     ("generator/press", "punchboard.generator.press"), ("generator/preflight", "punchboard.generator.preflight"),
     ("generator", "punchboard.generator"),
@@ -38,7 +39,7 @@ ROOMS = (
 INCREMENTAL_ROOM = "punchboard/incremental"
 INCREMENTAL = frozenset({
     *(str(p.relative_to(ROOT)) for p in (ROOT / INCREMENTAL_ROOM).glob("*.py") if p.name != "__init__.py"),
-    "generator/digests.py", "generator/warm_sides.py",
+    "generator/digests.py", "generator/warm_sides.py", "generator/languages.py",
     "generator/draw/kept.py", "generator/draw/packed_forms.py",
     "generator/document/kept_pages.py", "generator/document/kept_runs.py",
     "generator/export/kept_images.py",

@@ -41,15 +41,39 @@ def number_values(numbers: Sequence[RuleNumber]) -> dict[str, Any]:
     return values
 
 
-def rulebook_text(game: Game) -> tuple[Path | None, str]:
-    """The rulebook file named by game.yaml, looked up from the game folder and the folders above it."""
-    if not game.rulebook:
+def rulebook_text(game: Game, rulebook: str | None = None) -> tuple[Path | None, str]:
+    """The rulebook file named by game.yaml (or ``rulebook``: its rulebook@lang), looked up from the game folder and
+    the folders above it."""
+    name = game.rulebook if rulebook is None else rulebook
+    if not name:
         return None, ""
     for base in (game.folder, *game.folder.parents):
-        candidate = base / game.rulebook
+        candidate = base / name
         if candidate.is_file():
             return candidate, candidate.read_text(encoding="utf-8", errors="replace")
     return None, ""
+
+
+def _translated_quotes(game: Game, numbers: Sequence[RuleNumber]) -> list[Finding]:
+    """Each quote@lang checked against game.yaml's rulebook@lang, as the source quotes against the rulebook: the
+    same findings for every language the model is in (the verifier is language-blind)."""
+    findings: list[Finding] = []
+    for lang, rulebook in sorted(game.rulebooks.items()):
+        quoted = [number for number in numbers if lang in number.quotes]
+        if not quoted:
+            continue
+        path, text = rulebook_text(game, rulebook)
+        if path is None:
+            findings.append(Finding("rulebook numbers", f"quotes in {lang} not checked: the rulebook file '{rulebook}' "
+                                    f"(game.yaml rulebook@{lang}) is not found from the game folder", "warn"))
+            continue
+        squashed = _squash(text)
+        for number in quoted:
+            quote = number.quotes[lang]
+            if _squash(quote) not in squashed:
+                findings.append(Finding(f"rulebook number {number.name}", f"the quote \"{quote}\" is not in the "
+                                        f"rulebook {path.name} ({number.source}, quote@{lang})", "warn"))
+    return findings
 
 
 def _squash(text: str) -> str:
@@ -64,6 +88,7 @@ def check_numbers(game: Game, numbers: Sequence[RuleNumber]) -> list[Finding]:
             # kind (verify --strict fails on it)
             findings.append(Finding(f"rulebook number {name}", "stated with different values: "
                                     + "; and ".join(_stated(n) for n in stated), "contradiction"))
+    findings.extend(_translated_quotes(game, numbers))
     numbers = [n for n in numbers if n.quote]  # a stated total without a quote is checked by its sum instead
     for number in numbers:
         if not states(number.quote, number.value):  # in digits or in words ("Deal one card": 1)

@@ -1,7 +1,11 @@
-"""Redraw docs/images/press-proof.png for docs/how-to/print-shop-cmyk.md: one card built with
-``--colour cmyk``, its RGB page (left) and its press page (right), both rendered by Ghostscript; the press page's
-CMYK is shown through the same profile it was converted with (Ghostscript's default CMYK profile), so the right
-half is what the press prints, as a screen shows it.
+"""Redraw docs/images/press-proof.png and docs/images/press-soft-proof.png for docs/how-to/print-shop-cmyk.md.
+
+press-proof.png: one card built with ``--shop drivethrucards``, its RGB page (left) and its press page (right), both
+rendered by Ghostscript; the press page's CMYK is shown through the same profile it was converted with
+(Ghostscript's default CMYK profile), so the right half is what the press prints, as a screen shows it.
+
+press-soft-proof.png: the same card's ``punchboard images --proof-cmyk`` output: its RGB image (left) and its soft
+proof (right), the image converted to CMYK through the press profile and back (generator/press/proof.py).
 
     .venv/bin/python docs/images/press_proof.py
 """
@@ -40,6 +44,21 @@ def _render(pdf: Path, target: Path) -> Image.Image:
         return image.convert("RGB")
 
 
+def _side_by_side(left: Image.Image, right: Image.Image, target: Path) -> None:
+    sheet = Image.new("RGB", (left.width + right.width + GAP, max(left.height, right.height)), (255, 255, 255))
+    sheet.paste(left, (0, 0))
+    sheet.paste(right, (left.width + GAP, 0))
+    sheet.save(target, optimize=True)
+
+
+def _soft_proof(folder: Path, out: Path) -> None:
+    subprocess.run([sys.executable, "-m", "punchboard", "images", str(folder), "--out", str(out), "--quiet", "--dpi", str(DPI),
+                    "--proof-cmyk"], check=True, timeout=300)
+    name = "cards/001-press-proof-front.png"
+    with Image.open(out / "proof" / "images" / name) as rgb, Image.open(out / "proof" / "soft-proof" / name) as proof:
+        _side_by_side(rgb.convert("RGB"), proof.convert("RGB"), HERE / "press-soft-proof.png")
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "proof"
@@ -51,10 +70,8 @@ def main() -> None:
                         "drivethrucards"], check=True, timeout=300)
         rgb = _render(out / "proof" / "cards.pdf", Path(tmp) / "rgb.png")
         cmyk = _render(out / "proof" / "press" / "cards.pdf", Path(tmp) / "cmyk.png")
-    sheet = Image.new("RGB", (rgb.width + cmyk.width + GAP, max(rgb.height, cmyk.height)), (255, 255, 255))
-    sheet.paste(rgb, (0, 0))
-    sheet.paste(cmyk, (rgb.width + GAP, 0))
-    sheet.save(HERE / "press-proof.png", optimize=True)
+        _soft_proof(folder, Path(tmp) / "images")
+    _side_by_side(rgb, cmyk, HERE / "press-proof.png")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,8 @@ from punchboard.generator.options import BuildOptions
 from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.plumbing.units import mm
-from punchboard.spec.bom import bill_of_materials
+from punchboard.plumbing.words import ENGLISH, Words, words
+from punchboard.spec.bom import KIND_NAMES, bill_of_materials
 from punchboard.spec.loader import load_paper
 from punchboard.spec.model import Game
 
@@ -30,6 +31,7 @@ BODY_FONT = "Vera"
 INK = "#111111"
 GREY = "#555555"
 RULE = "#bbbbbb"
+LABEL_SIZE = 7.5  # the column labels' size, when they fit their column
 
 
 def sheets_of_paper(roles: Sequence[str], backs: str) -> int:
@@ -67,6 +69,8 @@ def bom_with_sheets(game: Game, roles_by_component: Mapping[str, Sequence[str]],
             _against_bound(entry, bounds[entry["id"]])
     bom["paper"] = options.paper
     bom["backs"] = options.backs
+    if game.language not in ("", ENGLISH):  # the language the bill's page is written in (none: English)
+        bom["language"] = game.language
     shared: list[dict[str, Any]] = [
         {"name": name, "components": list(members), "pages": len(roles), "sheets": sheets_of_paper(roles, options.backs)}
         for name, (members, roles) in (groups or {}).items()
@@ -126,86 +130,120 @@ def planned_bom(game: Game, options: BuildOptions) -> dict[str, Any]:
     return bom_with_sheets(game, roles, options, groups)
 
 
-def bom_page(bom: Mapping[str, Any], width: float, height: float, margin: float, footer_height: float) -> Page:
-    """A page listing every printed component (pieces, sheets) and every bought supply."""
+def bom_page(bom: Mapping[str, Any], width: float, height: float, margin: float, footer_height: float,
+             lang: str | None = None) -> Page:
+    """A page listing every printed component (pieces, sheets) and every bought supply, in ``lang``
+    (default: the bill's ``language``, which :func:`bom_with_sheets` sets from the game; else English)."""
+
+    w = words(lang or bom.get("language"))
 
     def draw(canvas: Canvas) -> None:
-        draw_bom(canvas, bom, Rect(margin + mm(5), margin + footer_height + mm(5), width - 2 * margin - mm(10), height - 2 * margin - footer_height - mm(10)))
+        draw_bom(canvas, bom, Rect(margin + mm(5), margin + footer_height + mm(5), width - 2 * margin - mm(10), height - 2 * margin - footer_height - mm(10)), w.lang)
 
     band = FooterBand(Rect(margin, margin, width - 2 * margin, footer_height))
-    return Page(width, height, draw, "bill of materials", "", band, role="other")
+    return Page(width, height, draw, w.text("bill of materials"), "", band, role="other", meta={"lang": w.lang})
 
 
-def draw_bom(canvas: Canvas, bom: Mapping[str, Any], box: Rect) -> None:
+def draw_bom(canvas: Canvas, bom: Mapping[str, Any], box: Rect, lang: str | None = None) -> None:
+    """The bill of materials drawn into ``box``, in ``lang`` (default: the bill's ``language``)."""
+    w = words(lang or bom.get("language"))
     y = box.top - 18
     canvas.setFillColor(INK)
-    y = _wrapped(canvas, f"{bom['title']} — bill of materials", box.x, y, box.right, TITLE_FONT, 18, INK, min_size=12) - 16
+    y = _wrapped(canvas, w.text("{title} — bill of materials", title=bom["title"]), box.x, y, box.right, TITLE_FONT, 18, INK, min_size=12) - 16
     players = bom["players"]
     span = f"{players['min']}–{players['max']}" if players["min"] != players["max"] else str(players["min"])
-    sheets = bom.get("total_sheets", 0)
-    y = _wrapped(canvas, f"{span} players · paper {bom.get('paper', '?')} · backs {bom.get('backs', '?')} · "
-                 f"{plural(sheets, 'sheet')} in all{bound_phrase(bom)}", box.x, y, box.right, BODY_FONT, 9, GREY) - 26
+    summary = w.text("{players} players · paper {paper} · backs {backs} · {sheets} in all", players=span,
+                     paper=bom.get("paper", "?"), backs=bom.get("backs", "?"),
+                     sheets=w.plural(bom.get("total_sheets", 0), "{count} sheet", "{count} sheets"))
+    y = _wrapped(canvas, summary + bound_phrase(bom, w.lang), box.x, y, box.right, BODY_FONT, 9, GREY) - 26
     columns = (box.x, box.x + mm(18), box.x + mm(36), box.x + mm(54), box.x + mm(72))
-    y = _heading(canvas, "Printed components", ("pieces", "sheets", "area bound", "pages", "component"), columns, y, box)
+    labels = (w.text("pieces"), w.text("sheets"), w.text("area bound"), w.text("pages"), w.text("component"))
+    y = _heading(canvas, w.text("Printed components"), labels, columns, y, box)
     for entry in bom["components"]:
         if not entry.get("printed", True):
             continue
-        canvas.setFont(BODY_FONT, 10)
-        canvas.setFillColor(INK)
-        canvas.drawRightString(columns[1] - mm(4), y, str(entry["count"]))
-        canvas.drawRightString(columns[2] - mm(4), y, str(entry.get("sheets", "")))
-        canvas.drawRightString(columns[3] - mm(4), y, f"{entry['area_bound']:.2f}" if "area_bound" in entry else "")
-        canvas.drawRightString(columns[4] - mm(4), y, str(entry.get("pages", "")))
-        sides = ", two-sided" if entry["two_sided"] else ""
-        y = _wrapped(canvas, f"{entry['name']} ({entry['kind']}{sides})", columns[4], y, box.right, BODY_FONT, 10, INK) - 12
-        if len(entry["breakdown"]) > 1:
-            parts = ", ".join(f"{b['label']}: {b['count']}" for b in entry["breakdown"])
-            y = _wrapped(canvas, f"by {entry['by']}: {parts}", columns[4] + mm(3), y + 1, box.right, BODY_FONT, 7.5, GREY) - 11
-        if "bleed_note" in entry:
-            y = _wrapped(canvas, f"bleed: {entry['bleed_note']}", columns[4] + mm(3), y + 1, box.right, BODY_FONT, 7.5, GREY) - 11
+        y = _component(canvas, entry, columns, y, box, w)
         if y < box.y + 60:
             break
     for group in bom.get("print_groups", []):
-        bound = f", area bound {group['area_bound']:.2f}" if "area_bound" in group else ""
-        y = _wrapped(canvas, f"Print group {group['name']}: {', '.join(group['components'])} share "
-                     f"{plural(group['sheets'], 'sheet')} ({plural(group['pages'], 'page')}{bound}) in the print-and-play PDF",
-                     columns[0], y, box.right, BODY_FONT, 8, GREY) - 11
-        if "bleed_note" in group:
-            y = _wrapped(canvas, f"bleed: {group['bleed_note']}", columns[0] + mm(3), y, box.right, BODY_FONT, 7.5, GREY) - 11
-        if "keep_apart" in group:
-            y = _wrapped(canvas, group["keep_apart"], columns[0] + mm(3), y, box.right, BODY_FONT, 7.5, GREY) - 11
+        y = _group(canvas, group, columns, y, box, w)
     y -= 14
-    y = _heading(canvas, "Bought supplies", ("count", "", "", "", "item"), columns, y, box)
+    y = _heading(canvas, w.text("Bought supplies"), (w.text("count"), "", "", "", w.text("item")), columns, y, box)
     canvas.setFont(BODY_FONT, 10)
     canvas.setFillColor(INK)
     if not bom["supplies"]:
-        canvas.drawString(columns[4], y, "none")
+        canvas.drawString(columns[4], y, w.text("none"))
     for supply in bom["supplies"]:
-        canvas.drawRightString(columns[1] - mm(4), y, str(supply["count"]))
+        canvas.drawRightString(columns[1] - mm(4), y, w.count(supply["count"]))
         notes = f" — {supply['notes']}" if supply["notes"] else ""
         y = _wrapped(canvas, f"{supply['name']}{notes}", columns[4], y, box.right, BODY_FONT, 10, INK) - 12
         canvas.setFont(BODY_FONT, 10)
         canvas.setFillColor(INK)
 
 
-def bound_phrase(bom: Mapping[str, Any]) -> str:
+def _component(canvas: Canvas, entry: Mapping[str, Any], columns: tuple[float, ...], y: float, box: Rect, w: Words) -> float:
+    """One printed component's row of the bill (and its breakdown and bleed lines); the next baseline."""
+    canvas.setFont(BODY_FONT, 10)
+    canvas.setFillColor(INK)
+    canvas.drawRightString(columns[1] - mm(4), y, w.count(entry["count"]))
+    canvas.drawRightString(columns[2] - mm(4), y, w.count(entry["sheets"]) if "sheets" in entry else "")
+    canvas.drawRightString(columns[3] - mm(4), y, w.number(entry["area_bound"], 2) if "area_bound" in entry else "")
+    canvas.drawRightString(columns[4] - mm(4), y, w.count(entry["pages"]) if "pages" in entry else "")
+    kind = w.text(KIND_NAMES.get(entry["kind"], entry["kind"]))
+    sides = w.text("{kind}, two-sided", kind=kind) if entry["two_sided"] else kind
+    y = _wrapped(canvas, f"{entry['name']} ({sides})", columns[4], y, box.right, BODY_FONT, 10, INK) - 12
+    if len(entry["breakdown"]) > 1:
+        parts = ", ".join(f"{b['label']}: {w.count(b['count'])}" for b in entry["breakdown"])
+        y = _wrapped(canvas, w.text("by {field}: {parts}", field=entry["by"], parts=parts), columns[4] + mm(3), y + 1, box.right, BODY_FONT, 7.5, GREY) - 11
+    if "bleed_note" in entry:
+        y = _wrapped(canvas, w.text("bleed: {note}", note=entry["bleed_note"]), columns[4] + mm(3), y + 1, box.right, BODY_FONT, 7.5, GREY) - 11
+    return y
+
+
+def _group(canvas: Canvas, group: Mapping[str, Any], columns: tuple[float, ...], y: float, box: Rect, w: Words) -> float:
+    """A print group's lines of the bill: what shares which sheets; the next baseline."""
+    sheets = w.plural(group["sheets"], "{count} sheet", "{count} sheets")
+    pages = w.plural(group["pages"], "{count} page", "{count} pages")
+    if "area_bound" in group:
+        pages = w.text("{pages}, area bound {bound}", pages=pages, bound=w.number(group["area_bound"], 2))
+    line = w.text("Print group {name}: {components} share {sheets} ({pages}) in the print-and-play PDF",
+                  name=group["name"], components=", ".join(group["components"]), sheets=sheets, pages=pages)
+    y = _wrapped(canvas, line, columns[0], y, box.right, BODY_FONT, 8, GREY) - 11
+    if "bleed_note" in group:
+        y = _wrapped(canvas, w.text("bleed: {note}", note=group["bleed_note"]), columns[0] + mm(3), y, box.right, BODY_FONT, 7.5, GREY) - 11
+    if "keep_apart" in group:
+        y = _wrapped(canvas, group["keep_apart"], columns[0] + mm(3), y, box.right, BODY_FONT, 7.5, GREY) - 11
+    return y
+
+
+def bound_phrase(bom: Mapping[str, Any], lang: str = ENGLISH) -> str:
     """' · area bound 24.45 sheets: 7 over' (nothing when the bill has no bound: print-shop files)."""
     if "area_bound" not in bom:
         return ""
-    return f" · area bound {bom['area_bound']:.2f} sheets (at least {bom['least_sheets']}): {bom['over_bound']} over"
+    w = words(lang)
+    return w.text(" · area bound {bound} sheets (at least {least}): {over} over", bound=w.number(bom["area_bound"], 2),
+                  least=w.count(bom["least_sheets"]), over=w.count(bom["over_bound"]))
 
 
 def _heading(canvas: Canvas, title: str, labels: tuple[str, ...], columns: tuple[float, ...], y: float, box: Rect) -> float:
+    """A section title and its column labels over a rule; a label wider than its column (a longer language's)
+    is set smaller so it does not run into the next. Returns the first row's baseline."""
     canvas.setFillColor(INK)
     canvas.setFont(TITLE_FONT, 12)
     canvas.drawString(box.x, y, title)
     y -= 14
-    canvas.setFont(BODY_FONT, 7.5)
+    canvas.setFont(BODY_FONT, LABEL_SIZE)
     canvas.setFillColor(GREY)
     last = len(labels) - 1
     for index, label in enumerate(labels):
         if index < last:
+            room = columns[index + 1] - columns[index] - mm(2)  # 2 mm clear of the label before
+            size = min(LABEL_SIZE, LABEL_SIZE * room / max(1.0, fonts.width(label, BODY_FONT, LABEL_SIZE)))
+            if size < LABEL_SIZE:
+                canvas.setFont(BODY_FONT, size)
             canvas.drawRightString(columns[index + 1] - mm(4), y, label)
+            if size < LABEL_SIZE:
+                canvas.setFont(BODY_FONT, LABEL_SIZE)
         else:
             canvas.drawString(columns[last], y, label)
     canvas.setStrokeColor(RULE)

@@ -15,12 +15,15 @@ from punchboard.generator.impose.style import SheetStyle
 from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.plumbing.units import mm, to_mm
+from punchboard.plumbing.words import ENGLISH, words
 from punchboard.spec.model import Paper
 
 from .pages import FooterBand, Page
 
 
-def calibration_pages(paper: Paper, style: SheetStyle, mode: str) -> list[Page]:
+def calibration_pages(paper: Paper, style: SheetStyle, mode: str, lang: str = ENGLISH) -> list[Page]:
+    """The calibration sheet's two pages for back mode ``mode``, its words in ``lang``."""
+    w = words(lang)
     steps, step = style.calibration_steps, style.calibration_step
     n = 2 * steps + 1
     m, f = printable_margin(paper, style), style.footer_height
@@ -43,11 +46,12 @@ def calibration_pages(paper: Paper, style: SheetStyle, mode: str) -> list[Page]:
     def front(canvas: Canvas) -> None:
         canvas.setFont(bold, 12)
         canvas.setFillColor("#000000")
-        canvas.drawString(m + mm(2), paper.height - m - mm(6), f"Duplex calibration ({mode})")
-        canvas.setFont(font, 7.5)
-        canvas.drawString(m + mm(2), paper.height - m - mm(10.5),
-                          "Print both pages duplex at 100 %. Against a light, find the crosshair centred in its circle; "
-                          "use that cell's X,Y as --duplex-offset.")
+        canvas.drawString(m + mm(2), paper.height - m - mm(6), w.text("Duplex calibration ({mode})", mode=mode))
+        advice = w.text("Print both pages duplex at 100 %. Against a light, find the crosshair centred in its circle; "
+                        "use that cell's X,Y as --duplex-offset.")
+        room = paper.width - 2 * m - mm(4)  # a longer language's line shrinks to stay on the page
+        canvas.setFont(font, min(7.5, 7.5 * room / max(1.0, fonts.width(advice, font, 7.5))))
+        canvas.drawString(m + mm(2), paper.height - m - mm(10.5), advice)
         canvas.setLineWidth(0.4)
         for rect, ox, oy in cells():
             cx, cy = rect.center
@@ -57,6 +61,7 @@ def calibration_pages(paper: Paper, style: SheetStyle, mode: str) -> list[Page]:
             canvas.circle(cx, cy, min(mm(step) * 0.5, cell * 0.2), stroke=1, fill=0)
             canvas.circle(cx, cy, cell * 0.3, stroke=1, fill=0)
             canvas.setFont(font, 5.5)
+            # the label is what --duplex-offset X,Y takes: a point before the decimals in every language
             canvas.drawCentredString(cx, rect.y + 2.5, f"{to_mm(ox * step):+.1f},{to_mm(oy * step):+.1f}")
 
     def back(canvas: Canvas) -> None:
@@ -75,7 +80,9 @@ def calibration_pages(paper: Paper, style: SheetStyle, mode: str) -> list[Page]:
             canvas.line(cx, cy - arm, cx, cy + arm)
 
     mirrored = footer.mirrored(paper.width, paper.height, flip_x, flip_y)
+    name, meta = w.text("duplex calibration"), {"lang": w.lang}
     return [
-        Page(paper.width, paper.height, front, "duplex calibration", "front: targets", footer, role="calibration"),
-        Page(paper.width, paper.height, back, "duplex calibration", "back: crosshairs shifted in known steps", mirrored, role="calibration"),
+        Page(paper.width, paper.height, front, name, w.text("front: targets"), footer, role="calibration", meta=meta),
+        Page(paper.width, paper.height, back, name, w.text("back: crosshairs shifted in known steps"), mirrored,
+             role="calibration", meta=dict(meta)),
     ]

@@ -22,6 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.plumbing.atomicio import writing
 from punchboard.plumbing.units import to_mm
+from punchboard.plumbing.words import words
 
 from . import pdf_encoding
 from .page_content import PageContent, PageKeeper, SpliceFailed
@@ -160,7 +161,9 @@ def _draw_page(canvas: Canvas, page: Page, number: int, total: int, title: str, 
         page.overlay(canvas)
         canvas.restoreState()
     if page.footer is not None:
-        draw_footer(canvas, page.footer, f"{title} · {page.component} · page {number}/{total}", page.legend, style)
+        heading = words(page.meta.get("lang")).text("{title} · {component} · page {number}/{total}", title=title,
+                                                     component=page.component, number=number, total=total)
+        draw_footer(canvas, page.footer, heading, page.legend, style)
     canvas.showPage()
     if page.trim_box:
         canvas.setTrimBox(None)

@@ -17,6 +17,7 @@ from punchboard.generator.impose.style import SheetStyle
 from reportlab.pdfgen.canvas import Canvas
 
 from punchboard.plumbing.units import mm
+from punchboard.plumbing.words import ENGLISH, N_, Words, words
 from punchboard.spec.model import Paper
 
 from .pages import FooterBand, Page
@@ -30,9 +31,9 @@ RULE = "#bbbbbb"
 BAND = "#f1ede4"
 
 SECTIONS = (
-    ("swap", "Swap: print these, cut them out, and put them in place of the old ones"),
-    ("added", "Add: new pieces"),
-    ("removed", "Take out: pieces no longer in the game"),
+    ("swap", N_("Swap: print these, cut them out, and put them in place of the old ones")),
+    ("added", N_("Add: new pieces")),
+    ("removed", N_("Take out: pieces no longer in the game")),
 )
 SECTION_OF = {"face": "swap", "back": "swap", "both": "swap", "added": "added", "removed": "removed"}
 
@@ -46,7 +47,7 @@ class SwapLine:
     note: str  # "face", "back", "face and back", …
 
 
-def _rows(lines: Sequence[SwapLine]) -> list[tuple[str, SwapLine | None]]:
+def _rows(lines: Sequence[SwapLine], w: Words) -> list[tuple[str, SwapLine | None]]:
     """Section headings (("heading", None)) and lines, in section order."""
     rows: list[tuple[str, SwapLine | None]] = []
     for key, title in SECTIONS:
@@ -54,20 +55,23 @@ def _rows(lines: Sequence[SwapLine]) -> list[tuple[str, SwapLine | None]]:
         if not mine:
             continue
         total = sum(line.count for line in mine)
-        rows.append((f"{title} ({total})", None))
+        rows.append((f"{w.text(title)} ({w.count(total)})", None))
         rows += [("", line) for line in mine]
     return rows
 
 
-def swap_pages(title: str, heading: str, lines: Sequence[SwapLine], stamp_note: str, paper: Paper, style: SheetStyle) -> list[Page]:
-    """The swap list on as many pages as it needs (always at least one)."""
+def swap_pages(title: str, heading: str, lines: Sequence[SwapLine], stamp_note: str, paper: Paper, style: SheetStyle,
+               lang: str = ENGLISH) -> list[Page]:
+    """The swap list on as many pages as it needs (always at least one), its own words in ``lang``
+    (``heading``, ``stamp_note`` and each line's note come written in it)."""
+    w = words(lang)
     margin = paper.margin + mm(6)
     edge = printable_margin(paper, style)  # the footer's scale bars clear the unprintable margin
     footer = FooterBand(Rect(edge, edge, paper.width - 2 * edge, style.footer_height))
     top = paper.height - margin
     first_table_top = top - TITLE_SIZE - 58
     bottom = edge + style.footer_height + mm(4)
-    rows = _rows(lines)
+    rows = _rows(lines, w)
     pages: list[list[tuple[str, SwapLine | None]]] = []
     chunk: list[tuple[str, SwapLine | None]] = []
     y = first_table_top
@@ -81,10 +85,11 @@ def swap_pages(title: str, heading: str, lines: Sequence[SwapLine], stamp_note: 
     pages.append(chunk)
     printed = sum(line.count for line in lines if line.what != "removed")
     if not lines:
-        summary = "Nothing changed since that print: there is nothing to reprint and nothing to swap."
+        summary = w.text("Nothing changed since that print: there is nothing to reprint and nothing to swap.")
     else:
         taken = sum(line.count for line in lines if line.what == "removed")
-        summary = f"{printed} piece(s) to print on the following pages" + (f"; {taken} to take out of the box." if taken else ".")
+        summary = w.text("{count} piece(s) to print on the following pages", count=w.count(printed)) + (
+            w.text("; {count} to take out of the box.", count=w.count(taken)) if taken else ".")
     columns = (margin, margin + mm(16), margin + mm(90), margin + mm(140))
 
     def page(number: int, chunk: list[tuple[str, SwapLine | None]]) -> Page:
@@ -93,7 +98,7 @@ def swap_pages(title: str, heading: str, lines: Sequence[SwapLine], stamp_note: 
             if number == 0:
                 canvas.setFillColor(INK)
                 canvas.setFont(fonts.resolve("Vera-Bold"), TITLE_SIZE)
-                canvas.drawString(margin, y - TITLE_SIZE, f"Reprint: {title}")
+                canvas.drawString(margin, y - TITLE_SIZE, w.text("Reprint: {title}", title=title))
                 canvas.setFont(fonts.resolve("Vera"), BODY_SIZE)
                 canvas.setFillColor(MUTED)
                 canvas.drawString(margin, y - TITLE_SIZE - 18, heading)
@@ -107,46 +112,48 @@ def swap_pages(title: str, heading: str, lines: Sequence[SwapLine], stamp_note: 
             else:
                 canvas.setFont(fonts.resolve("Vera-Italic"), BODY_SIZE)
                 canvas.setFillColor(MUTED)
-                canvas.drawString(margin, y - BODY_SIZE, f"Reprint: {title} — swap list, continued")
-                _headers(canvas, y - ROW * 2 + 1, columns)
+                canvas.drawString(margin, y - BODY_SIZE, w.text("Reprint: {title} — swap list, continued", title=title))
+                _headers(canvas, y - ROW * 2 + 1, columns, w)
                 y = top - ROW * 3
             for label, line in chunk:
                 if line is None:
                     y -= ROW * 1.2
-                    _section(canvas, label, margin, y, paper.width - 2 * margin, columns)
+                    _section(canvas, label, margin, y, paper.width - 2 * margin, columns, w)
                     y -= ROW * 2
                     continue
-                _line(canvas, line, y, columns)
+                _line(canvas, line, y, columns, w)
                 y -= ROW
 
-        return Page(paper.width, paper.height, draw, "swap list", "reprint: swap these pieces", footer, role="other")
+        return Page(paper.width, paper.height, draw, w.text("swap list"), w.text("reprint: swap these pieces"), footer,
+                    role="other", meta={"lang": w.lang})
 
     return [page(n, c) for n, c in enumerate(pages)]
 
 
-def _section(canvas: Canvas, title: str, x: float, y: float, width: float, columns: Sequence[float]) -> None:
+def _section(canvas: Canvas, title: str, x: float, y: float, width: float, columns: Sequence[float], w: Words) -> None:
     canvas.setFillColor(BAND)
     canvas.rect(x - 3, y - 4, width + 6, ROW + 2, stroke=0, fill=1)
     canvas.setFillColor(INK)
     canvas.setFont(fonts.resolve("Vera-Bold"), BODY_SIZE + 1)
     canvas.drawString(x, y, title)
-    _headers(canvas, y - ROW + 2, columns)
+    _headers(canvas, y - ROW + 2, columns, w)
 
 
-def _headers(canvas: Canvas, y: float, columns: Sequence[float]) -> None:
+def _headers(canvas: Canvas, y: float, columns: Sequence[float], w: Words) -> None:
     canvas.setFont(fonts.resolve("Vera-Italic"), BODY_SIZE - 1)
     canvas.setFillColor(MUTED)
-    for column, heading in zip(columns, ("count", "piece", "component", "what changed"), strict=True):
+    headings = (w.text("count"), w.text("piece"), w.text("component"), w.text("what changed"))
+    for column, heading in zip(columns, headings, strict=True):
         canvas.drawString(column, y, heading)
 
 
-def _line(canvas: Canvas, line: SwapLine, y: float, columns: Sequence[float]) -> None:
+def _line(canvas: Canvas, line: SwapLine, y: float, columns: Sequence[float], w: Words) -> None:
     canvas.setStrokeColor(RULE)
     canvas.setLineWidth(0.3)
     canvas.line(columns[0], y - 4, columns[-1] + mm(40), y - 4)
     canvas.setFillColor(INK)
     canvas.setFont(fonts.resolve("Vera-Bold"), BODY_SIZE)
-    canvas.drawRightString(columns[0] + mm(8), y, f"{line.count} ×")
+    canvas.drawRightString(columns[0] + mm(8), y, f"{w.count(line.count)} ×")
     canvas.drawString(columns[1], y, _clip(line.piece, "Vera-Bold", columns[2] - columns[1] - 6))
     canvas.setFont(fonts.resolve("Vera"), BODY_SIZE)
     canvas.drawString(columns[2], y, _clip(line.component, "Vera", columns[3] - columns[2] - 6))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
 
-from .colours import resolved
+from .effects import opacity
 from .geometry import Rect
 from .replay import replayed
 
@@ -73,9 +73,9 @@ class Pen:
         colour = ink.fill if fill == "" else fill
         c = self.canvas
         if colour:
-            c.setFillColor(resolved(colour))
+            c.setFillColor(opacity.ink(colour))
         if ink.stroke:
-            c.setStrokeColor(resolved(ink.stroke))
+            c.setStrokeColor(opacity.ink(ink.stroke))
             c.setLineWidth(ink.stroke_width)
             c.setLineJoin(1)
         mode = FILL_EVEN_ODD if even_odd else 1
@@ -337,10 +337,10 @@ def draw_frame(canvas: Canvas, box: Rect, ink: Ink, rivet_size: float | None = N
     path = canvas.beginPath()
     path.roundRect(box.x, box.y, box.width, box.height, band)
     path.roundRect(box.x + band, box.y + band, box.width - 2 * band, box.height - 2 * band, band * 0.6)
-    canvas.setFillColor(resolved(ink.fill or "#b8893a"))
+    canvas.setFillColor(opacity.ink(ink.fill or "#b8893a"))
     canvas.drawPath(path, fill=1, stroke=0, fillMode=FILL_EVEN_ODD)
     if ink.stroke:
-        canvas.setStrokeColor(resolved(ink.stroke))
+        canvas.setStrokeColor(opacity.ink(ink.stroke))
         canvas.setLineWidth(0.4)
         canvas.roundRect(box.x + band, box.y + band, box.width - 2 * band, box.height - 2 * band, band * 0.6, stroke=1, fill=0)
     r = (rivet_size or band * 0.62) / 2

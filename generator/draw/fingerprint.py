@@ -89,7 +89,18 @@ class _Names:
 
     def shading(self, name: str) -> bytes:
         found = self.doc.idToObject.get(name)
-        return repr(sorted(vars(found).items(), key=lambda kv: kv[0])).encode() if found is not None else name.encode()
+        return _described(found).encode() if found is not None else name.encode()
+
+
+def _described(value: object) -> str:
+    """A shading by what it holds, its colour functions' too (their repr would be their address in memory)."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_described(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key!r}: {_described(item)}" for key, item in sorted(value.items())) + "}"
+    if hasattr(value, "__dict__"):
+        return type(value).__name__ + _described(vars(value))
+    return repr(value)
 
 
 def _label(doc: PunchDocument, name: str) -> str:

@@ -7,7 +7,8 @@ the same glyphs, advance widths and vertical metrics.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 import reportlab
@@ -32,6 +33,7 @@ _registered: dict[str, tuple[Path, tuple[int, ...]]] = {}
 # in a process that builds several) is not one of them: its ``Body-Bold`` is not this layout's bold face.
 _usable: frozenset[str] = BUILTIN
 _usable_from: Mapping[str, Path] | None = None
+_fallback: str | None = None  # the font drawing the characters a face lacks, while a text with fallback: is set
 
 
 def _stamp(path: Path) -> tuple[int, ...]:
@@ -111,8 +113,48 @@ def styled(name: str, bold: bool, italic: bool) -> str:
     return fallback if bold or italic else resolve(base)
 
 
+def _glyphs(font: str) -> Mapping[int, int]:
+    return getattr(pdfmetrics.getFont(font).face, "charToGlyph", None) or {}
+
+
+@contextmanager
+def falling_back(name: str | None) -> Iterator[None]:
+    """Within it, the characters a face lacks and the font ``name`` has (one of the side's usable fonts; an
+    element's ``fallback:``) are measured and drawn in ``name``."""
+    global _fallback
+    before = _fallback
+    _fallback = name if name and name in _usable and name in _registered else None
+    try:
+        yield
+    finally:
+        _fallback = before
+
+
+def fallback_glyphs() -> Mapping[int, int]:
+    """The characters the fallback font in force draws (none outside :func:`falling_back`)."""
+    return _glyphs(_fallback) if _fallback is not None else {}
+
+
+def runs(text: str, font: str) -> list[tuple[str, str]]:
+    """``text`` cut into runs of one font each: ``font``, and the fallback in force for the characters ``font``
+    lacks and the fallback has (one run in ``font`` without a fallback)."""
+    if _fallback is None or _fallback == font:
+        return [(text, font)]
+    have, spare = _glyphs(font), _glyphs(_fallback)
+    out: list[tuple[str, str]] = []
+    for char in text:
+        face = _fallback if ord(char) not in have and ord(char) in spare else font
+        if out and out[-1][1] == face:
+            out[-1] = (out[-1][0] + char, face)
+        else:
+            out.append((char, face))
+    return out or [(text, font)]
+
+
 def width(text: str, font: str, size: float) -> float:
-    return pdfmetrics.stringWidth(text, font, size)
+    if _fallback is None:
+        return pdfmetrics.stringWidth(text, font, size)
+    return sum(pdfmetrics.stringWidth(part, face, size) for part, face in runs(text, font))
 
 
 def ascent(font: str, size: float) -> float:

@@ -20,18 +20,23 @@ from punchboard.incremental.identity import ByIdentity, identity
 from punchboard.plumbing.units import Dim
 from punchboard.spec import expressions
 from punchboard.spec.binding import bind, bound_props
+from punchboard.spec.effects import Gradient, Shadow
 from punchboard.spec.icons import INLINE_ICON
 from punchboard.spec.images import side_image
 from punchboard.spec.model import Element, Layout
+from punchboard.spec.repeats import shows_nested_pictures
 
-from . import fingerprint, fixed_forms, fonts, kept, packed_forms, svg, text
+from . import effects, fingerprint, fixed_forms, fonts, kept, packed_forms, svg, text
 from .art import Ink, draw_icon
 from .colours import resolved
+from .effects import gradient, opacity, shadow
 from .geometry import Rect
+from .grid import draw as draw_grid
 from .observe import Drawn, SideObserver
 from .pdf_canvas import state_of
 from .pictures import draw_picture
 from .reads import reuse_key
+from .repeat import draw as draw_repeat
 from .stamp import draw_stamp
 
 Warn = Callable[[str], None]
@@ -100,8 +105,11 @@ class SideContext:
 
 
 def colour(name: Any, palette: Mapping[str, str]) -> str | None:
+    """A layout colour as #rrggbb or a colour name (None for none); a gradient fill reads as its first stop."""
     if name is None or name == "none":
         return None
+    if isinstance(name, Gradient):
+        name = name.stops[0][1]
     return palette.get(str(name), str(name))
 
 
@@ -367,7 +375,9 @@ def picture_elements(layout: Layout) -> tuple[Element, ...]:
 
 
 def _picture_elements(layout: Layout) -> tuple[Element, ...]:
-    return tuple(element for element in layout.elements if element.type == "image" and "src" in element.props)
+    """Image elements, and repeats and grids that draw one (side_pictures: such a side is not kept)."""
+    return tuple(element for element in layout.elements
+                 if (element.type == "image" and "src" in element.props) or shows_nested_pictures((element,)))
 
 
 _PICTURES: ByIdentity[Layout, tuple[Element, ...]] = ByIdentity()
@@ -376,6 +386,8 @@ _PICTURES: ByIdentity[Layout, tuple[Element, ...]] = ByIdentity()
 def side_pictures(layout: Layout, fields: Mapping[str, Any], folders: tuple[Path, ...]) -> tuple[str, ...] | None:
     """The content digests of the SVG pictures a side shows, for its kept-side key; None when it shows a
     raster image (drawn as an image object of the document, which a kept side cannot carry)."""
+    if shows_nested_pictures(layout.elements):  # a repeat's or grid's pictures bind their sources per cell
+        return None
     found: list[str] = []
     for element in picture_elements(layout):
         src = bind(element.props["src"], fields).strip()
@@ -561,7 +573,9 @@ def _clip(canvas: Canvas, clip: Rect | ClipShape) -> None:
 
 
 def _paint_setup(canvas: Canvas, props: Mapping[str, Any], palette: Mapping[str, str]) -> tuple[bool, bool]:
-    fill = colour(props.get("fill"), palette)
+    """Set the element's colours, outline and opacity; whether it fills with a colour and whether it strokes
+    (a gradient fill is not a colour: it is painted by :func:`_shape`)."""
+    fill = colour(props.get("fill"), palette) if not isinstance(props.get("fill"), Gradient) else None
     stroke = colour(props.get("stroke"), palette)
     if fill:
         canvas.setFillColor(resolved(fill))
@@ -588,6 +602,33 @@ def _drawn(element: Element, layout: Layout, frame: SideFrame, palette: Mapping[
     return Drawn(element, _rect(element, box), box, palette)
 
 
+def _draw_many(canvas: Canvas, element: Element, layout: Layout, fields: Mapping[str, Any], frame: SideFrame,
+               palette: Mapping[str, str], ctx: SideContext, seen: SideObserver | None) -> None:
+    """A repeat or grid (draw/repeat.py, draw/grid.py): each child drawn as an element of its own in its cell, with
+    the cell's fields, so the preflight sees every child drawn; the repeat or grid itself is only their places."""
+    rect = place(element, box_of(element, frame, layout))
+
+    def child(item: Element, cell: Rect, cell_fields: Mapping[str, Any]) -> None:
+        show, failed = _shown(item, cell_fields)
+        if failed is not None:
+            ctx.warn(ctx.where + failed)
+        if show:
+            _draw_element(canvas, item, layout, cell_fields, SideFrame(cell, 0.0, 0.0), palette, ctx, seen)
+
+    canvas.saveState()
+    rotate = element.props.get("rotate")
+    if rotate:
+        cx, cy = rect.center
+        canvas.translate(cx, cy)
+        canvas.rotate(-float(rotate))
+        canvas.translate(-cx, -cy)
+    if element.type == "repeat":
+        draw_repeat(element, rect, fields, child, lambda message: ctx.warn(f"{ctx.where}: {message} [{element.source}]"))
+    else:
+        draw_grid(element, rect, fields, child)
+    canvas.restoreState()
+
+
 def _draw_element(
     canvas: Canvas,
     element: Element,
@@ -598,6 +639,17 @@ def _draw_element(
     ctx: SideContext,
     seen: SideObserver | None = None,
 ) -> None:
+    """Draw one element; every colour it sets keeps its ``opacity`` (effects/opacity.py)."""
+    if element.type in ("repeat", "grid"):  # many of one element, each drawn in its own cell
+        _draw_many(canvas, element, layout, fields, frame, palette, ctx, seen)
+        return
+    with opacity.element(float(element.props.get("opacity", 1.0))):
+        _draw_one(canvas, element, layout, fields, frame, palette, ctx, seen)
+
+
+def _draw_one(canvas: Canvas, element: Element, layout: Layout, fields: Mapping[str, Any], frame: SideFrame,
+              palette: Mapping[str, str], ctx: SideContext, seen: SideObserver | None) -> None:
+    """One element that is not a repeat or a grid: its shape, text, icon or picture."""
     props = bound_props(element.props, fields)  # field-bound colours, fonts and sizes take the piece's values
     if props is not element.props:
         element = replace(element, props=props)
@@ -612,14 +664,8 @@ def _draw_element(
         canvas.rotate(-float(rotate))  # layouts turn clockwise, like y-down drawing tools
         canvas.translate(-cx, -cy)
     fill, stroke = _paint_setup(canvas, props, palette)
-    if kind == "rect":
-        radius = props.get("radius")
-        if radius:
-            canvas.roundRect(rect.x, rect.y, rect.width, rect.height, min(radius, rect.width / 2, rect.height / 2), stroke=stroke, fill=fill)
-        else:
-            canvas.rect(rect.x, rect.y, rect.width, rect.height, stroke=stroke, fill=fill)
-    elif kind == "ellipse":
-        canvas.ellipse(rect.x, rect.y, rect.right, rect.top, stroke=stroke, fill=fill)
+    if kind in ("rect", "ellipse", "polygon"):
+        _shape(canvas, kind, rect, box, props, (fill, stroke), palette)
     elif kind == "line":
         x1, y1 = _point(box, props.get("x1"), props.get("y1"))
         x2, y2 = _point(box, props.get("x2"), props.get("y2"))
@@ -627,15 +673,6 @@ def _draw_element(
             canvas.setStrokeColor(resolved(colour(props.get("color"), palette) or "#000000"))
             canvas.setLineWidth(props.get("stroke_width", 0.5))
         canvas.line(x1, y1, x2, y2)
-    elif kind == "polygon":
-        points = [_point(box, px, py) for px, py in props.get("points", ())]
-        path = canvas.beginPath()
-        path.moveTo(*points[0])
-        for point in points[1:]:
-            path.lineTo(*point)
-        if props.get("closed", True):
-            path.close()
-        canvas.drawPath(path, stroke=stroke, fill=fill)
     fitted: tuple[text.Fitted, str] | None = None
     picture: Path | None = None
     if kind == "text":
@@ -653,11 +690,73 @@ def _draw_element(
             ctx.warn(f"{ctx.where}: unknown icon '{name}' in element '{element.id}' [{element.source}]")
         _own_icon_notes((name,), element, ctx)
     elif kind == "image":
-        picture = _draw_image(canvas, element, rect, fields, layout, ctx)
+        picture = _draw_image(canvas, element, rect, fields, layout, ctx, palette)
     canvas.restoreState()
     if seen is not None:
         lines, font = fitted or (None, "")
         seen.see(Drawn(element, rect, box, palette, lines, font, picture))
+
+
+def _outline(kind: str, rect: Rect, box: Rect, props: Mapping[str, Any]) -> effects.Outline:
+    """A rect's, ellipse's or closed polygon's shape as placed."""
+    if kind == "rect":
+        return effects.rect_outline(rect, float(props.get("radius") or 0.0))
+    if kind == "ellipse":
+        return effects.ellipse_outline(rect)
+    return effects.polygon_outline([_point(box, px, py) for px, py in props.get("points", ())])
+
+
+def _bounds(outline: effects.Outline) -> Rect:
+    """The upright bounds of a polygon's outline (the box a gradient across it is laid in)."""
+    path = _Corners()
+    outline(path, 0.0)
+    xs, ys = [x for x, _ in path.points], [y for _, y in path.points]
+    return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
+class _Corners:
+    """A stand-in path that keeps the corners a polygon's outline adds."""
+
+    def __init__(self) -> None:
+        self.points: list[tuple[float, float]] = []
+
+    def moveTo(self, x: float, y: float) -> None:  # noqa: N802 - reportlab's path method names
+        self.points.append((x, y))
+
+    lineTo = moveTo  # noqa: N815
+
+    def close(self) -> None:
+        """Nothing to keep."""
+
+
+def _shape(canvas: Canvas, kind: str, rect: Rect, box: Rect, props: Mapping[str, Any], paints: tuple[bool, bool],
+           palette: Mapping[str, str]) -> None:
+    """Draw a rect, ellipse or polygon: its shadow, its fill (a colour or a gradient), its outline."""
+    fill, stroke = paints
+    outline = _outline(kind, rect, box, props)
+    shade = props.get("shadow")
+    if isinstance(shade, Shadow):
+        shadow.draw(canvas, shade, outline, palette, grows=kind != "polygon")
+    gradient_fill = props.get("fill")
+    if isinstance(gradient_fill, Gradient):
+        gradient.paint(canvas, gradient_fill, rect if kind != "polygon" else _bounds(outline), outline, palette)
+    if kind == "rect":
+        radius = props.get("radius")
+        if radius:
+            canvas.roundRect(rect.x, rect.y, rect.width, rect.height, min(radius, rect.width / 2, rect.height / 2), stroke=stroke, fill=fill)
+        else:
+            canvas.rect(rect.x, rect.y, rect.width, rect.height, stroke=stroke, fill=fill)
+    elif kind == "ellipse":
+        canvas.ellipse(rect.x, rect.y, rect.right, rect.top, stroke=stroke, fill=fill)
+    else:
+        points = [_point(box, px, py) for px, py in props.get("points", ())]
+        path = canvas.beginPath()
+        path.moveTo(*points[0])
+        for point in points[1:]:
+            path.lineTo(*point)
+        if props.get("closed", True):
+            path.close()
+        canvas.drawPath(path, stroke=stroke, fill=fill)
 
 
 def _own_icon_notes(names: Any, element: Element, ctx: SideContext) -> None:
@@ -702,7 +801,8 @@ def _draw_text(
     return fitted, base
 
 
-def _draw_image(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str, Any], layout: Layout, ctx: SideContext) -> Path | None:
+def _draw_image(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[str, Any], layout: Layout, ctx: SideContext,
+                palette: Mapping[str, str]) -> Path | None:
     """Draw an image element; the file drawn, None when none was."""
     src = bind(element.props.get("src"), fields).strip()
     if not src:
@@ -713,7 +813,8 @@ def _draw_image(canvas: Canvas, element: Element, rect: Rect, fields: Mapping[st
         return None
     fit = element.props.get("fit", "contain")
     try:
-        notes = draw_picture(canvas, path, rect, fit, element.props.get("focus"))
+        notes = draw_picture(canvas, path, rect, fit, element.props.get("focus"), element.props.get("mask"),
+                             element.props.get("shadow"), palette)
     except svg.SvgError as exc:
         ctx.warn(f"{ctx.where}: image '{src}' not drawn: {exc} [{element.source}]")
         return None

@@ -15,11 +15,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from reportlab.lib.colors import Color
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from . import fonts
 from .art import Ink, draw_icon
+from .effects import opacity
 from .geometry import Rect
 from .markup import BULLET, Fragment, Icons, Word, parse
 from .text_layout import ICON_SCALE, Line, Metrics, Run, Setting, lay_out, placed
@@ -38,6 +40,7 @@ class Options:
     outline: tuple[str, float] | None = None  # stroke colour, width (points)
     shadow: tuple[float, float, str] | None = None  # offset right, offset down (points), colour
     palette: Mapping[str, str] = field(default_factory=dict, compare=False)  # colour names spans may use
+    fallback: str | None = None  # the font drawing the characters the text's font lacks (fallback:)
 
 
 PLAIN_OPTIONS = Options()
@@ -51,6 +54,7 @@ def options(props: Mapping[str, Any], palette: Mapping[str, str]) -> Options:
     return Options(
         Setting(columns, bool(props.get("rules", False)), hyphenate if isinstance(hyphenate, str) and hyphenate else None),
         props.get("outline"), props.get("shadow"), palette,
+        props.get("fallback") if isinstance(props.get("fallback"), str) else None,
     )
 
 
@@ -59,7 +63,8 @@ def printable(text: str, font: str) -> str:
     glyphs = getattr(pdfmetrics.getFont(font).face, "charToGlyph", None)
     if not glyphs:
         return text
-    return "".join(ch if ord(ch) in glyphs or ch in " \t\n" else SUBSTITUTES.get(ch, "?") for ch in text)
+    spare = fonts.fallback_glyphs()  # a fallback: font in force draws what it has
+    return "".join(ch if ord(ch) in glyphs or ch in " \t\n" or ord(ch) in spare else SUBSTITUTES.get(ch, "?") for ch in text)
 
 
 @dataclass(frozen=True)
@@ -86,7 +91,14 @@ def fit(
     text: str, base: str, size: float, min_size: float, box: Rect, leading: float = 1.2, own: Icons | None = None,
     options: Options = PLAIN_OPTIONS,
 ) -> Fitted:
-    """``text`` laid out in ``box`` at the largest half-point step from ``size`` down to ``min_size`` that fits."""
+    """``text`` laid out in ``box`` at the largest half-point step from ``size`` down to ``min_size`` that fits
+    (the characters its fonts lack measured in ``options.fallback``)."""
+    with fonts.falling_back(options.fallback):
+        return _fit(text, base, size, min_size, box, leading, own, options)
+
+
+def _fit(text: str, base: str, size: float, min_size: float, box: Rect, leading: float, own: Icons | None,
+         options: Options) -> Fitted:
     paragraphs = parse(printable(text, base), own, printable(BULLET, base))
     current = size
     floor = min(min_size, size)
@@ -112,6 +124,12 @@ def draw(
     """Draw fitted text into ``box``: its shadow, its outline, then its glyphs. Text that does not fit is kept
     inside the box: lines below it are left out, words wider than their room are cut at its end, the rest clipped.
     ``index_mark``: underline a lone 6, 9 or other number that reads differently turned over."""
+    with fonts.falling_back(fitted.options.fallback):
+        _draw(canvas, fitted, base, box, colour, align, valign, own, index_mark)
+
+
+def _draw(canvas: Canvas, fitted: Fitted, base: str, box: Rect, colour: str, align: str, valign: str,
+          own: Icons | None, index_mark: bool) -> None:
     limit = None if fitted.fits else box
     if limit is not None:
         canvas.saveState()
@@ -170,6 +188,14 @@ class _Pen:
         self.metrics = Metrics(base, fitted.asked, fitted.size)
         self.icons, self.fill = True, ""  # this pass draws inline icons; the fill colour last set
 
+    @staticmethod
+    def _ink(value: Any) -> Color:
+        """``value`` as the colour to set: a string parsed by draw/colours.py (reportlab reads ``#rrggbbaa`` and
+        ``#rgb`` as one number), with the element's opacity (effects/opacity.py: its shadow, outline and spans too)."""
+        found = opacity.ink(value)
+        assert found is not None
+        return found
+
     def paint(self, box: Rect, top: float, align: str, dx: float = 0.0, dy: float = 0.0, ink: str | None = None,
               stroke: float = 0.0, index_mark: bool = False, icons: bool = True) -> None:
         """One pass over every line; ``ink`` overrides every colour (a shadow, an outline), ``stroke`` > 0 strokes
@@ -181,7 +207,7 @@ class _Pen:
             canvas.setLineWidth(stroke * 2)  # half of it is covered by the glyphs' fill
             canvas.setLineJoin(1)
         elif ink is None:
-            canvas.setFillColor(self.colour)
+            canvas.setFillColor(self._ink(self.colour))
             self.fill = self.colour
         lines = self.fitted.lines
         baseline = top + dy
@@ -200,7 +226,7 @@ class _Pen:
     def _rule(self, box: Rect, y: float, dx: float, ink: str | None) -> None:
         """A rule across the box between two table rows."""
         self.canvas.saveState()
-        self.canvas.setStrokeColor(ink or self.colour)
+        self.canvas.setStrokeColor(self._ink(ink or self.colour))
         self.canvas.setLineWidth(max(0.3, self.metrics.current * 0.05))
         self.canvas.line(box.x + dx, y, box.right + dx, y)
         self.canvas.restoreState()
@@ -254,25 +280,29 @@ class _Pen:
             if self.icons:
                 draw_icon(canvas, fragment.icon, Rect(x, baseline - size * 0.18, size * ICON_SCALE, size * ICON_SCALE),
                           Ink(colour, accent=None), self.own)
-                canvas.setFillColor(colour)  # the icon set its own colours
+                canvas.setFillColor(self._ink(colour))  # the icon set its own colours
                 self.fill = colour
             return
         if not shown:
             return
         face = self.metrics.face(fragment)
         if colour != self.fill:
-            canvas.setFillColor(colour)
+            canvas.setFillColor(self._ink(colour))
             self.fill = colour
         if stroke > 0:
-            canvas.setStrokeColor(colour)
+            canvas.setStrokeColor(self._ink(colour))
             glyphs = canvas.beginText(x, baseline)
             glyphs.setTextRenderMode(2)  # fill and stroke: the outline round every glyph
-            glyphs.setFont(face, size)
-            glyphs.textOut(shown)
+            for part, font in fonts.runs(shown, face):  # the characters the face lacks in the fallback font
+                glyphs.setFont(font, size)
+                glyphs.textOut(part)
             canvas.drawText(glyphs)
         else:
-            canvas.setFont(face, size)
-            canvas.drawString(x, baseline, shown)
+            at = x
+            for part, font in fonts.runs(shown, face):
+                canvas.setFont(font, size)
+                canvas.drawString(at, baseline, part)
+                at += fonts.width(part, font, size)
         for on, height in ((style.underline, -0.12), (style.strike, 0.28)):
             if on:
                 canvas.rect(x, baseline + size * height, wide, max(0.25, size * 0.06), stroke=1 if stroke > 0 else 0, fill=1)

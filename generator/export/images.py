@@ -37,6 +37,7 @@ from reportlab.pdfgen.canvas import Canvas
 from punchboard.incremental import image_records
 from punchboard.incremental.image_records import component_record
 from punchboard.plumbing.atomicio import write_bytes
+from punchboard.plumbing.paths import game_output
 from punchboard.plumbing.pool import ordered_map
 from punchboard.plumbing.units import to_mm
 from punchboard.spec.loader import load_paper
@@ -229,12 +230,15 @@ MIN_RUN = 8  # images a run makes at least: each run draws its own in-memory PDF
 
 
 def export_images(game: Game, out_dir: Path, dpi: float = DEFAULT_DPI, bleed: float = DEFAULT_BLEED_IN * 72,
-                  unique: bool = False, jobs: int = 1, warn: Callable[[str], None] | None = None) -> list[ExportedImage]:
-    """PNG per piece face and back under ``out_dir/<game>/images/<component>/``; with ``jobs`` > 1 they are
-    made in that many processes, in runs that split a large component too (the files are the same for any
-    ``jobs``). ``warn`` hears what drawing them said (text that does not fit, …), each once, in order."""
+                  unique: bool = False, jobs: int = 1, warn: Callable[[str], None] | None = None,
+                  lang: str | None = None) -> list[ExportedImage]:
+    """PNG per piece face and back under ``out_dir/<game>/images/<component>/`` (``out_dir/<game>/<lang>/…`` for a
+    ``lang``); with ``jobs`` > 1 they are made in that many processes, in runs that split a large component too
+    (the files are the same for any ``jobs``). ``warn`` hears what drawing them said (text that does not fit, …),
+    each once, in order."""
     components = image_components(game)
-    state = (export_context(game, bleed), out_dir, dpi, unique, components)
+    home = game_output(out_dir, game.id, lang)
+    state = (export_context(game, bleed), home, dpi, unique, components)
     runs = _runs(state, jobs)
     written: list[ExportedImage] = []
     heard: dict[str, None] = {}
@@ -246,16 +250,16 @@ def export_images(game: Game, out_dir: Path, dpi: float = DEFAULT_DPI, bleed: fl
         records.setdefault(index, {}).update(record)
     for index, record in records.items():
         if record:
-            image_records.write(_record(out_dir, game, components[index]), record)
+            image_records.write(_record(home, components[index]), record)
     if warn is not None:
         for message in heard:
             warn(message)
     if written:
-        write_bytes(out_dir / game.id / "images" / "manifest.json", manifest(game, written, out_dir / game.id / "images", dpi, bleed))
+        write_bytes(home / "images" / "manifest.json", manifest(game, written, home / "images", dpi, bleed))
     return written
 
 
-ImagesState = tuple[BuildContext, Path, float, bool, list[Component]]
+ImagesState = tuple[BuildContext, Path, float, bool, list[Component]]  # the game's output folder is the Path
 Run = tuple[int, int, int | None]  # a component's index, then the first and the end of a run of its images (None: all)
 
 
@@ -278,7 +282,7 @@ Work = list[tuple[Page, str, int, tuple[object, ...]]]  # (page, file name, piec
 
 def _work(state: ImagesState, index: int) -> tuple[Work, dict[tuple[object, ...], int]]:
     """The images of the ``index``-th component, and how many pieces each stands for (1 unless --unique)."""
-    ctx, _out_dir, _dpi, unique, components = state
+    ctx, _home, _dpi, unique, components = state
     component, game = components[index], ctx.game
     sides = piece_sides(ctx, component)
     # With --unique, fronts and backs are counted apart: a deck of 40 faces and one common back
@@ -301,10 +305,10 @@ def _run_images(state: ImagesState, run: Run) -> tuple[list[tuple[Path, int, str
     """Write one run of a component's images; (path, piece position, side, count) of each, the warnings
     drawing them gave, and what was written (generator/export/kept_images.py; picklable, for --jobs). An image
     whose pixels are the ones its file was written from is left as it is."""
-    ctx, out_dir, dpi, _unique, components = state
+    ctx, home, dpi, _unique, components = state
     index, start, stop = run
     component, game = components[index], ctx.game
-    folder = out_dir / game.id / "images" / component.id
+    folder = home / "images" / component.id
     before = len(ctx.warnings)
     work, counts = _work(state, index)
     work = work[start:stop]
@@ -313,7 +317,7 @@ def _run_images(state: ImagesState, run: Run) -> tuple[list[tuple[Path, int, str
     pages = [page for page, _, _, _ in work]
     sizes = [pixel_size(page.width, page.height, dpi) for page in pages]
     alpha = component.kind in SHAPED_KINDS
-    pngs = KeptPngs(_record(out_dir, game, component))
+    pngs = KeptPngs(_record(home, component))
     drawn = DrawnPages(pages, sizes, alpha, game.title, dpi)
     paths = [folder / name for _, name, _, _ in work]
     todo = [n for n, (path, key) in enumerate(zip(paths, drawn.keys, strict=True)) if not pngs.current(path, key)]
@@ -324,9 +328,10 @@ def _run_images(state: ImagesState, run: Run) -> tuple[list[tuple[Path, int, str
     return made, ctx.warnings[before:], pngs.written
 
 
-def _record(out_dir: Path, game: Game, component: Component) -> Path:
-    """Where the images of ``component`` written by the last export are recorded (kept_images.py)."""
-    return component_record(out_dir / game.id / "images", component.id)
+def _record(home: Path, component: Component) -> Path:
+    """Where the images of ``component`` written by the last export into the game's folder ``home`` are recorded
+    (punchboard/incremental/image_records.py)."""
+    return component_record(home / "images", component.id)
 
 
 def manifest(game: Game, images: Sequence[ExportedImage], root: Path, dpi: float, bleed: float) -> bytes:

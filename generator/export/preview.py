@@ -15,6 +15,7 @@ import reportlab
 from PIL import Image, ImageDraw, ImageFont
 
 from punchboard.plumbing.atomicio import write_bytes
+from punchboard.plumbing.paths import game_output
 from punchboard.plumbing.pool import ordered_map
 from punchboard.spec.model import Component, Game, Piece
 
@@ -106,12 +107,12 @@ def contact_sheet(component: Component, thumbs: list[Thumb]) -> Image.Image:
 
 
 def export_previews(game: Game, out_dir: Path, dpi: float = PREVIEW_DPI, jobs: int = 1,
-                    warn: Callable[[str], None] | None = None) -> list[Path]:
-    """``out_dir/<game>/preview/<component>.png`` for every printed component; with ``jobs`` > 1
-    the components are drawn in that many processes (the files are the same for any ``jobs``).
-    ``warn`` hears what drawing them said, each once, in order."""
+                    warn: Callable[[str], None] | None = None, lang: str | None = None) -> list[Path]:
+    """``out_dir/<game>/preview/<component>.png`` (``out_dir/<game>/<lang>/…`` for a ``lang``) for every printed
+    component; with ``jobs`` > 1 the components are drawn in that many processes (the files are the same for any
+    ``jobs``). ``warn`` hears what drawing them said, each once, in order."""
     components = [component for component in game.printed if component.pieces]
-    state = (game, out_dir, dpi, components)
+    state = (game, game_output(out_dir, game.id, lang), dpi, components)
     paths: list[Path] = []
     heard: dict[str, None] = {}
     for path, said in ordered_map(_contact_sheet_file, state, list(range(len(components))), jobs):
@@ -124,9 +125,9 @@ def export_previews(game: Game, out_dir: Path, dpi: float = PREVIEW_DPI, jobs: i
 
 
 def _contact_sheet_file(state: tuple[Game, Path, float, list[Component]], index: int) -> tuple[Path, list[str]]:
-    game, out_dir, dpi, components = state
+    game, home, dpi, components = state
     component = components[index]
-    path = out_dir / game.id / "preview" / f"{component.id}.png"
+    path = home / "preview" / f"{component.id}.png"
     heard: list[str] = []
     write_bytes(path, png_bytes(contact_sheet(component, face_thumbnails(game, component, dpi, heard))))
     return path, heard

@@ -33,6 +33,7 @@ from reportlab.pdfgen.canvas import Canvas
 from punchboard.incremental.file_digest import file_digest
 from punchboard.incremental.image_records import TTS_BACKS, TTS_RECORD
 from punchboard.plumbing.atomicio import write_bytes
+from punchboard.plumbing.paths import game_output
 from punchboard.spec.model import Component, Game, Piece
 
 from .images import (
@@ -376,10 +377,12 @@ def saved_object(name: str, objects: list[dict[str, Any]]) -> bytes:
     return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def export_tts(game: Game, out_dir: Path, base_url: str | None = None, warn: Callable[[str], None] | None = None) -> list[Path]:
-    """Images and saved-object JSON under ``out_dir/<game>/tts/``: one JSON per component and one for the game.
-    ``warn`` hears what drawing them said (text that does not fit, …), each once, in order."""
-    folder = out_dir / game.id / "tts"
+def export_tts(game: Game, out_dir: Path, base_url: str | None = None, warn: Callable[[str], None] | None = None,
+               lang: str | None = None) -> list[Path]:
+    """Images and saved-object JSON under ``out_dir/<game>/tts/`` (``out_dir/<game>/<lang>/tts/`` for a ``lang``):
+    one JSON per component and one for the game. ``warn`` hears what drawing them said (text that does not fit, …),
+    each once, in order."""
+    folder = game_output(out_dir, game.id, lang) / "tts"
     urls = Urls(folder, base_url)
     ctx = export_context(game, 0.0)
     written = _export_tts(ctx, game, folder, urls)

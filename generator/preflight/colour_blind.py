@@ -37,8 +37,8 @@ from punchboard.generator.draw.reads import side_reads
 
 from punchboard.incremental.identity import ByIdentity
 from punchboard.incremental.sides import layout_digest
-from punchboard.spec import expressions
 from punchboard.spec.binding import BOUND_COLOUR_PROPS, bind, bound_props, is_bound
+from punchboard.spec.expressions import shows
 from punchboard.spec.model import PIECE_NOUNS, Component, Element, Game, Layout, Piece, Side, frozen_map
 
 from .colours import RGB, VISIONS, WHITE, delta_e, hex_of, over, paint
@@ -60,15 +60,6 @@ class Tint:
     prop: str
     rgb: RGB
 
-
-def _visible(element: Element, fields: Mapping[str, Any]) -> bool:
-    condition = element.props.get("when")
-    if not condition:
-        return True
-    try:
-        return bool(expressions.evaluate(condition, fields, lenient=True))
-    except (expressions.ExpressionError, TypeError, ValueError):
-        return False
 
 
 class _Memo:
@@ -169,7 +160,7 @@ def _look(piece: Piece, memo: _Memo) -> Look:
         if plan is None:
             plan = memo.plans[side.layout] = _plan(layout, palette, memo)
         for index, element, conditional, planned, planned_tints in plan:
-            if conditional and not _visible(element, fields):
+            if conditional and not shows(element.props.get("when"), fields, if_broken=False):
                 continue
             if planned is not None:
                 shape.append(planned)

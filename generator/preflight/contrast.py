@@ -2,21 +2,26 @@
 
 What lies under a text is read from the elements drawn before it on the same
 side, at points spread over its lines: filled rectangles, ellipses and
-polygons (with their opacity) over the white paper, and raster pictures by
-their own pixels. Points under an SVG picture or an icon are not judged (their
+polygons (with their opacity, a gradient fill by its colour at each point) over
+the white paper, and raster pictures by their own pixels (a masked picture only
+inside its mask). Points under an SVG picture or an icon are not judged (their
 colours are not known without rasterising them). The figure reported is the
-contrast a quarter of the text's area stays at or below; the threshold is
-4.5:1, and 3:1 for large text (18 pt, or 14 pt bold), as WCAG asks.
+contrast a quarter of the text's area stays at or below; over a gradient, the
+worst point under the text (a gradient has no noise to forgive). The threshold
+is 4.5:1, and 3:1 for large text (18 pt, or 14 pt bold), as WCAG asks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from punchboard.generator.draw.effects import gradient as gradients
+from punchboard.generator.draw.effects import mask as masks
 from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.draw.observe import Drawn
 
 from punchboard.plumbing.units import Dim
+from punchboard.spec.effects import Gradient, Mask
 
 from .colours import RGB, WHITE, contrast, hex_of, over, paint
 from .seen import Finding, Point, SideSeen, angle, bounds, grid, placement, raster, turn
@@ -55,7 +60,11 @@ class Layer:
         self.drawn = drawn
         self.kind = drawn.element.type
         self.area = bounds(drawn.rect, angle(drawn), drawn.rect.center)
-        self.fill = paint(drawn.element.props.get("fill"), drawn.palette) if self.kind in SHAPES else None
+        fill = drawn.element.props.get("fill")
+        self.gradient = fill if isinstance(fill, Gradient) and self.kind in SHAPES else None
+        self.fill = paint(fill, drawn.palette) if self.kind in SHAPES and self.gradient is None else None
+        found = drawn.element.props.get("mask")
+        self.mask = found if isinstance(found, Mask) and self.kind == "image" else None
         self.picture = raster(drawn.picture) if self.kind == "image" else None
         self.spot = placement(drawn, self.picture) if self.picture is not None else None
         self.opacity = _opacity(drawn)
@@ -64,7 +73,9 @@ class Layer:
         if self.kind == "polygon":
             self.corners = [_corner(drawn.box, px, py) for px, py in drawn.element.props.get("points", ())]
             self.area = _outline_bounds([turn(p, self.turned, drawn.rect.center) for p in self.corners])
-        self.paints = (self.fill is not None) if self.kind in SHAPES else self.kind in ("icon", "image")
+        # the box a gradient is laid across: the shape's rectangle, a polygon's upright bounds
+        self.across = _outline_bounds(self.corners) if self.kind == "polygon" else drawn.rect
+        self.paints = (self.fill is not None or self.gradient is not None) if self.kind in SHAPES else self.kind in ("icon", "image")
 
     def covers(self, point: Point) -> bool:
         """Whether the shape covers ``point`` (its turn undone first)."""
@@ -87,6 +98,11 @@ class Layer:
         drawn = self.drawn
         if self.fill is not None:
             return over(self.fill[0], self.fill[1] * self.opacity, under) if self.covers(point) else None
+        if self.gradient is not None:
+            if not self.covers(point):
+                return None
+            upright = turn(point, -self.turned, drawn.rect.center)
+            return over(gradients.colour_at(self.gradient, self.across, upright, drawn.palette), self.opacity, under)
         spot = self.spot
         if self.picture is None or spot is None:
             return UNKNOWN  # an icon, or an SVG picture
@@ -94,6 +110,8 @@ class Layer:
         if spot.clip and not (drawn.rect.x <= x <= drawn.rect.right and drawn.rect.y <= y <= drawn.rect.top):
             return None
         if not (spot.x <= x < spot.x + spot.width and spot.y <= y < spot.y + spot.height):
+            return None
+        if self.mask is not None and not masks.covers(self.mask, drawn.rect, (x, y)):
             return None
         small = self.picture.thumbnail()
         u = min(small.width - 1, int((x - spot.x) / spot.width * small.width))
@@ -120,6 +138,24 @@ def colour_at(layers: list[Layer], point: Point) -> RGB | None:
     return here
 
 
+def _points(lines: Rect, below: list[Layer], gradient: bool) -> list[Point]:
+    """Where the colour under a text is read: its centre when every layer below is one flat colour over all of
+    it; else points spread over it, and under a gradient its edges and corners too (a linear gradient's extremes
+    over a box lie at its corners) and a radial gradient's centre where it falls inside the text."""
+    if all(layer.kind == "rect" and layer.fill is not None and not layer.turned and layer.drawn.rect.contains(lines)
+           for layer in below):
+        return [lines.center]
+    points = list(grid(lines))
+    if gradient:
+        xs, ys = (lines.x, lines.center[0], lines.right), (lines.y, lines.center[1], lines.top)
+        points += [(x, y) for x in xs for y in ys]
+        for layer in below:
+            if layer.gradient is not None and layer.gradient.kind == "radial":
+                (cx, cy), _ = gradients.axis(layer.gradient, layer.across)
+                points.append((min(max(cx, lines.x), lines.right), min(max(cy, lines.y), lines.top)))
+    return points
+
+
 def check(side: SideSeen) -> Iterator[Finding]:
     layers: list[tuple[int, Layer]] = []
     for index, drawn in enumerate(side.drawn):
@@ -139,9 +175,8 @@ def check(side: SideSeen) -> Iterator[Finding]:
         size = drawn.text.size
         least = LARGE if size >= LARGE_SIZE or (bold and size >= LARGE_BOLD_SIZE) else NORMAL
         measured: list[tuple[float, RGB, RGB]] = []
-        uniform = all(layer.kind == "rect" and layer.fill is not None and not layer.turned and layer.drawn.rect.contains(lines)
-                      for layer in below)  # the same colour under every point: judge one
-        for point in [lines.center] if uniform else grid(lines):
+        worst = any(layer.gradient is not None for layer in below)
+        for point in _points(lines, below, worst):
             under = colour_at(below, point)
             if under is None:
                 continue
@@ -150,7 +185,7 @@ def check(side: SideSeen) -> Iterator[Finding]:
         if not measured:
             continue
         measured.sort(key=lambda m: m[0])
-        ratio, text, under = measured[(len(measured) - 1) // 4]
+        ratio, text, under = measured[0 if worst else (len(measured) - 1) // 4]
         if ratio >= least - 1e-9:
             continue
         yield drawn.element, "low_contrast", (

@@ -5,12 +5,18 @@ from __future__ import annotations
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from .pdfx import GS_TIMEOUT, PressError, ghostscript
 
 
 def page_coverage(path: Path, dpi: int) -> list[float]:
     """Each page's highest total ink (C+M+Y+K, percent) at ``dpi``: 400 is solid four-colour black."""
+    return [round(float(ink.max()), 1) for ink in page_inks(path, dpi)]
+
+
+def page_inks(path: Path, dpi: int) -> list[Any]:
+    """Each page's total ink (C+M+Y+K, percent) per pixel at ``dpi``: a numpy array, rows from the page's top."""
     import numpy as np
     from PIL import Image
 
@@ -28,5 +34,5 @@ def page_coverage(path: Path, dpi: int) -> list[float]:
         for tif in sorted(Path(tmp).glob("p*.tif")):
             with Image.open(tif) as image:
                 pixels = np.asarray(image.convert("CMYK"), dtype=np.uint16)
-            found.append(round(float(pixels.sum(axis=2).max()) * 100 / 255, 1))
+            found.append(np.round(pixels.sum(axis=2) * (100 / 255), 1))
         return found

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from punchboard.spec.binding import BOUND_COLOUR_PROPS, bound_props
+from punchboard.spec.effects import Gradient
 from punchboard.spec.model import Game
 
 from .gamut import off_gamut
@@ -46,12 +47,13 @@ def design_colours(game: Game) -> dict[tuple[int, int, int], dict[tuple[str, str
                     props = bound_props(element.props, fields)
                     for prop in BOUND_COLOUR_PROPS:
                         value = props.get(prop)
-                        rgb = _rgb(palette.get(str(value), str(value))) if value not in (None, "none") else None
-                        if rgb is None:
-                            continue
-                        use = found.setdefault(rgb, {}).setdefault((layout.name, element.id, prop), _Use())
-                        if name not in use.pieces:
-                            use.pieces.append(name)
+                        for one in value.colours if isinstance(value, Gradient) else (value,):  # a gradient's stops
+                            rgb = _rgb(palette.get(str(one), str(one))) if one not in (None, "none") else None
+                            if rgb is None:
+                                continue
+                            use = found.setdefault(rgb, {}).setdefault((layout.name, element.id, prop), _Use())
+                            if name not in use.pieces:
+                                use.pieces.append(name)
     return found
 
 

@@ -6,9 +6,12 @@ Three passes, each by a maintained engine:
    (``rg``/``RG``/``g``/``G``) in every content stream, form, pattern and Type 3 glyph becomes the DeviceCMYK
    the profile gives it, with the build's intent and black-point compensation (the same transform the gamut
    check uses, so the warnings and the file agree); pure black becomes 100 % K (``0 0 0 1 k``), so black text
-   and thin black lines print with one plate, not as four-colour registration black.
+   and thin black lines print with one plate, not as four-colour registration black (with ``--rich-black``,
+   large black areas and large black text get the rich black of ``layouts/press.yaml``: rich_black.py). RGB
+   pictures are converted through the same profile (pictures.py), and so are gradients' stop colours
+   (shadings.py: a DeviceCMYK shading stays a vector shading, an RGB one Ghostscript rasterises).
 2. Ghostscript's pdfwrite (``-dPDFX -sColorConversionStrategy=CMYK``, PDF 1.3) keeps DeviceCMYK as it is,
-   converts what is left (pictures, shadings) to CMYK with its output profile (``-sOutputICCProfile``), embeds
+   converts what is left (other shadings, grey pictures) to CMYK with its output profile (``-sOutputICCProfile``), embeds
    every font, and flattens transparency (PDF 1.3 has none).
 3. pikepdf writes the PDF/X document keys (GTS_PDFXVersion ``PDF/X-1:2003``, GTS_PDFXConformance
    ``PDF/X-1a:2003``, Trapped, Title), the OutputIntent with the profile embedded, a TrimBox and BleedBox on
@@ -26,6 +29,7 @@ from typing import Any
 
 from .profile import description
 from .settings import Press
+from .shadings import colours, rgb_shadings, to_cmyk
 
 PDFX_VERSION = "PDF/X-1:2003"  # ISO 15930-4: the version key of every PDF/X-1a:2003 file …
 PDFX_CONFORMANCE = "PDF/X-1a:2003"  # … and its conformance level
@@ -58,8 +62,9 @@ def _colours(stream: Any, found: dict[Rgb, None]) -> None:
             found[rgb] = None
 
 
-def _rewrite(stream: Any, inks: dict[Rgb, tuple[float, ...]]) -> None:
-    """Each RGB or grey colour instruction of one stream as its DeviceCMYK ``k``/``K`` from ``inks``."""
+def _rewrite(stream: Any, inks: dict[Rgb, tuple[float, ...]], settings: Press | None = None) -> None:
+    """Each RGB or grey colour instruction of one stream as its DeviceCMYK ``k``/``K`` from ``inks``; with
+    ``settings.rich_black``, large black fills and large black text in that mix (rich_black.py)."""
     import pikepdf
 
     out: list[Any] = []
@@ -72,6 +77,11 @@ def _rewrite(stream: Any, inks: dict[Rgb, tuple[float, ...]]) -> None:
             continue
         out.append(pikepdf.ContentStreamInstruction(list(inks[rgb]), pikepdf.Operator(RGB_TO_CMYK[name])))
         changed = True
+    if settings is not None and settings.rich_black is not None:
+        from .rich_black import rich_black
+
+        out, enriched = rich_black(out, settings.rich_black, settings.text_below, settings.area_from)
+        changed = changed or enriched
     if changed:
         stream.write(pikepdf.unparse_content_stream(out))
 
@@ -104,6 +114,7 @@ def device_cmyk(src: Path, dst: Path, settings: Press) -> None:
     (the transform the gamut check uses); pure black as 100 % K."""
     import pikepdf
 
+    from .pictures import cmyk_pictures
     from .profile import round_trip
 
     with pikepdf.open(src) as pdf:
@@ -116,13 +127,17 @@ def device_cmyk(src: Path, dst: Path, settings: Press) -> None:
         found: dict[Rgb, None] = {}
         for stream in streams:
             _colours(stream, found)
+        gradients = rgb_shadings([page.obj.get("/Resources") for page in pdf.pages] + [s.get("/Resources") for s in streams])
+        found.update(dict.fromkeys(colours(gradients)))
         wanted = sorted(found)
         inks = {rgb: tuple(round(v / 255, 4) for v in cmyk)
                 for rgb, (cmyk, _) in zip(wanted, round_trip(settings.profile, settings.intent_number,
                                                              settings.black_point_compensation, wanted), strict=True)}
         inks[(0, 0, 0)] = (0, 0, 0, 1)  # black text and rules: one plate, no registration black
         for stream in streams:
-            _rewrite(stream, inks)
+            _rewrite(stream, inks, settings)
+        to_cmyk(gradients, inks)  # kept as vector shadings by Ghostscript (shadings.py)
+        cmyk_pictures(pdf, streams, settings)  # with the same profile: Ghostscript would use its own (pictures.py)
         pdf.save(dst, deterministic_id=True)
 
 

@@ -13,15 +13,21 @@ import hashlib
 import re
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from punchboard.generator.options import BuildOptions
 
 from punchboard.incremental import press_record
+from punchboard.plumbing.paths import game_output
 from punchboard.spec.model import Game
 
 from .settings import Press, press, wanted
 from .shop_sizes import shop_size_warnings
+
+if TYPE_CHECKING:
+    from punchboard.generator.build import GameReport
+
+    from .page_pieces import Placed
 
 PRESS_FOLDER = "press"
 VERSION = 3
@@ -51,10 +57,11 @@ def _pages(numbers: list[int]) -> str:
     return f"page{'s' if len(numbers) > 1 else ''} {shown}" + (f" and {len(numbers) - 8} more" if len(numbers) > 8 else "")
 
 
-def findings(source: Path, converted: Path, settings: Press, named: frozenset[tuple[int, int, int]] = frozenset()) -> list[str]:
+def findings(source: Path, converted: Path, settings: Press, named: frozenset[tuple[int, int, int]] = frozenset(),
+             placed: list[list[Placed]] | None = None) -> list[str]:
     """The press preflight of one file: out-of-gamut colours (from the RGB source; those in ``named`` are left to
-    the warnings that name their layout element) and heavy ink (from the press file)."""
-    from .coverage import page_coverage
+    the warnings that name their layout element) and heavy ink (from the press file), by page and, with ``placed``
+    (page_pieces.py: each page's pieces and slots), by the pieces where the ink is over the limit."""
     from .gamut import off_gamut, pdf_colours
 
     pages = pdf_colours(source)
@@ -62,14 +69,38 @@ def findings(source: Path, converted: Path, settings: Press, named: frozenset[tu
     for colour in off_gamut(settings, {c for found in pages.values() for c in found} - named):
         where = [n for n, found in pages.items() if colour.rgb in found]
         said.append(f"{source.name} {_pages(where)}: {colour.words()}, over the {settings.delta_e:g} the press settings allow")
-    heavy: dict[float, list[int]] = {}
-    for number, ink in enumerate(page_coverage(converted, settings.coverage_dpi), start=1):
-        if ink > settings.coverage_limit:
-            heavy.setdefault(ink, []).append(number)
-    for ink, numbers in sorted(heavy.items(), reverse=True):
-        said.append(f"{source.name} {_pages(numbers)}: total ink coverage reaches {ink:g} %, over the {settings.coverage_limit:g} % "
-                    "the press allows; lighten the darkest colours")
+    for ink, numbers, pieces in _heavy(converted, settings, placed):
+        shown = f" ({_named(pieces)})" if pieces else ""
+        said.append(f"{source.name} {_pages(numbers)}{shown}: total ink coverage reaches {ink:g} %, over the "
+                    f"{settings.coverage_limit:g} % the press allows; lighten the darkest colours")
     return said
+
+
+def _heavy(converted: Path, settings: Press, placed: list[list[Placed]] | None) -> list[tuple[float, list[int], list[str]]]:
+    """The pages whose ink goes over the limit, grouped by their highest ink, heaviest first, each group with
+    the pieces where it does (none when the pages are not mapped)."""
+    from .coverage import page_inks
+    from .page_pieces import named
+
+    heavy: dict[float, tuple[list[int], list[str]]] = {}
+    pages = page_inks(converted, settings.coverage_dpi)
+    if placed is not None and len(placed) != len(pages):
+        placed = None  # imposed otherwise than the file was (an option page_pieces does not follow): pages only
+    for number, inks in enumerate(pages, start=1):
+        ink = round(float(inks.max()), 1)
+        if ink <= settings.coverage_limit:
+            continue
+        numbers, pieces = heavy.setdefault(ink, ([], []))
+        numbers.append(number)
+        if placed is not None:
+            height = inks.shape[0] * 72 / settings.coverage_dpi
+            pieces.extend(p for p in named(placed[number - 1], inks > settings.coverage_limit, height, settings.coverage_dpi)
+                          if p not in pieces)
+    return [(ink, numbers, pieces) for ink, (numbers, pieces) in sorted(heavy.items(), reverse=True)]
+
+
+def _named(pieces: list[str]) -> str:
+    return ", ".join(pieces[:4]) + (f" and {len(pieces) - 4} more" if len(pieces) > 4 else "")
 
 
 def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[str], list[str]]:
@@ -79,6 +110,7 @@ def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[st
     if colour != "cmyk":
         return warnings, []
     from .design_colours import design_colours, gamut_warnings
+    from .page_pieces import page_pieces
     from .pdfx import PDFX_CONFORMANCE, convert
     from .profile import description
     from .transparency import FLATTEN_DPI, transparent_pages
@@ -89,7 +121,8 @@ def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[st
     target = folder / PRESS_FOLDER
     target.mkdir(exist_ok=True)
     old = press_record.read(target)  # a damaged record is read as missing
-    key = _code_key(settings) + repr(sorted(named))
+    key = _code_key(settings) + repr(sorted(named)) + repr(sorted((p.component, p.index, p.name) for c in game.printed for p in c.pieces))
+    placed: dict[str, list[list[Placed]]] | None = None  # each file's pages' pieces, made when a file is converted
     names = {component.id for component in game.components}
     record: dict[str, Any] = {}
     notes: list[str] = []
@@ -100,7 +133,10 @@ def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[st
         entry = old.get(source.name)
         if not (isinstance(entry, dict) and entry.get("digest") == digest and (target / source.name).is_file()):
             convert(source, target / source.name, settings)
-            said = findings(source, target / source.name, settings, named) if _checked(game, source, names) else []
+            if placed is None:
+                placed = page_pieces(game, options)
+            said = (findings(source, target / source.name, settings, named, placed.get(source.name))
+                    if _checked(game, source, names) else [])
             entry = {"digest": digest, "findings": said, "flattened": transparent_pages(source)}
         record[source.name] = entry
         warnings.extend(f"{game.id} / {line}" for line in entry["findings"])
@@ -116,6 +152,28 @@ def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[st
                       *notes]
 
 
+def options_problem(options: BuildOptions) -> str | None:
+    """What is wrong with a build's press options (``--flag: why``), or None: the checks ``build`` makes first."""
+    from .profile import profile_problem
+
+    if options.pdfx == "1a" and options.colour == "rgb":
+        return "--pdfx 1a: PDF/X-1a files are CMYK; drop --colour rgb"
+    if options.icc and (problem := profile_problem(Path(options.icc))):
+        return f"--icc: {problem}"
+    return None
+
+
+def with_press(game: Game, out: Path, report: GameReport, options: BuildOptions) -> GameReport:
+    """``report`` (what ``build_game`` did for ``game`` into ``out``) after the press step ``build`` makes: the
+    shop-size and press warnings added (none with ``--preflight off``) and the press notes; for watch and the API."""
+    from dataclasses import replace
+
+    warnings, notes = press_game(game, game_output(out, game.id, options.lang), options)
+    if options.preflight == "off":
+        warnings = []
+    return replace(report, warnings=(*report.warnings, *warnings), notes=(*report.notes, *notes))
+
+
 def press_games(games: list[Game], out: Path, options: BuildOptions) -> tuple[list[tuple[str, str]], bool]:
     """Run the press step for every built game; print and return its lines (stream, text) and whether
     ``--preflight strict`` fails the build on them. Does nothing for an RGB build without a shop preset."""
@@ -123,7 +181,7 @@ def press_games(games: list[Game], out: Path, options: BuildOptions) -> tuple[li
 
     lines: list[tuple[str, str]] = []
     for game in games:
-        warnings, notes = press_game(game, out / game.id, options)
+        warnings, notes = press_game(game, game_output(out, game.id, options.lang), options)
         if options.preflight != "off":
             lines.extend(("stderr", f"warning: {text}") for text in warnings)
         if not options.quiet:

@@ -30,6 +30,9 @@ class Press:
     coverage_dpi: int
     delta_e: float
     pdfx: bool  # write PDF/X-1a:2003 files (else plain CMYK PDFs)
+    rich_black: tuple[float, float, float, float] | None = None  # --rich-black: large black areas' C, M, Y, K (0–1)
+    text_below: float = 12.0  # points: black text smaller than this stays 100 % K under --rich-black
+    area_from: float = 12.0  # points: a black fill narrower or lower than this (a rule) stays 100 % K
 
     @property
     def intent_number(self) -> int:
@@ -61,6 +64,29 @@ def _press_file(path: Path = PRESS_FILE) -> tuple[dict[str, Any], list[Problem],
     return data, problems, doc
 
 
+def _rich_black(doc: Any, data: dict[str, Any], problems: list[Problem]) -> tuple[tuple[float, ...], float, float]:
+    """``rich_black``: its CMYK mix (0–1) and the text size and shape size (points) from which it is used."""
+    from punchboard.plumbing.units import UnitError, parse_length
+
+    entry = data.get("rich_black")
+    if not isinstance(entry, dict):
+        problems.append(doc.problem(("rich_black",), "rich_black: expected cmyk, text_below and area_from"))
+        return (0.0, 0.0, 0.0, 1.0), 12.0, 12.0
+    cmyk = entry.get("cmyk")
+    if not (isinstance(cmyk, list) and len(cmyk) == 4
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 100 for v in cmyk)):
+        problems.append(doc.problem(("rich_black", "cmyk"), f"cmyk: expected four percentages [C, M, Y, K], got {cmyk!r}"))
+        cmyk = [0, 0, 0, 100]
+    sizes = []
+    for key in ("text_below", "area_from"):
+        try:
+            sizes.append(parse_length(entry.get(key)))
+        except UnitError as exc:
+            problems.append(doc.problem(("rich_black", key), f"{key}: {exc}"))
+            sizes.append(12.0)
+    return tuple(v / 100 for v in cmyk), sizes[0], sizes[1]
+
+
 def shop_colour(preset: str | None) -> tuple[str | None, str | None]:
     """A shop preset's ``colour`` and ``pdfx`` keys (``layouts/print_shops.yaml``), None where it names none."""
     if preset is None:
@@ -86,6 +112,7 @@ def press(options: BuildOptions) -> Press:
     limit = _number(doc, data, "coverage_limit", 100, 400, problems)
     dpi = _number(doc, data, "coverage_dpi", 9, 300, problems)
     delta_e = _number(doc, data, "delta_e", 0.5, 100, problems)
+    rich, text_below, area_from = _rich_black(doc, data, problems)
     if problems:
         raise SpecError(problems)
     if options.icc:
@@ -98,4 +125,4 @@ def press(options: BuildOptions) -> Press:
                                                       "installed?); give a CMYK profile with --icc PATH")])
         profile, condition = found[0], str(data["condition"])
     return Press(profile, condition, str(data["intent"]), bool(data["black_point_compensation"]), limit, int(dpi), delta_e,
-                 wanted(options)[1] == "1a")
+                 wanted(options)[1] == "1a", rich if options.rich_black else None, text_below, area_from)  # type: ignore[arg-type]

@@ -15,14 +15,14 @@ from typing import Any
 from punchboard import __version__
 from punchboard.plumbing.errors import SpecError, UsageError, WorkerDied
 
-from . import bom, build, check, export, init, serve, verify, watch
+from . import bom, build, check, export, init, serve, translations, verify, watch
 from . import list as list_verb
 from .common import EXIT_FAIL, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, CliParser
 from .crash import report_crash
 
 __all__ = ["EXIT_FAIL", "EXIT_INPUT", "EXIT_INTERNAL", "EXIT_OK", "build_parser", "main", "run"]
 
-VERBS = (init, list_verb, check, build, watch, verify, bom, export, serve)
+VERBS = (init, list_verb, check, build, watch, verify, bom, export, serve, translations)
 
 EXIT_CODES = """\
 exit codes:

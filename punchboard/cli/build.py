@@ -7,20 +7,26 @@ import math
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from punchboard.generator.options import BACK_MODES, BuildOptions
 from punchboard.plumbing.limits import Limits
 from punchboard.plumbing.outlock import output_lock
 from punchboard.plumbing.paths import LAYOUTS
 
+if TYPE_CHECKING:
+    from punchboard.spec.model import Game
+
 from .common import (
     EXIT_INPUT,
     EXIT_INTERNAL,
     TARGET_HELP,
     add_common_flags,
+    add_language_flag,
     add_limit_flags,
     add_preflight_flag,
+    by_language,
+    in_languages,
     limits_of,
     load_targets,
     target_folders,
@@ -110,6 +116,7 @@ def build_options(args: argparse.Namespace) -> BuildOptions:
         colour=getattr(args, "colour", None),
         pdfx=getattr(args, "pdfx", None),
         icc=getattr(args, "icc", None),
+        rich_black=getattr(args, "rich_black", False),
     )
 
 
@@ -145,7 +152,7 @@ def cmd_build(args: argparse.Namespace) -> int:
             return EXIT_INPUT
     limits = limits_of(args)
     folders = target_folders(args.targets)
-    invocation = up_to_date.key(folders, out, options, limits)
+    invocation = up_to_date.key(folders, out, replace(options, lang=args.lang), limits)  # --lang all among them
     from punchboard.generator.press.settings import wanted
 
     pressing = wanted(options)[0] == "cmyk"  # press files are checked against their sources on every build
@@ -171,10 +178,19 @@ def _build(args: argparse.Namespace, out: Path, options: BuildOptions, limits: L
         games = load_targets(args.targets, limits, getattr(args, "out", None))
         fetched = any(game.fetch_warnings for game in games)
         reports: list[Any] = []
+        chosen = in_languages(games, args.lang, echo=False)
+        if refused := _unwritable(chosen):  # a translation with characters its font lacks: nothing is built
+            print("\n".join(refused), file=sys.stderr)
+            return EXIT_INPUT
         try:
             with output_lock(out):
-                code = build_games(games, out, options, reports)
-                press, press_failed = press_games(games, out, options)  # shop sizes, CMYK/PDF/X files (generator/press/)
+                code, press_failed = 0, False
+                press: list[tuple[str, str]] = []
+                for lang, group in by_language(chosen):  # the source language first
+                    asked = replace(options, lang=lang)
+                    code = max(code, build_games(group, out, asked, reports))
+                    said, failed = press_games(group, out, asked)  # shop sizes, CMYK/PDF/X files (generator/press/)
+                    press, press_failed = [*press, *said], press_failed or failed
                 if press_failed and code == 0:
                     print(STRICT_FAILED, file=sys.stderr)
                     code = 1
@@ -189,6 +205,14 @@ def _build(args: argparse.Namespace, out: Path, options: BuildOptions, limits: L
         except PressError as err:  # Ghostscript missing or failing: not the user's input
             print(f"error: {err}", file=sys.stderr)
             return EXIT_INTERNAL
+
+
+def _unwritable(chosen: list[tuple[Game, str | None]]) -> list[str]:
+    """``file:LINE:COL: … (in pl)`` for each translated text asked for whose font lacks some of its characters."""
+    from punchboard.generator.draw.glyphs import glyph_problems
+
+    return [f"{problem} (in {problem.language})" for game, lang in chosen if lang
+            for problem in glyph_problems(game, translations=False) if problem.is_error]
 
 
 def add_build_flags(p: argparse.ArgumentParser) -> None:
@@ -217,12 +241,16 @@ def register(sub: Any) -> None:
     p = sub.add_parser("build", help="write print-ready PDFs", description="Lay out every printed component as PDFs under OUT/<game_id>/. Only components whose inputs changed since the last build into OUT are drawn again. Each build records what it drew as a numbered print in OUT/<game_id>/prints/.")
     p.add_argument("targets", nargs="*", metavar="TARGET", help=TARGET_HELP)
     add_build_flags(p)
-    _add_press_flags(p)
+    add_language_flag(p)
+    add_press_flags(p)
     p.set_defaults(func=cmd_build)
 
 
-def _add_press_flags(p: argparse.ArgumentParser) -> None:
-    """build's press flags (generator/press/); watch and serve do not write press files."""
+def add_press_flags(p: argparse.ArgumentParser, icc: bool = True) -> None:
+    """The press flags (generator/press/) of build, watch and serve, read by ``build_options`` (``icc``: with
+    ``--icc``; serve has its own, which its proof shares)."""
     p.add_argument("--colour", default=None, choices=("rgb", "cmyk"), help="cmyk: also write OUT/<game>/press/: each component PDF converted to CMYK through an ICC profile (black text and lines 100 %% K), with the press preflight (ink coverage, colours outside the press gamut) (default: the --shop preset's, else rgb)")
     p.add_argument("--pdfx", default=None, choices=("1a", "none"), help="1a: the press files are PDF/X-1a:2003 (implies --colour cmyk; default: the --shop preset's: drivethrucards asks for it)")
-    p.add_argument("--icc", default=None, metavar="PATH", help="the CMYK output profile (your shop's, e.g. FOGRA39 or GRACoL) for --colour cmyk (default: Ghostscript's Artifex SWOP profile, layouts/press.yaml)")
+    if icc:
+        p.add_argument("--icc", default=None, metavar="PATH", help="the CMYK output profile (your shop's, e.g. FOGRA39 or GRACoL) for --colour cmyk (default: Ghostscript's Artifex SWOP profile, layouts/press.yaml)")
+    p.add_argument("--rich-black", action="store_true", help="with --colour cmyk: large black areas print as the rich black of layouts/press.yaml (60/40/40/100 %%); black text under 12 pt and thin black shapes stay 100 %% K")

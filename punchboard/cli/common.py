@@ -84,6 +84,52 @@ def load_targets(names: Sequence[str], limits: Limits = DEFAULT_LIMITS, out: str
     return games
 
 
+LANG_HELP = ("the language to write, one of the game's languages: (game.yaml), its files under OUT/<game>/<LANG>/; "
+             "'all' writes every language (default: the source language, under OUT/<game>/)")
+
+
+def add_language_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lang", default=None, metavar="LANG", type=_language_code, help=LANG_HELP)
+
+
+def _language_code(text: str) -> str:
+    from punchboard.spec.loader.translated import LANGUAGE
+
+    if text != "all" and not LANGUAGE.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"expected a language code such as de or pt-BR, or all, got '{text[:40]}'")
+    return text
+
+
+def in_languages(games: Sequence[Game], lang: str | None, echo: bool = True) -> list[tuple[Game, str | None]]:
+    """Each game in the language ``--lang`` asks for (``all``: each of its languages, the source first), with the
+    language its files are written under (None: today's OUT/<game>/). A translation a piece lacks is a warning
+    on stderr when ``echo``. Raises UsageError for a language a game is not written in."""
+    from punchboard.spec.languages import in_language, missing_translations
+
+    chosen: list[tuple[Game, str | None]] = []
+    for game in games:
+        if lang is None or (lang == "all" and not game.languages):
+            chosen.append((game, None))
+            continue
+        for code in game.languages if lang == "all" else (lang,):
+            if code not in game.languages:
+                declared = ", ".join(game.languages) if game.languages else "no languages (add languages: [en, de] to game.yaml)"
+                raise UsageError(f"--lang {code}: game '{game.id}' is written in {declared}")
+            if echo:
+                for line in missing_translations(game, code):
+                    print(f"warning: {line}", file=sys.stderr)
+            chosen.append((in_language(game, code), code))
+    return chosen
+
+
+def by_language(chosen: Sequence[tuple[Game, str | None]]) -> list[tuple[str | None, list[Game]]]:
+    """The games of :func:`in_languages` grouped by the language they are written under, in first-seen order."""
+    groups: dict[str | None, list[Game]] = {}
+    for game, lang in chosen:
+        groups.setdefault(lang, []).append(game)
+    return list(groups.items())
+
+
 MAX_FLAG_DIGITS = 18  # a flag's whole number beyond 10**18 is a typo, and would only exhaust something
 
 

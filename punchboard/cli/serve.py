@@ -8,7 +8,7 @@ from typing import Any
 
 from punchboard.plumbing.errors import Problem, SpecError
 
-from .build import add_build_flags, build_options
+from .build import add_build_flags, add_press_flags, build_options
 from .common import ONE_TARGET_HELP, Voice, limits_of, target_folders
 
 
@@ -38,9 +38,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if args.trials < 0:
         raise SpecError([Problem("--trials", 1, 1, f"--trials must be 0 or more, got {args.trials}")])
+    if args.icc:  # the profile the page's CMYK proof uses: refused now, not on the first proof
+        from punchboard.generator.press.profile import profile_problem
+
+        if problem := profile_problem(Path(args.icc)):
+            raise SpecError([Problem("--icc", 1, 1, f"{problem}; expected a CMYK ICC profile")])
+    options = build_options(args)
+    from punchboard.generator.press.run import options_problem
+
+    if problem := options_problem(options):  # --pdfx 1a with --colour rgb: refused before serving
+        flag, _, why = problem.partition(": ")
+        raise SpecError([Problem(flag, 1, 1, why)])
     folder = target_folders([args.target] if args.target is not None else [], everything=False)[0]
     voice = Voice(args)
-    studio = Studio(folder, Path(args.out), build_options(args), limits_of(args), args.trials, args.seed,
+    studio = Studio(folder, Path(args.out), options, limits_of(args), args.trials, args.seed,
                     log=voice.say, alert=lambda text: print(text, flush=True))
     studio.workbench = Workbench(folder, studio.load, read_only=args.read_only or not writable(folder))
     try:
@@ -72,5 +83,10 @@ def register(sub: Any) -> None:
                    help="with --poll (or where the system gives no notifications): seconds between checks (default: 0.5)")
     p.add_argument("--trials", type=int, default=200, help="verifier Monte Carlo deals per event (default: 200; `verify` uses more)")
     p.add_argument("--seed", type=int, default=1, help="verifier random seed (default: 1)")
+    p.add_argument("--icc", default=None, metavar="PATH",
+                   help="the CMYK output profile the page's \"CMYK proof\" shows the pieces through, and the press "
+                        "files of --colour cmyk are made with (default: layouts/press.yaml's, Ghostscript's Artifex "
+                        "SWOP profile)")
     add_build_flags(p)
+    add_press_flags(p, icc=False)
     p.set_defaults(func=cmd_serve)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -13,8 +14,8 @@ from punchboard.plumbing.outlock import output_lock
 from punchboard.plumbing.paths import LAYOUTS
 from punchboard.plumbing.watch import NotificationsUnavailable, Repeats, Report, follow, unchanged_line, watch
 
-from .build import add_build_flags, build_options
-from .common import EXIT_OK, limits_of, positive_seconds, target_folders
+from .build import add_build_flags, add_press_flags, build_options
+from .common import EXIT_INPUT, EXIT_OK, limits_of, positive_seconds, target_folders
 
 TARGETS_HELP = "bundled game ids or paths to game folders; none means the game in the current folder (a game.yaml here)"
 
@@ -31,19 +32,18 @@ def cmd_watch(args: argparse.Namespace) -> int:
     "changed: …" line; a dropped build shows nothing, that line included.
     """
     from punchboard.generator.build import build_game, summary
-    from punchboard.generator.document.merge import keep_copies
-    from punchboard.generator.document.pdf_encoding import keep_encoded
-    from punchboard.incremental.loads import keep_loaded
     from punchboard.spec.loader import load_game
-    from punchboard.spec.yamlsource import keep_parsed
 
-    keep_parsed()  # after a save, only what changed is parsed again (spec/yamlsource.py)
-    keep_loaded()  # and loaded again (punchboard/incremental/loads.py)
-    keep_encoded()  # and only changed streams and font subsets are compressed again
-    keep_copies()  # and only changed component PDFs are read and renumbered into the combined PDF
+    _keep_between_builds()
 
-    folders = target_folders(args.targets, everything=False)
+    from punchboard.generator.press.pdfx import PressError
+    from punchboard.generator.press.run import options_problem, with_press
+
     options = replace(build_options(args), quiet=True)
+    if problem := options_problem(options):
+        print(f"error: {problem}", file=sys.stderr)
+        return EXIT_INPUT
+    folders = target_folders(args.targets, everything=False)
     out = Path(args.out)
     limits = limits_of(args)
     repeats = Repeats()  # a rebuild says only the warnings the last build of its game did not
@@ -64,10 +64,13 @@ def cmd_watch(args: argparse.Namespace) -> int:
         for folder in folders:
             try:
                 game = load_game(folder, limits, out)
-                with output_lock(out):
-                    report = build_game(game, out, options)
+                with output_lock(out):  # with --colour cmyk (or a shop preset's), the press files too, as build writes them
+                    report = with_press(game, out, build_game(game, out, options), options)
             except SpecError as err:
                 problems.extend(err.problems)
+                continue
+            except PressError as err:  # Ghostscript missing or failing: said, and watching goes on
+                say(f"error: {err}")
                 continue
             fresh, unchanged = repeats.news(folder, report.warnings)
             for message in fresh:
@@ -98,6 +101,21 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _keep_between_builds() -> None:
+    """After a save, only what changed is parsed (spec/yamlsource.py) and loaded again (incremental/loads.py), only
+    changed streams and font subsets are compressed again, and only changed component PDFs are read and renumbered
+    into the combined PDF."""
+    from punchboard.generator.document.merge import keep_copies
+    from punchboard.generator.document.pdf_encoding import keep_encoded
+    from punchboard.incremental.loads import keep_loaded
+    from punchboard.spec.yamlsource import keep_parsed
+
+    keep_parsed()
+    keep_loaded()
+    keep_encoded()
+    keep_copies()
+
+
 def _follow_or_poll(args: argparse.Namespace, folders: list[Path], rebuild: Callable[[list[Path]], Report | None],
                     ready: Callable[[], None]) -> None:
     """Rebuild on every save, seen through change notifications, or by polling (--poll, or where the system
@@ -118,6 +136,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("watch", help="rebuild on every save", description="Build, then rebuild whatever changed each time a YAML, layout, CSV, font or image is saved (seen through the system's change notifications, or by polling with --poll). Bad input is reported and watching goes on. Ctrl-C (or SIGTERM) stops it with exit code 0.")
     p.add_argument("targets", nargs="*", metavar="TARGET", help=TARGETS_HELP)
     add_build_flags(p)
+    add_press_flags(p)
     p.add_argument("--poll", action="store_true",
                    help="check for changes every --interval seconds instead of listening to the system's change "
                         "notifications (for network shares edited from another machine)")

@@ -75,6 +75,12 @@ def resolved(path: Path) -> Path:
     return found
 
 
+def game_output(out: Path, game_id: str, lang: str | None = None) -> Path:
+    """Where a game's files are written under ``out``: ``OUT/<game>/``, or ``OUT/<game>/<lang>/`` for a build
+    asked for in one language (``--lang``)."""
+    return out / game_id / lang if lang else out / game_id
+
+
 def is_inside(path: Path, folder: Path) -> bool:
     """True when ``path`` (after resolving symlinks) lies inside ``folder``."""
     try:

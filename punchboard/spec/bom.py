@@ -5,8 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from punchboard.plumbing.words import ENGLISH, N_, Words, words
+
 from .model import Component, Game
 
+# the kinds of component, as the bill names them (translated where it is written)
+KIND_NAMES = {"deck": N_("deck"), "banknotes": N_("banknotes"), "tokens": N_("tokens"), "board": N_("board"),
+              "tiles": N_("tiles"), "sheet": N_("sheet")}
 BREAKDOWN_FIELDS = ("kind", "suit", "colour", "color", "type", "team", "value", "denomination")
 
 
@@ -61,70 +66,85 @@ def bill_of_materials(game: Game) -> dict[str, Any]:
     }
 
 
-def sheets_phrase(entry: dict[str, Any], sheets: str = "sheets") -> str:
+def sheets_phrase(entry: dict[str, Any], sheets: str = "sheets", lang: str = ENGLISH) -> str:
     """'19 sheets, area bound 16.87 (at least 17, 2 over)' when a build or plan counted sheets, else ''."""
     if sheets not in entry:
         return ""
-    count = entry[sheets]
-    phrase = f"{count} sheet{'' if count == 1 else 's'}"
+    w = words(lang)
+    phrase = w.plural(entry[sheets], "{count} sheet", "{count} sheets")
     if "area_bound" in entry:
-        phrase += f", area bound {entry['area_bound']:.2f} (at least {entry['least_sheets']}, {entry['over_bound']} over)"
+        phrase += w.text(", area bound {bound} (at least {least}, {over} over)", bound=w.number(entry["area_bound"], 2),
+                         least=w.count(entry["least_sheets"]), over=w.count(entry["over_bound"]))
     return phrase
 
 
-def format_bom(bom: dict[str, Any]) -> str:
-    lines = [f"{bom['title']} ({bom['game']}) — bill of materials", ""]
+def _kind(entry: dict[str, Any], w: Words) -> str:
+    """'deck, two-sided' in the bill's language."""
+    kind = w.text(KIND_NAMES.get(entry["kind"], entry["kind"]))
+    return w.text("{kind}, two-sided", kind=kind) if entry["two_sided"] else kind
+
+
+def format_bom(bom: dict[str, Any], lang: str = ENGLISH) -> str:
+    """The bill of materials as plain text (``punchboard bom``), in ``lang``."""
+    w = words(lang)
+    lines = [w.text("{title} ({game}) — bill of materials", title=bom["title"], game=bom["game"]), ""]
     if "paper" in bom:
-        lines += [f"Paper {bom['paper']}, backs {bom['backs']}: {sheets_phrase(bom, 'total_sheets')}", ""]
-    lines.append("Printed components")
+        lines += [w.text("Paper {paper}, backs {backs}: {sheets}", paper=bom["paper"], backs=bom["backs"],
+                         sheets=sheets_phrase(bom, "total_sheets", w.lang)), ""]
+    lines.append(w.text("Printed components"))
     for entry in bom["components"]:
-        copies = f" ({entry['copies']} × {entry['per_copy']})" if entry["copies"] > 1 else ""
-        sides = ", two-sided" if entry["two_sided"] else ""
-        sheets = f" — {sheets_phrase(entry)}" if "sheets" in entry else ""
-        group = f" (print group {entry['print_group']})" if "print_group" in entry else ""
-        lines.append(f"  {entry['count']:>4}  {entry['name']} [{entry['kind']}{sides}]{copies}{sheets}{group}")
+        copies = f" ({w.count(entry['copies'])} × {w.count(entry['per_copy'])})" if entry["copies"] > 1 else ""
+        sheets = f" — {sheets_phrase(entry, lang=w.lang)}" if "sheets" in entry else ""
+        group = " " + w.text("(print group {name})", name=entry["print_group"]) if "print_group" in entry else ""
+        lines.append(f"  {w.count(entry['count']):>4}  {entry['name']} [{_kind(entry, w)}]{copies}{sheets}{group}")
         if len(entry["breakdown"]) > 1:
-            parts = ", ".join(f"{b['label']}: {b['count']}" for b in entry["breakdown"])
-            lines.append(f"        by {entry['by']}: {parts}")
+            parts = ", ".join(f"{b['label']}: {w.count(b['count'])}" for b in entry["breakdown"])
+            lines.append("        " + w.text("by {field}: {parts}", field=entry["by"], parts=parts))
     for group in bom.get("print_groups", []):
-        lines.append(f"  print group {group['name']} ({', '.join(group['components'])}): {sheets_phrase(group)} together")
+        lines.append("  " + w.text("print group {name} ({components}): {sheets} together", name=group["name"],
+                                   components=", ".join(group["components"]), sheets=sheets_phrase(group, lang=w.lang)))
     lines.append("")
-    lines.append("Bought supplies")
+    lines.append(w.text("Bought supplies"))
     if not bom["supplies"]:
-        lines.append("  none")
+        lines.append("  " + w.text("none"))
     for supply in bom["supplies"]:
         notes = f" — {supply['notes']}" if supply["notes"] else ""
-        lines.append(f"  {supply['count']:>4}  {supply['name']}{notes}")
+        lines.append(f"  {w.count(supply['count']):>4}  {supply['name']}{notes}")
     return "\n".join(lines)
 
 
-def markdown_bom(bom: dict[str, Any]) -> str:
-    """The bill of materials as a Markdown page (``bom --out`` writes it as bom.md)."""
+def markdown_bom(bom: dict[str, Any], lang: str = ENGLISH) -> str:
+    """The bill of materials as a Markdown page (``bom --out`` writes it as bom.md), in ``lang``."""
+    w = words(lang)
     planned = "paper" in bom
-    lines = [f"# {bom['title']}: bill of materials", ""]
+    lines = [w.text("# {title}: bill of materials", title=bom["title"]), ""]
     if planned:
-        lines += [f"Paper {bom['paper']}, backs {bom['backs']}: {sheets_phrase(bom, 'total_sheets')}.", ""]
-        lines += ["| count | component | kind | sides | sheets | area bound | over | breakdown |", "|---:|---|---|---|---:|---:|---:|---|"]
+        lines += [w.text("Paper {paper}, backs {backs}: {sheets}.", paper=bom["paper"], backs=bom["backs"],
+                         sheets=sheets_phrase(bom, "total_sheets", w.lang)), ""]
+        lines += [w.text("| count | component | kind | sides | sheets | area bound | over | breakdown |"), "|---:|---|---|---|---:|---:|---:|---|"]
     else:
-        lines += ["| count | component | kind | sides | breakdown |", "|---:|---|---|---|---|"]
+        lines += [w.text("| count | component | kind | sides | breakdown |"), "|---:|---|---|---|---|"]
     for entry in bom["components"]:
-        copies = f" ({entry['copies']} × {entry['per_copy']})" if entry["copies"] > 1 else ""
-        breakdown = ", ".join(f"{b['label']}: {b['count']}" for b in entry["breakdown"]) if len(entry["breakdown"]) > 1 else ""
-        by = f"by {entry['by']}: {breakdown}" if breakdown else ""
-        sides = "two" if entry["two_sided"] else "one"
+        copies = f" ({w.count(entry['copies'])} × {w.count(entry['per_copy'])})" if entry["copies"] > 1 else ""
+        breakdown = ", ".join(f"{b['label']}: {w.count(b['count'])}" for b in entry["breakdown"]) if len(entry["breakdown"]) > 1 else ""
+        by = w.text("by {field}: {parts}", field=entry["by"], parts=breakdown) if breakdown else ""
+        sides = w.text("two") if entry["two_sided"] else w.text("one")
+        kind = w.text(KIND_NAMES.get(entry["kind"], entry["kind"]))
+        count = w.count(entry["count"])
         if planned:
-            bound = f"{entry['area_bound']:.2f}" if "area_bound" in entry else ""
-            over = str(entry.get("over_bound", ""))
-            group = f" (print group {entry['print_group']})" if "print_group" in entry else ""
-            lines.append(f"| {entry['count']}{copies} | {entry['name']}{group} | {entry['kind']} | {sides} | {entry['sheets']} | {bound} | {over} | {by} |")
+            bound = w.number(entry["area_bound"], 2) if "area_bound" in entry else ""
+            over = w.count(entry["over_bound"]) if "over_bound" in entry else ""
+            group = " " + w.text("(print group {name})", name=entry["print_group"]) if "print_group" in entry else ""
+            lines.append(f"| {count}{copies} | {entry['name']}{group} | {kind} | {sides} | {w.count(entry['sheets'])} | {bound} | {over} | {by} |")
         else:
-            lines.append(f"| {entry['count']}{copies} | {entry['name']} | {entry['kind']} | {sides} | {by} |")
+            lines.append(f"| {count}{copies} | {entry['name']} | {kind} | {sides} | {by} |")
     for group in bom.get("print_groups", []):
-        lines += ["", f"Print group {group['name']} ({', '.join(group['components'])}): {sheets_phrase(group)} together."]
-    lines += ["", "## Bought supplies", ""]
+        lines += ["", w.text("Print group {name} ({components}): {sheets} together.", name=group["name"],
+                             components=", ".join(group["components"]), sheets=sheets_phrase(group, lang=w.lang))]
+    lines += ["", w.text("## Bought supplies"), ""]
     if not bom["supplies"]:
-        lines.append("None.")
+        lines.append(w.text("None."))
     for supply in bom["supplies"]:
         notes = f" — {supply['notes']}" if supply["notes"] else ""
-        lines.append(f"- {supply['count']} × {supply['name']}{notes}")
+        lines.append(f"- {w.count(supply['count'])} × {supply['name']}{notes}")
     return "\n".join(lines)

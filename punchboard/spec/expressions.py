@@ -179,6 +179,17 @@ def _names_read(source: str) -> tuple[str, ...]:
     return tuple(sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in calls}))
 
 
+def shows(condition: object, fields: Mapping[str, Any], *, if_broken: bool) -> bool:
+    """Whether an element's ``when:`` ``condition`` holds for a piece's ``fields`` (no condition: it does); a
+    condition that cannot be evaluated gives ``if_broken`` (the drawing warns about it where it is drawn)."""
+    if not condition:
+        return True
+    try:
+        return bool(evaluate(str(condition), fields, lenient=True))
+    except (ExpressionError, TypeError, ValueError):
+        return if_broken
+
+
 def evaluate(source: str, variables: Mapping[str, Any], *, lenient: bool = False) -> Any:
     """Evaluate ``source``; with ``lenient`` unknown names are unset instead of errors.
 

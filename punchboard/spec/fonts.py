@@ -5,10 +5,17 @@ TrueType font with quadratic outlines (fontTools' cu2qu, at most 1/1000 em from 
 cache folder under the digest of the original file's bytes; both ``check`` and ``build`` read that converted file.
 The conversion keeps the glyph order, advance widths, kerning-free metrics and every other table, so text set in the
 converted font measures exactly as in the original.
+
+A variable font is used at one instance: a named one (``instance: Bold Condensed``) or axis values
+(``instance: {wght: 700}``, unnamed axes at their defaults). fontTools' instancer makes that instance a static font
+once, kept in the cache folder under the digest of the variable file's bytes and the instance's axis values, so the
+same file and instance give the same bytes on every build.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +25,7 @@ from punchboard.plumbing.cache_root import current_cache_root
 from punchboard.plumbing.limits import FLAGS
 
 CONVERTED = "fonts"  # the cache's folder of converted fonts
+INSTANCER = "inst1"  # part of an instance's file name: a change of how instances are made makes new files
 CONVERTER = "cu2qu1"  # part of a converted file's name: a change of how fonts are converted makes new files
 _private: Path | None = None  # converted fonts of this process when the cache folder cannot be written
 MAX_ERR = 1.0  # font units (1/1000 em for most CFF fonts): how far a quadratic curve may stray from the cubic one
@@ -45,11 +53,120 @@ def truetype_file(path: Path) -> Path:
     digest = file_digest(path)
     if digest is None:
         return path  # unreadable: reportlab's reader says so
-    name = f"{digest}-{CONVERTER}.ttf"
+    return _cached(f"{digest}-{CONVERTER}.ttf", lambda: _converted(path))
+
+
+def axis_ranges(path: Path) -> dict[str, tuple[float, float, float]] | None:
+    """A variable font's axes (tag → minimum, default, maximum), or None for a static font (or not a font)."""
+    from fontTools.ttLib import TTFont
+
+    try:
+        font = TTFont(str(path), lazy=True)
+        if "fvar" not in font:
+            return None
+        return {a.axisTag: (a.minValue, a.defaultValue, a.maxValue) for a in font["fvar"].axes}
+    except Exception:  # noqa: BLE001 - a hostile file can break the parser anywhere: check_font says it is no font
+        return None
+
+
+def named_instances(path: Path) -> dict[str, dict[str, float]]:
+    """A variable font's named instances: subfamily name (``Bold Condensed``) → axis values."""
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(str(path), lazy=True)
+    names = font["name"]
+    out: dict[str, dict[str, float]] = {}
+    for instance in font["fvar"].instances:
+        title = names.getDebugName(instance.subfamilyNameID) or ""
+        out.setdefault(title.strip(), dict(instance.coordinates))
+    return out
+
+
+def instance_label(instance: str | Mapping[str, Any]) -> str:
+    """The part of an instance's PostScript name that tells it from the font's other instances: ``BoldCondensed``,
+    ``wght700wdth75``."""
+    if isinstance(instance, str):
+        raw = instance
+    else:
+        raw = "".join(f"{tag}{float(value):g}" for tag, value in sorted(instance.items()))
+    return "".join(c for c in raw if c.isascii() and (c.isalnum() or c in ".")) or "Instance"
+
+
+def instance_location(path: Path, shown: str, instance: str | Mapping[str, Any]) -> dict[str, float]:
+    """Every axis value of ``instance`` in ``path``'s variable font (a named instance's, or the given values with
+    the other axes at their defaults); :class:`FontRefused` naming what the font has when there is no such instance."""
+    axes = axis_ranges(path)
+    if axes is None:
+        raise FontRefused(f"font file '{shown}' is not a variable font, so it has no instance {_said(instance)}; "
+                          "expected a variable font (with an fvar table), or no instance:")
+    ranges = ", ".join(f"{tag} {low:g}–{high:g}" for tag, (low, _, high) in axes.items())
+    if isinstance(instance, str):
+        named = named_instances(path)
+        found = {title.casefold(): coords for title, coords in named.items()}.get(instance.strip().casefold())
+        if found is None:
+            listed = ", ".join(named) or "none"
+            raise FontRefused(f"font file '{shown}' has no named instance '{instance}'; expected one of its named "
+                              f"instances {listed}, or axis values ({ranges})")
+        given = found
+    else:
+        given = {str(tag): float(value) for tag, value in instance.items()}
+    location = {tag: default for tag, (_, default, _) in axes.items()}
+    for tag, value in given.items():
+        if tag not in axes:
+            raise FontRefused(f"font file '{shown}' has no axis '{tag}'; expected its axes {ranges}")
+        low, _, high = axes[tag]
+        if not low <= value <= high:
+            raise FontRefused(f"font file '{shown}' asks for {tag} {value:g}, outside the axis; expected {low:g}–{high:g}")
+        location[tag] = value
+    return location
+
+
+def _said(instance: str | Mapping[str, Any]) -> str:
+    return f"'{instance}'" if isinstance(instance, str) else ", ".join(f"{k} {v}" for k, v in instance.items())
+
+
+def instance_file(path: Path, location: Mapping[str, float], label: str) -> Path:
+    """The static font of ``path``'s variable font at ``location`` (every axis), its PostScript name the
+    variable font's family with ``-label`` (so two instances are two fonts to the PDF writer), made once into the
+    cache folder. Raises :class:`FontRefused` when fontTools cannot make it."""
+    digest = file_digest(path)
+    if digest is None:
+        raise FontRefused("the variable font file cannot be read")
+    axes = ",".join(f"{tag}={location[tag]:g}" for tag in sorted(location)) + "/" + label
+    name = f"{digest}-{hashlib.sha256(axes.encode()).hexdigest()[:16]}-{INSTANCER}.ttf"
+    return _cached(name, lambda: _instanced(path, location, label))
+
+
+def _instanced(path: Path, location: Mapping[str, float], label: str) -> bytes:
+    """The bytes of the static instance at ``location`` (deterministic: no timestamp), named ``FAMILY-label``."""
+    import io
+
+    from fontTools.ttLib import TTFont
+    from fontTools.varLib import instancer
+
+    try:
+        font = TTFont(str(path), recalcTimestamp=False, lazy=False)
+        static = instancer.instantiateVariableFont(font, dict(location), static=True, downgradeCFF2="CFF2" in font)
+        names = static["name"]
+        family = (names.getDebugName(16) or names.getDebugName(1) or "Font").replace(" ", "")
+        names.setName(f"{family}-{label}"[:63], 6, 3, 1, 0x409)
+        names.setName(f"{family}-{label}"[:63], 6, 1, 0, 0)
+        if "CFF " in static:
+            _to_truetype(static)
+        out = io.BytesIO()
+        static.save(out, reorderTables=True)
+    except Exception as exc:  # noqa: BLE001 - a hostile file can break the instancer anywhere
+        raise FontRefused(f"its instance cannot be made ({type(exc).__name__}: {exc})") from None
+    return out.getvalue()
+
+
+def _cached(name: str, make: Callable[[], bytes]) -> Path:
+    """The cache folder's file ``name``, made by ``make`` if it is not there (a private folder if the cache is
+    read-only)."""
     target = current_cache_root() / CONVERTED / name
     if target.is_file():
         return target
-    data = _converted(path)
+    data = make()
     try:
         write_cache(target, data)
     except OSError:  # no cache folder to write in (read-only home, full disk): a folder of this process's own

@@ -16,10 +16,11 @@ from . import schema_check
 from .binding import BOUND_PROPS, FIELD_REF, bind, is_bound
 from .images import ImageRefused, check_image, find_image, image_folders
 from .model import Component, Element, Layout, Side
+from .repeats import every_element, scoped
 
 Mark = Callable[[Element, str], str]  # file:LINE:COL of one property of an element
 BUILTIN_FONTS = ("Vera", "Vera-Bold", "Vera-Italic", "Vera-BoldItalic")
-TEMPLATED_PROPS = ("text", "src", "icon", *BOUND_PROPS)
+TEMPLATED_PROPS = ("text", "src", "icon", "count", *BOUND_PROPS)
 
 
 def at(mark: str, message: str) -> Problem:
@@ -30,7 +31,7 @@ def at(mark: str, message: str) -> Problem:
 def check_fonts(layout: Layout, mark: Mark) -> list[Problem]:
     known = sorted(set(BUILTIN_FONTS) | set(layout.fonts))
     problems = []
-    for element in layout.elements:
+    for element in every_element(layout.elements):
         font = element.props.get("font")
         if font is None or font in known or is_bound(font):
             continue
@@ -79,7 +80,7 @@ class ImageChecker:
 
     def literal(self, layout: Layout) -> list[Problem]:
         problems = []
-        for element in layout.elements:
+        for element in every_element(layout.elements):
             src = element.props.get("src")
             if element.type == "image" and isinstance(src, str) and not FIELD_REF.search(src):
                 problems += self.check(layout, element, src.strip())
@@ -110,21 +111,22 @@ def check_bindings(
         if layout is None:
             continue
         allowed = sorted(set(component.fields) | {"name"} | set(side.fields))
-        for element in layout.elements:
+        for element, extra in scoped(layout.elements):  # inside a repeat or grid: its item's or cell's fields too
+            own = sorted({*allowed, *extra}) if extra else allowed
             for prop in TEMPLATED_PROPS:
                 template = element.props.get(prop)
                 if not isinstance(template, str) or shared(mark(element, prop).rsplit(":", 2)[0]):
                     continue
                 for name in FIELD_REF.findall(template):
-                    if name in allowed or (element.source, prop, name) in reported:
+                    if name in own or (element.source, prop, name) in reported:
                         continue
                     reported.add((element.source, prop, name))
-                    hint = schema_check.suggest(name, allowed)
+                    hint = schema_check.suggest(name, own)
                     problems.append(
                         at(
                             mark(element, prop),
                             f"{prop}: unknown field '{{{name}}}'{hint}; component '{component.id}' has the fields "
-                            + ", ".join(allowed),
+                            + ", ".join(own),
                         )
                     )
     templated: dict[str, tuple[Layout | None, list[tuple[Element, str]]]] = {}  # by layout: its images' bound sources

@@ -18,13 +18,16 @@ from punchboard.incremental.look_passes import LookPasses
 from punchboard.plumbing.errors import Problem
 from punchboard.plumbing.units import UnitError, parse_fraction, parse_length
 
-from . import expressions, schema_check
+from . import schema_check
 from .binding import BOUND_COLOUR_PROPS, BOUND_LENGTH_PROPS, FIELD_REF, FIT_CHOICES, bind, is_bound
+from .expressions import shows
 from .icons import BUILTIN_ICONS, ELEMENT_ONLY_ICONS, INLINE_ICON
 from .layout_checks import BUILTIN_FONTS
 from .markup import tag_problems
 from .model import Component, Element, Layout
 from .reads import side_reads
+from .repeats import bound_count, every_element, grid_colours, nested
+from .repeats import problem as count_problem
 
 Mark = Callable[[Element, str], str]
 HEX_DIGITS = set("0123456789abcdefABCDEF")
@@ -35,15 +38,6 @@ def is_colour(value: str, palette: Mapping[str, str]) -> bool:
         return True
     return value.startswith("#") and len(value) in (4, 7, 9) and set(value[1:]) <= HEX_DIGITS
 
-
-def _shown(element: Element, fields: Mapping[str, object]) -> bool:
-    condition = element.props.get("when")
-    if not condition:
-        return True
-    try:
-        return bool(expressions.evaluate(condition, fields, lenient=True))
-    except (expressions.ExpressionError, TypeError, ValueError):
-        return True  # the renderer warns about the condition; check the values anyway
 
 
 def _at(mark: str, message: str) -> Problem:
@@ -90,8 +84,10 @@ class LookChecker:
 
     def check_side(self, layout: Layout, fields: Mapping[str, object], marks: Mapping[str, str], palette: Mapping[str, str], fonts: list[str]) -> None:
         for element, checked in self._plan(layout):
-            if not _shown(element, fields):
+            if not shows(element.props.get("when"), fields, if_broken=True):  # a broken one: checked anyway
                 continue
+            if element.type in ("repeat", "grid"):
+                self._many(element, fields, marks, palette)
             for prop, template, bound in checked:
                 if prop == "focus" and isinstance(template, tuple):
                     self._check_focus(element, template, fields, marks)
@@ -129,6 +125,17 @@ class LookChecker:
                              f"unknown icon {value!r}{hint}, for {where}; expected one of {self.icon_names()} "
                              "or an icon declared under icons: in game.yaml")
 
+    def _many(self, element: Element, fields: Mapping[str, object], marks: Mapping[str, str], palette: Mapping[str, str]) -> None:
+        """A repeat's count a field gives, a grid's cell colours its CSV gives (punchboard/spec/repeats.py)."""
+        template = element.props.get("count")
+        if element.type == "repeat" and is_bound(template) and bound_count(template, fields) is None:
+            value = bind(template, fields).strip()
+            self.add(self.culprit(element, "count", str(template), marks, fields),
+                     f"{count_problem(value)}, for piece '{fields.get('name', '')}' in element '{element.id}' "
+                     f"(count: \"{template}\", {self.mark(element, 'count')})")
+        for mark, message in grid_colours(element, fields, lambda value: is_colour(value, palette)):
+            self.add(mark, message)
+
     def _check_focus(self, element: Element, focus: tuple[Any, ...], fields: Mapping[str, object], marks: Mapping[str, str]) -> None:
         for template in focus:
             if not is_bound(template):
@@ -163,8 +170,16 @@ class LookChecker:
             self.add(mark, f"{message}, in the text of element '{element.id}'")
 
     def literal_icons(self, layout: Layout) -> None:
-        """Icon elements naming an icon outright (no field)."""
-        for element in layout.elements:
+        """Icon elements naming an icon outright (no field), and the colours written outright in a repeat's or grid's
+        elements (the layout's own are the game loader's to check)."""
+        palette = {**self.palette, **layout.palette}
+        for element in nested(layout.elements):
+            for prop in BOUND_COLOUR_PROPS:
+                value = element.props.get(prop)
+                if isinstance(value, str) and not is_bound(value) and not is_colour(value, palette):
+                    self.add(element.source, f"{prop}: {value!r} is not a colour, in element '{element.id}'; expected #rrggbb "
+                                             f"or a palette name ({', '.join(sorted(palette)) or 'none defined'})")
+        for element in every_element(layout.elements):
             name = element.props.get("icon")
             if element.type != "icon" or not isinstance(name, str) or FIELD_REF.search(name):
                 continue
@@ -220,7 +235,7 @@ def check_component(checker: LookChecker, component: Component, layouts: Mapping
 
 def _plan_of(layout: Layout) -> list[tuple[Element, list[tuple[str, Any, bool]]]]:
     plan = []
-    for element in layout.elements:
+    for element in every_element(layout.elements):  # a repeat's or grid's own elements too (spec/repeats.py)
         props = [(prop, template, isinstance(template, str) and FIELD_REF.search(template) is not None)
                  for prop, template in element.props.items()
                  if (prop == "focus" and isinstance(template, tuple))

@@ -105,6 +105,21 @@ class TokenShape:
     outline: tuple[tuple[float, float], ...] = ()
 
 
+Translated = tuple[Scalar, str]  # a field's value in another language, and file:LINE:COL where it was written
+
+
+@dataclass(frozen=True)
+class Translations:
+    """A component's text in its other languages, each value with where it was written (spec/languages.py applies
+    them). ``entries`` is keyed by language, then by the entry a piece was made from (:attr:`Piece.entry`), then by
+    field; ``fields`` names every field given in some language, so a piece lacking one falls back with a warning."""
+
+    entries: Mapping[str, Mapping[int, Mapping[str, Translated]]] = field(default_factory=frozen_map)
+    names: Mapping[str, Translated] = field(default_factory=frozen_map)  # language → the component's name
+    fields: tuple[str, ...] = ()
+    inputs: Mapping[str, Path] = field(default_factory=frozen_map)  # language → a translation file read (PO)
+
+
 @dataclass(frozen=True)
 class Component:
     id: str
@@ -124,6 +139,7 @@ class Component:
     supplies: tuple[SupplyItem, ...] = ()
     inputs: tuple[Path, ...] = ()  # the files this component was read from (YAML, CSV)
     print_group: str = ""  # components of one group share sheets (decks and banknotes of one trim and bleed)
+    translations: Translations | None = None  # its text in the game's other languages (None: it has none)
 
     @property
     def count(self) -> int:
@@ -204,6 +220,9 @@ class Game:
     icons: Mapping[str, Path] = field(default_factory=frozen_map)
     fetch_warnings: tuple[str, ...] = ()  # spreadsheet links read from their cached copy (also in warnings)  # the designer's own inline icons: name → SVG/PNG file
     warnings: tuple[str, ...] = ()  # "file:line:col: …" the loader accepts but `check` reports (setup gaps)
+    languages: tuple[str, ...] = ()  # game.yaml's languages:, the source language first (empty: undeclared)
+    language: str = ""  # the language this model's text is in: "" when undeclared, else one of languages
+    rulebooks: Mapping[str, str] = field(default_factory=frozen_map)  # language → rulebook@lang (setup's quote@lang)
 
     def component(self, component_id: str) -> Component:
         for component in self.components:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
+from dataclasses import fields as dataclass_fields
+from dataclasses import is_dataclass
 from typing import Any
 
 from punchboard.incremental.identity import ByIdentity
@@ -37,6 +39,8 @@ def _names(value: Any, into: set[str]) -> bool:
         return all(_names(item, into) for item in value)
     if isinstance(value, Mapping):
         return all(_names(k, into) and _names(v, into) for k, v in value.items())
+    if is_dataclass(value) and not isinstance(value, type):  # an effect (spec/effects.py): a gradient, shadow, mask
+        return all(_names(getattr(value, item.name), into) for item in dataclass_fields(value))
     return False
 
 

@@ -154,6 +154,9 @@ def describe(error: ValidationError, doc: Document, base: PathKey) -> list[Probl
         return [doc.problem(path, f"{label} must have at most {error.validator_value} entries")]
     if kind == "uniqueItems":
         return [doc.problem(path, f"{label} must not repeat entries")]
+    meant = schema.get("x-expected")  # a property's own words for what its value may be (anyOf, sizes, …)
+    if isinstance(meant, str):
+        return [doc.problem(path, f"{label} {_show(value)} is not valid: expected {meant}")]
     return [doc.problem(path, f"{label}: {error.message}")]
 
 

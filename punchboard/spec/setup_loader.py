@@ -690,8 +690,9 @@ class _Builder:
                 self.error(at + ("name",), f"'{spec['name']}' is a field of the components; choose another name")
                 continue
             total = read_total(self, at + ("sum",), spec["sum"]) if "sum" in spec else None  # playouts/derived block
+            quotes = {key.partition("@")[2]: text for key, text in spec.items() if key.startswith("quote@")}
             numbers.append(RuleNumber(spec["name"], spec["value"], spec.get("quote", ""), self.source(at),
-                                      spec.get("where", ""), total))
+                                      spec.get("where", ""), total, frozen_map(quotes)))
             self.number_names.add(spec["name"])
         self.numbers = tuple(numbers)
 

@@ -212,6 +212,7 @@ class RuleNumber:
     source: str  # file:line:col in setup.yaml
     where: str = ""
     total: Total | None = None  # a stated sum of a field, checked against the pieces (quote optional then)
+    quotes: Mapping[str, str] = field(default_factory=frozen_map)  # language → quote@lang: the rulebook@lang's words
 
 
 @dataclass(frozen=True)

@@ -155,14 +155,16 @@ def _splice(text: str, mapping: Any, key: Any, token: str) -> str:
 # -- lengths in the file's own unit -----------------------------------------------------------------------------
 
 
-def _number(value: float) -> str:
-    text = f"{value:.3f}".rstrip("0").rstrip(".")
+def _number(value: float, places: int = 3) -> str:
+    text = f"{value:.{places}f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
 
-def length_token(old: Any, mm: float, extent_mm: float | None) -> str:
-    """``mm`` (rounded to 0.1 mm) written in the unit of the old value ``old`` (a bare number is mm)."""
-    mm = math.floor(mm * 10 + 0.5) / 10  # to 0.1 mm, halves up
+def length_token(old: Any, mm: float, extent_mm: float | None, precise: bool = False) -> str:
+    """``mm`` (rounded to 0.1 mm; to 0.001 mm when ``precise``, a snap onto a guide) written in the unit of the old
+    value ``old`` (a bare number is mm)."""
+    scale = 1000 if precise else 10
+    mm = math.floor(mm * scale + 0.5) / scale  # halves up
     if isinstance(old, bool) or not isinstance(old, (int, float, str)):
         raise EditRefused(f"expected a length to change, the file has {old!r}")
     if isinstance(old, (int, float)):
@@ -174,11 +176,11 @@ def length_token(old: Any, mm: float, extent_mm: float | None) -> str:
     if unit == "%":
         if not extent_mm:
             raise EditRefused("a percentage needs the size of the box it is a percentage of")
-        return _number(round(mm / extent_mm * 100, 2)) + "%"
+        return _number(round(mm / extent_mm * 100, 4 if precise else 2), 4) + "%"
     unit = unit or "mm"
     if unit not in POINTS_PER:
         raise EditRefused(f"unknown unit in {old!r}; expected one of mm, cm, in, pt")
-    return _number(mm * POINTS_PER["mm"] / POINTS_PER[unit]) + (match.group(2) and unit)
+    return _number(mm * POINTS_PER["mm"] / POINTS_PER[unit], 5 if precise else 3) + (match.group(2) and unit)
 
 
 # -- layout elements ---------------------------------------------------------------------------------------------
@@ -192,18 +194,24 @@ def _element(tree: Any, element_id: str) -> Any:
     return None
 
 
-def element_file(chain: tuple[Path, ...], element_id: str, key: str) -> tuple[Path, Any]:
-    """The most derived file of a layout's ``chain`` that writes ``key`` of element ``element_id``, and its text's
-    mapping for that element."""
-    for path in chain:
-        text = path.read_text(encoding="utf-8")
-        element = _element(_parse(text, display_path(path)), element_id)
-        if element is not None and key in element:
-            return path, element
-    raise EditRefused(f"no layout file of this side writes '{key}' of element '{element_id}'; add it in the file")
+def _token(key: str, old: Any, old_token: str, value: Any, extent_mm: float | None, where: str,
+           precise: bool = False) -> str:
+    """``value`` for ``key`` as a YAML token written as ``old`` (read as ``old_token``) was."""
+    if key in LENGTH_KEYS:
+        try:
+            token = length_token(old, float(value), extent_mm, precise)
+        except (TypeError, ValueError):
+            raise EditRefused(f"{where}: {key}: expected a number of mm, got {value!r}") from None
+        if old_token[:1] in ("'", '"'):
+            token = old_token[0] + token + old_token[0]  # a quoted length stays quoted
+        return token
+    if key in TEXT_KEYS:
+        return _written(old_token, str(value))
+    raise EditRefused(f"'{key}' is not edited on the page; expected one of {', '.join(EDITABLE_KEYS)}")
 
 
-def element_edit(path: Path, element_id: str, key: str, value: Any, extent_mm: float | None = None) -> bytes:
+def element_edit(path: Path, element_id: str, key: str, value: Any, extent_mm: float | None = None,
+                 precise: bool = False) -> bytes:
     """The bytes of layout ``path`` with ``key`` of element ``element_id`` set to ``value``
     (a number of mm for a length, a string otherwise)."""
     text = path.read_text(encoding="utf-8")
@@ -215,17 +223,7 @@ def element_edit(path: Path, element_id: str, key: str, value: Any, extent_mm: f
     line, col = element.lc.value(key)
     start = _offset(text, line, col)
     old_token = text[start:_scalar_end(text, start, _is_flow(element))]
-    if key in LENGTH_KEYS:
-        try:
-            token = length_token(element[key], float(value), extent_mm)
-        except (TypeError, ValueError):
-            raise EditRefused(f"{name}:{line + 1}:{col + 1}: {key}: expected a number of mm, got {value!r}") from None
-        if old_token[:1] in ("'", '"'):
-            token = old_token[0] + token + old_token[0]  # a quoted length stays quoted
-    elif key in TEXT_KEYS:
-        token = _written(old_token, str(value))
-    else:
-        raise EditRefused(f"'{key}' is not edited on the page; expected one of {', '.join(EDITABLE_KEYS)}")
+    token = _token(key, element[key], old_token, value, extent_mm, f"{name}:{line + 1}:{col + 1}", precise)
     new = _splice(text, element, key, token)
     _check_reads_back(new, name)
     return new.encode("utf-8")
@@ -274,6 +272,57 @@ def _csv_cell(text: str, line: int, col: int, value: str) -> str:
     if text[start:start + 1] == '"' and not cell.startswith('"'):
         cell = '"' + value.replace('"', '""') + '"'  # the file quoted this cell: so does the edit
     return text[:start] + cell + text[end:]
+
+
+def _csv_records(text: str) -> list[list[tuple[int, int]]]:
+    """Each record of a CSV text as the (start, end) offsets of its raw cells (quoted cells may span lines)."""
+    records: list[list[tuple[int, int]]] = []
+    cells: list[tuple[int, int]] = []
+    start = index = 0
+    quoted = False
+    while index < len(text):
+        char = text[index]
+        if quoted:
+            if char == '"' and text[index + 1:index + 2] == '"':
+                index += 2
+                continue
+            quoted = char != '"'
+        elif char == '"' and index == start:
+            quoted = True
+        elif char == ",":
+            cells.append((start, index))
+            start = index + 1
+        elif char in "\r\n":
+            cells.append((start, index))
+            records.append(cells)
+            cells = []
+            index += 2 if text[index:index + 2] == "\r\n" else 1
+            start = index
+            continue
+        index += 1
+    if start < len(text) or cells:
+        records.append([*cells, (start, len(text))])
+    return records
+
+
+def csv_column_cell(path: Path, line: int, col: int, header: str) -> tuple[int, int] | None:
+    """1-based line and column of the cell in column ``header`` of the CSV row holding ``line``:``col`` (a cell of
+    that row), or None when the file has no such column or the row is shorter."""
+    text = path.read_bytes().decode("utf-8")
+    at = _offset(text, line - 1, col - 1)
+    records = _csv_records(text)
+    if not records:
+        return None
+    names = [next(csv.reader([text[s:e]]), [""])[0] if e > s else "" for s, e in records[0]]
+    if header not in names:
+        return None
+    row = next((r for r in records[1:] if r[0][0] <= at <= r[-1][1]), None)
+    column = names.index(header)
+    if row is None or column >= len(row):
+        return None
+    start = row[column][0]
+    breaks = list(_BREAK.finditer(text, 0, start))
+    return len(breaks) + 1, start - (breaks[-1].end() if breaks else 0) + 1
 
 
 def _swap_quotes(text: str) -> str:

@@ -93,7 +93,7 @@ class Pictures:
 
     def draw(self, game: Game) -> dict[str, list[DistinctPiece]]:
         """Distinct pieces of every printed component, drawing only components that changed."""
-        shared = "studio:" + build_digest(game, BuildOptions())
+        shared = f"studio:{game.language}:" + build_digest(game, BuildOptions())  # a language is drawn apart
         ctx: BuildContext | None = None
         result: dict[str, list[DistinctPiece]] = {}
         for component in game.printed:

@@ -3,7 +3,8 @@
 Routes: ``/`` the page, ``/static/…`` its script and style (package data),
 ``/state.json`` what the page shows, ``/events`` a server-sent event each time
 that changes, ``/files/…`` what punchboard wrote for this game (its output
-folder: PDFs, studio pictures). Nothing else is served: a path that leaves the
+folder: PDFs, studio pictures), ``/proof/studio/…`` a studio picture's soft proof
+(proofs.py; 422 with the reason when there is no press profile). Nothing else is served: a path that leaves the
 game's output folder is refused with 403, anything unknown is 404, and a
 request naming another host (DNS rebinding) is refused.
 
@@ -30,10 +31,12 @@ from importlib.resources import files
 from pathlib import Path, PurePosixPath
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from punchboard.plumbing.errors import SpecError
 from punchboard.plumbing.paths import LAYOUTS, is_inside
 from punchboard.plumbing.watch import NotificationsUnavailable, follow, watch
 
 from .edits import EditRefused
+from .proofs import Proofs
 from .state import FILES_PREFIX, Studio, say
 
 HOST = "127.0.0.1"
@@ -42,6 +45,7 @@ SERVED_SUFFIXES = {".png", ".pdf", ".svg", ".md", ".json"}
 KEEPALIVE = 15.0  # seconds between comments on an idle event stream
 MAX_BODY = 64 * 1024  # bytes of one write request
 TOKEN_HEADER = "X-Punchboard-Token"
+PROOF_PREFIX = "/proof/"
 
 
 def static_file(name: str) -> bytes:
@@ -56,6 +60,7 @@ class StudioServer(ThreadingHTTPServer):
         self.requests = requests  # told of every request (--verbose)
         self.stopping = threading.Event()
         self.token = secrets.token_urlsafe(18)  # writes must carry it: only who was shown the URL can write
+        self.proofs = Proofs(studio.options.icc)
         super().__init__((HOST, port), StudioHandler)
 
     @property
@@ -106,11 +111,13 @@ class StudioHandler(BaseHTTPRequestHandler):
             self._events()
         elif path.startswith(FILES_PREFIX):
             self._file(path[len(FILES_PREFIX):])
+        elif path.startswith(PROOF_PREFIX):
+            self._proof(path[len(PROOF_PREFIX):])
         else:
             self._refuse(HTTPStatus.NOT_FOUND, "not found")
 
-    def _write_refusal(self) -> str | None:
-        """Why this write request is refused (403), or None: Host, Origin, token, read-only."""
+    def _write_refusal(self, writes: bool = True) -> str | None:
+        """Why this POST is refused (403), or None: Host, Origin, token, and read-only for one that ``writes``."""
         hosts = self._hosts()
         if self.headers.get("Host") not in hosts:
             return "unexpected Host header"
@@ -121,20 +128,20 @@ class StudioHandler(BaseHTTPRequestHandler):
         if not hmac.compare_digest(given.encode(), self.server.token.encode()):
             return "a write without this session's token (open the address serve printed)"
         bench = self.server.studio.workbench
-        if bench is None or bench.read_only:
+        if writes and (bench is None or bench.read_only):
             return "this studio is read-only (serve --read-only, or the game folder is not writable)"
         return None
 
     def do_POST(self) -> None:
         """``/edit``, ``/undo``, ``/redo``: a JSON answer; refusals are 403 (not allowed), 409 (the file changed,
-        nothing to undo), 422 (the edit would not load: the located message)."""
-        refusal = self._write_refusal()
+        nothing to undo), 422 (the edit would not load: the located message). ``/language`` chooses the language
+        the pictures are drawn in (no file is written: a read-only studio takes it too)."""
+        path = urlsplit(self.path).path
+        refusal = self._write_refusal(writes=path != "/language")
         if refusal is not None:
             self._refuse(HTTPStatus.FORBIDDEN, refusal)
             return
-        path = urlsplit(self.path).path
         bench, studio = self.server.studio.workbench, self.server.studio
-        assert bench is not None
         try:
             length = int(self.headers.get("Content-Length") or 0)
             if not 0 <= length <= MAX_BODY:
@@ -142,8 +149,12 @@ class StudioHandler(BaseHTTPRequestHandler):
             request = json.loads(self.rfile.read(length) or b"{}") if length else {}
             if not isinstance(request, dict):
                 raise EditRefused("expected a JSON object")
-            if path == "/edit":
-                answer = bench.edit(request, studio.game, studio.pieces)
+            if path == "/language":
+                answer = studio.choose_language(str(request.get("lang", "")))
+            elif bench is None:
+                raise EditRefused("this studio is read-only", 403)
+            elif path == "/edit":
+                answer = bench.edit(request, studio.game, studio.pieces, studio.originals)
             elif path in ("/undo", "/redo"):
                 answer = bench.step(back=path == "/undo")
             else:
@@ -177,26 +188,52 @@ class StudioHandler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def _file(self, relative: str) -> None:
-        """A file under OUT/<game>/ and nowhere else."""
+    def _inside(self, relative: str) -> Path | None:
+        """The file ``relative`` names under OUT/<game>/, or None once refused (403 outside, 404 not served)."""
         root = self.server.studio.root
         parts = PurePosixPath(relative).parts
         if root is None or not relative or relative.startswith("/") or "\\" in relative or "\0" in relative \
                 or ".." in parts:
             self._refuse(HTTPStatus.FORBIDDEN, "outside this game's output folder")
-            return
+            return None
         target = root / relative
         if not is_inside(target, root):
             self._refuse(HTTPStatus.FORBIDDEN, "outside this game's output folder")
-            return
+            return None
         if any(part.startswith(".") for part in parts) or target.suffix.lower() not in SERVED_SUFFIXES \
                 or not target.is_file():
             self._refuse(HTTPStatus.NOT_FOUND, "not found")
+            return None
+        return target
+
+    def _file(self, relative: str) -> None:
+        """A file under OUT/<game>/ and nowhere else."""
+        target = self._inside(relative)
+        if target is None:
             return
         # Studio pictures are named by their content: cache them for good.
-        cache = "public, max-age=31536000, immutable" if parts[0] == "studio" else "no-cache"
+        cache = "public, max-age=31536000, immutable" if PurePosixPath(relative).parts[0] == "studio" else "no-cache"
         kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
         self._send(target.read_bytes(), kind, cache)
+
+    def _proof(self, relative: str) -> None:
+        """The soft proof of a studio picture (``studio/…png``), made on the first ask."""
+        if PurePosixPath(relative).parts[:1] != ("studio",) or not relative.endswith(".png"):
+            self._refuse(HTTPStatus.NOT_FOUND, "not found")
+            return
+        target = self._inside(relative)
+        root = self.server.studio.root
+        if target is None or root is None:
+            return
+        try:
+            proof = self.server.proofs.proof(root, relative)
+        except SpecError as err:  # no press profile: the located reason, for the page to show
+            self._refuse(HTTPStatus.UNPROCESSABLE_ENTITY, "; ".join(str(p) for p in err.problems))
+            return
+        except (OSError, ValueError) as err:  # a picture or profile littleCMS cannot read
+            self._refuse(HTTPStatus.UNPROCESSABLE_ENTITY, f"no soft proof of {relative}: {err}")
+            return
+        self._send(proof.read_bytes(), "image/png", "public, max-age=31536000, immutable")
 
     def _events(self) -> None:
         """Server-sent events: ``event: state`` with the version number, now and after every publish."""
@@ -268,4 +305,6 @@ def serve(server: StudioServer, open_browser: bool = False, interval: float = 0.
     finally:
         server.stopping.set()
         server.server_close()
+        studio.close()
+        watcher.join(timeout=5)
     return 0

@@ -26,6 +26,7 @@ from punchboard.plumbing.errors import SpecError, display_path
 from punchboard.plumbing.limits import DEFAULT_LIMITS, Limits
 from punchboard.plumbing.watch import Repeats, unchanged_line
 from punchboard.spec.bom import bill_of_materials
+from punchboard.spec.languages import in_language
 from punchboard.spec.loader import load_game
 from punchboard.spec.model import Game, Piece, Side
 from punchboard.verifier import derived_report, report
@@ -36,6 +37,7 @@ from punchboard.verifier.playout import words as playout_words
 from .boxes import element_boxes
 from .concerns import place_warnings
 from .pictures import DistinctPiece, Picture, Pictures
+from .provenance import Origins
 from .workbench import Workbench, sources
 
 FILES_PREFIX = "/files/"
@@ -45,25 +47,31 @@ def say(message: str) -> None:
     print(message, flush=True)
 
 
+def _silent(message: str) -> None:
+    """What the studio says once it is closing: nothing."""
+
+
 def _url(picture: Picture | None) -> dict[str, Any] | None:
     if picture is None:
         return None
     return {"url": FILES_PREFIX + picture.path, "width": picture.width, "height": picture.height}
 
 
-def _side(game: Game, side: Side | None, picture: Picture | None = None) -> dict[str, Any] | None:
+def _side(game: Game, piece: Piece, side: Side | None, picture: Picture | None, origins: Origins) -> dict[str, Any] | None:
     if side is None:
         return None
     layout = game.layouts.get(side.layout)
+    marks = {**piece.marks, **side.marks}  # where each field the side may bind is written
     return {
         "layout": side.layout,
         "file": display_path(layout.source) if layout is not None else "",
         "fields": dict(side.fields),
-        **(element_boxes(layout, picture) if layout is not None and picture is not None else {}),
+        **(element_boxes(layout, picture, marks, origins) if layout is not None and picture is not None else {}),
     }
 
 
-def _piece_view(game: Game, component_id: str, number: int, distinct: DistinctPiece, warnings: list[str]) -> dict[str, Any]:
+def _piece_view(game: Game, component_id: str, number: int, distinct: DistinctPiece, warnings: list[str],
+                origins: Origins) -> dict[str, Any]:
     piece: Piece = distinct.first
     return {
         "id": f"{component_id}/{number + 1}",
@@ -74,8 +82,8 @@ def _piece_view(game: Game, component_id: str, number: int, distinct: DistinctPi
         "back": _url(distinct.back),
         "fields": dict(piece.fields),
         "marks": dict(piece.marks),
-        "face": _side(game, piece.face, distinct.front),
-        "reverse": _side(game, piece.back, distinct.back),
+        "face": _side(game, piece, piece.face, distinct.front, origins),
+        "reverse": _side(game, piece, piece.back, distinct.back, origins),
         "warnings": warnings,
     }
 
@@ -137,6 +145,9 @@ class Studio:
         self.workbench: Workbench | None = None  # the page's edits (None or read-only: the page only shows)
         self.game: Game | None = None  # the last game that built, and its pieces by the page's piece id
         self.pieces: dict[str, Piece] = {}
+        self.originals: dict[str, Piece] = {}  # the same pieces in the source language (a field@lang edit's row)
+        self.language = ""  # the language the pictures are drawn in ("": the source, or none declared)
+        self._rebuilding = threading.Lock()  # one rebuild at a time (the watch loop's, a language switch's)
         self._pictures: Pictures | None = None
         self._repeats = Repeats()
         self._changed = threading.Condition(threading.RLock())  # publish() runs inside it too
@@ -150,7 +161,7 @@ class Studio:
             "version": 0, "status": "building", "building": True, "problems": [], "internal": "",
             "game": {"id": "", "title": folder.name, "folder": display_path(folder)},
             "components": [], "warnings": [], "verify": None, "bom": None, "files": [], "built": "", "seconds": 0,
-            "editable": False, "sources": {},
+            "editable": False, "sources": {}, "languages": [], "language": "",
         }
         self._body = self._encode()
 
@@ -181,16 +192,17 @@ class Studio:
     def rebuild(self) -> None:
         """Rebuild and publish, then hand the game to the verifier thread; never raises
         (a crash is published as an internal error and serving goes on)."""
-        with self._changed:
-            self._generation += 1
-            generation = self._generation
-        started = time.perf_counter()
-        self.publish(building=True)
-        try:
-            game = self._rebuild(started)
-        except Exception as exc:
-            self._failed(exc)
-            return
+        with self._rebuilding:
+            with self._changed:
+                self._generation += 1
+                generation = self._generation
+            started = time.perf_counter()
+            self.publish(building=True)
+            try:
+                game = self._rebuild(started)
+            except Exception as exc:
+                self._failed(exc)
+                return
         self.log(f"{game.id}: rebuilt in {time.perf_counter() - started:.1f} s")
         with self._verify_wanted:
             self._wanted = (generation, game)
@@ -216,6 +228,35 @@ class Studio:
                 return  # a newer save is being built: this verdict is about an old one
             self.publish(status="error", building=False, problems=problems, internal=internal)
 
+    def close(self, timeout: float = 10.0) -> None:
+        """Say nothing more and wait (at most ``timeout`` seconds) for a rebuild under way, so no thread writes to
+        the terminal while the interpreter shuts down (a daemon thread caught mid-print aborts the process)."""
+        self.log = self.alert = _silent
+        if self._rebuilding.acquire(timeout=timeout):
+            self._rebuilding.release()
+
+    def choose_language(self, lang: str) -> dict[str, Any]:
+        """Draw the pictures in ``lang`` from now on (one of the game's ``languages:``): the answer for the page; the
+        rebuild runs beside it and publishes as a save's does."""
+        from .edits import EditRefused
+
+        languages = self.game.languages if self.game is not None else ()
+        if lang not in languages:
+            known = ", ".join(languages) or "none (no languages: in game.yaml)"
+            raise EditRefused(f"language '{lang}': expected one of the game's languages: {known}")
+        self.language = lang
+        threading.Thread(target=self.rebuild, name="studio-language", daemon=True).start()
+        return {"ok": True, "language": lang}
+
+    def _in_language(self, game: Game) -> Game:
+        """The game as the page shows it: in the chosen language (its source language until one is chosen)."""
+        if not game.languages:
+            self.language = ""
+            return game
+        if self.language not in game.languages:
+            self.language = game.languages[0]
+        return in_language(game, self.language)
+
     def load(self, folder: Path) -> Game:
         """Load the game in ``folder`` (this game's, or the workbench's copy with an edit) with the serve's limits;
         one load at a time, so a rebuild and an edit's check never share the loader's kept tables at once."""
@@ -228,10 +269,15 @@ class Studio:
         if self._pictures is None or self.root != root:
             self._pictures = Pictures(root)
         self.root = root
-        build = build_game(game, self.out, self.options)
+        from punchboard.generator.press.run import with_press
+
+        build = with_press(  # with --colour cmyk, the press files as build writes them
+            game, self.out, build_game(game, self.out, self.options), self.options)
+        source, game = game, self._in_language(game)  # the pictures, pieces and fields in the chosen language
         drawn = self._pictures.draw(game)
         placed = place_warnings(game, {cid: [d.pieces for d in ds] for cid, ds in drawn.items()}, build.warnings)
         components = []
+        origins = Origins(self.folder)  # where each layout value is written: read once for every piece
         for component in game.printed:
             if component.id not in drawn:
                 continue
@@ -245,7 +291,7 @@ class Studio:
                 "pdf": FILES_PREFIX + pdf.name if pdf.is_file() else None,
                 "warnings": placed.components.get(component.id, []),
                 "pieces": [
-                    _piece_view(game, component.id, n, d, placed.pieces.get((component.id, n), []))
+                    _piece_view(game, component.id, n, d, placed.pieces.get((component.id, n), []), origins)
                     for n, d in enumerate(drawn[component.id])
                 ],
             })
@@ -261,6 +307,8 @@ class Studio:
         previous = self.state.get("verify")
         self.game = game
         self.pieces = {f"{cid}/{n + 1}": d.first for cid, ds in drawn.items() for n, d in enumerate(ds)}
+        by_index = {(p.component, p.index): p for c in source.components for p in c.pieces}
+        self.originals = {key: by_index.get((piece.component, piece.index), piece) for key, piece in self.pieces.items()}
         bench = self.workbench
         self.publish(
             editable=bench is not None and not bench.read_only,
@@ -269,10 +317,11 @@ class Studio:
             game={"id": game.id, "title": game.title, "folder": display_path(self.folder),
                   "players": [game.players_min, game.players_max]},
             components=components, warnings=placed.game, bom=bill_of_materials(game), files=files,
+            languages=list(game.languages), language=self.language,
             built=time.strftime("%H:%M:%S"), seconds=round(time.perf_counter() - started, 2),
             verify={**previous, "running": True} if previous else {"running": True},
         )
-        return game
+        return source  # the verifier is language-blind: the source game
 
     # -- the verifier, beside the rebuilds -------------------------------------------------------
 

@@ -21,7 +21,9 @@ from punchboard.plumbing.errors import display_path
 from punchboard.plumbing.paths import is_inside
 from punchboard.spec.model import Game, Piece
 
-from .edits import EDITABLE_KEYS, Change, EditRefused, element_edit, element_file, field_edit, validated
+from .edits import EDITABLE_KEYS, Change, EditRefused, csv_column_cell, element_edit, field_edit, validated
+from .overrides import element_add, inherited_value
+from .provenance import written_at
 
 HISTORY = 200  # undo steps kept per session
 
@@ -62,12 +64,14 @@ class Workbench:
         self._done: list[Change] = []
         self._undone: list[Change] = []
 
-    def edit(self, request: dict[str, Any], game: Game | None, pieces: dict[str, Piece]) -> dict[str, Any]:
-        """Make the edit ``request`` names (see the module docstring); the answer for the page."""
+    def edit(self, request: dict[str, Any], game: Game | None, pieces: dict[str, Piece],
+             originals: dict[str, Piece] | None = None) -> dict[str, Any]:
+        """Make the edit ``request`` names (see the module docstring); the answer for the page. ``pieces`` are the
+        page's pieces as shown (in its language), ``originals`` the same in the source language."""
         if game is None:
             raise EditRefused("the game has not built yet; wait for the first build", 409)
         with self._lock:
-            path, new = self._planned(request, game, pieces)
+            path, new = self._planned(request, game, pieces, originals or {})
             self._check_current(path, request.get("sources"))
             validated(self.folder, path, new, self.load)
             change = Change(path, path.read_bytes(), new)
@@ -108,7 +112,8 @@ class Workbench:
         if read[shown] != digest(path.read_bytes()):
             raise EditRefused(f"{shown} has changed on disk since the page read it; reload the page", 409)
 
-    def _planned(self, request: dict[str, Any], game: Game, pieces: dict[str, Piece]) -> tuple[Path, bytes]:
+    def _planned(self, request: dict[str, Any], game: Game, pieces: dict[str, Piece],
+                 originals: dict[str, Piece]) -> tuple[Path, bytes]:
         """The file an edit request changes and its new bytes."""
         what = request.get("what")
         value = request.get("value")
@@ -119,19 +124,57 @@ class Workbench:
                 raise EditRefused(f"no layout {request.get('layout')!r} in this game")
             if key not in EDITABLE_KEYS:
                 raise EditRefused(f"'{key}' is not edited on the page; expected one of {', '.join(EDITABLE_KEYS)}")
-            path, _ = element_file(self._ours(layout.chain), element_id, key)
-            extent = request.get("extent")
-            return path, element_edit(path, element_id, key, value, float(extent) if extent else None)
+            if not any(element.id == element_id for element in layout.elements):
+                raise EditRefused(f"no element {element_id!r} in layout {layout.name!r}")
+            extent = float(request["extent"]) if request.get("extent") else None
+            return self._element_write(layout.chain, element_id, key, value, extent, request)
         if what == "field":
             piece = pieces.get(str(request.get("piece")))
             name = str(request.get("field"))
-            if piece is None or name not in piece.marks:
+            marks = {} if piece is None else {**(piece.back.marks if piece.back else {}),
+                                              **(piece.face.marks if piece.face else {}), **piece.marks}
+            if piece is None or name not in marks:
                 raise EditRefused(f"no field {name!r} written for piece {request.get('piece')!r}")
-            path, line, col = _mark(piece.marks[name])
+            mark = marks[name]
+            lang = str(request.get("lang") or "")
+            if game.languages and lang and lang != game.languages[0]:
+                mark = self._translated(mark, originals.get(str(request.get("piece"))), name, lang)
+            path, line, col = _mark(mark)
             if not is_inside(path.resolve(), self.folder):
                 raise EditRefused(f"{display_path(path)} is not a file of this game; nothing written", 403)
             return path, field_edit(path, line, col, str(value))
         raise EditRefused(f"unknown edit {what!r}; expected 'element' or 'field'")
+
+    def _translated(self, mark: str, original: Piece | None, name: str, lang: str) -> str:
+        """Where field ``name`` of a piece is written in ``lang``: its translated cell when it has one (``mark``),
+        else the ``name@lang`` cell of the card's CSV row, empty until written."""
+        source = original.marks.get(name) if original is not None else None
+        if source is None or mark != source:
+            return mark
+        path, line, col = _mark(source)
+        if path.suffix.lower() == ".csv":
+            cell = csv_column_cell(path, line, col, f"{name}@{lang}")
+            if cell is None:
+                raise EditRefused(f"{display_path(path)} has no column '{name}@{lang}'; add it to translate "
+                                  f"'{name}' on the page")
+            return f"{path}:{cell[0]}:{cell[1]}"
+        raise EditRefused(f"{source}: no {name}@{lang} is written for this card; add it there to translate it on the page")
+
+    def _element_write(self, chain: tuple[Path, ...], element_id: str, key: str, value: Any, extent: float | None,
+                       request: dict[str, Any]) -> tuple[Path, bytes]:
+        """Where an element's value is written and the new bytes: the file that writes it when that is the side's
+        own layout, or the page asks to edit there (``place: "there"``); else an override added to the side's own
+        layout (a value inherited along ``extends``, or a default)."""
+        precise = bool(request.get("precise"))  # a snap onto a guide: kept to 0.001 mm, not rounded to 0.1 mm
+        found = written_at(chain, element_id, key)
+        if found is not None and (found[0] == 0 or request.get("place") == "there"):
+            path = self._ours((found[1],))[0]
+            return path, element_edit(path, element_id, key, value, extent, precise)
+        path = self._ours(chain[:1])[0]
+        if "#" in element_id:
+            raise EditRefused(f"element {element_id!r} has no id: give it an id in its layout to override it here")
+        inherited = inherited_value(found[1], element_id, key) if found is not None else None
+        return path, element_add(path, element_id, key, value, inherited, extent, precise)
 
     def _ours(self, paths: Iterable[Path]) -> tuple[Path, ...]:
         """The files of ``paths`` inside the game folder (a bundled layout is not the designer's to rewrite)."""

@@ -79,6 +79,7 @@ def test_of_several_games_those_without_the_count_are_left_out_in_one_line_each(
     assert [line for line in result.stderr.splitlines() if not line.startswith("[")] == [  # besides progress
         "punchboard verify: left out: --players 1: astonishing is for 2–4 players; expected a count from 2 to 4",
         "punchboard verify: left out: --players 1: belpunk is for 2–4 players; expected a count from 2 to 4",
+        "punchboard verify: left out: --players 1: showcase is for 2–4 players; expected a count from 2 to 4",
         "punchboard verify: left out: --players 1: steamark is for 2–4 players; expected a count from 2 to 4",
     ]
     assert sorted(p.name for p in (tmp_path / "out").iterdir() if p.is_dir()) == ["knights_vs_steambots", "steam_court"]

@@ -69,6 +69,8 @@ def test_the_element_examples_in_the_guide_build(tmp_path: Path):
     game = tmp_path / "game"
     (game / "layouts").mkdir(parents=True)
     (game / "art").mkdir()
+    (game / "board").mkdir()
+    (game / "board" / "map.csv").write_text("row,col,label\n1,1,A1\n2,6,B6\n", encoding="utf-8")  # the grid example's cells
     Image.new("RGB", (630, 420), (200, 60, 60)).save(game / "art" / "Sample.png")  # 300 dpi where the example puts it (the preflight checks)
     (game / "layouts" / "sample.yaml").write_text(yaml.safe_dump({"extends": "base/card", "elements": elements}), encoding="utf-8")
     (game / "deck.yaml").write_text("id: deck\nkind: deck\nsize: poker\nlayout: sample\nback: none\ncards:\n  - {name: Sample}\n", encoding="utf-8")

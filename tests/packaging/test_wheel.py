@@ -67,7 +67,7 @@ def test_wheel_installs_and_works_from_anywhere(tmp_path: Path):
     # the bundled games ship inside the package
     listed = _run([punchboard, "list"], elsewhere, env).stdout
     bundled = sorted(p.parent.name for p in (ROOT / "components").glob("*/game.yaml"))
-    assert len(bundled) == 5
+    assert len(bundled) == 6  # the five games and the showcase
     assert sorted(line.split()[0] for line in listed.splitlines() if line.strip()) == bundled
     assert _run([punchboard, "check", "steam_court"], elsewhere, env).returncode == 0
 

@@ -199,7 +199,7 @@ def test_a_system_family_without_fontconfig_is_a_located_error(tmp_path: Path, m
 
 @pytest.mark.parametrize("fonts_yaml, says", [
     ("{Testa: {regular: fonts/R.otf, bolt: fonts/B.otf}}",
-     "1:39: unknown key 'bolt' (did you mean 'bold'?); expected one of: bold, bold-italic, italic, regular, system"),
+     "1:39: unknown key 'bolt' (did you mean 'bold'?); expected one of: bold, bold-italic, bundled, file, instance, italic, regular, system"),
     ('{Testa: {system: "Anyfam", bold: fonts/B.otf}}',
      "1:25: font 'Testa': system: names an installed family, whose faces fontconfig finds; expected either system: or "
      "face files (regular, bold, …), not both"),

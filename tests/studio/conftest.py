@@ -26,7 +26,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 from tests.conftest import ROOT
 
-from .tiny_game import write_game
+from .tiny_game import write_game, write_layered_game
 
 START_TIMEOUT = 30.0
 
@@ -123,3 +123,13 @@ def browser() -> Iterator[WebDriver]:
         yield session
     finally:
         session.quit()
+
+
+@pytest.fixture
+def layered(tmp_path: Path) -> Iterator[Served]:
+    """A serve of the layered game (tiny_game.write_layered_game), started in tmp_path: files are named tiny/…"""
+    server = start_serve(write_layered_game(tmp_path / "tiny"), tmp_path / "out", cwd=tmp_path)
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from punchboard.spec.loader import load_game
-from punchboard.studio.edits import EditRefused, element_edit, element_file, field_edit, validated
+from punchboard.studio.edits import EditRefused, element_edit, field_edit, validated
+from punchboard.studio.overrides import element_add, inherited_value
+from punchboard.studio.provenance import written_at
 
 from .tiny_game import write_game
 
@@ -77,10 +79,51 @@ def test_a_colour_with_a_hash_is_quoted_so_it_is_no_comment(layout: Path):
 def test_the_file_that_writes_the_key_is_found_along_the_extends_chain(tmp_path: Path, layout: Path):
     parent = tmp_path / "parent.yaml"
     parent.write_text("elements:\n  - {id: badge, type: rect, stroke: red}\n", encoding="utf-8")
-    assert element_file((layout, parent), "badge", "x")[0] == layout
-    assert element_file((layout, parent), "badge", "stroke")[0] == parent
-    with pytest.raises(EditRefused, match="no layout file of this side writes 'opacity'"):
-        element_file((layout, parent), "badge", "opacity")
+    assert written_at((layout, parent), "badge", "x") == (0, layout, (5, 32))  # line 5, column 32 of card.yaml
+    assert written_at((layout, parent), "badge", "stroke") == (1, parent, (2, 37))
+    assert written_at((layout, parent), "badge", "opacity") is None
+    assert written_at((layout, parent), "title", "font") == (0, layout, (16, 11))
+
+
+@pytest.mark.parametrize(("element", "key", "value", "inherited", "old", "new"), [
+    # a flow mapping gets the key at its end, before the comment after it
+    ("badge", "stroke", "#ff0000", None, "height: 8.5mm, fill: ink}",
+     'height: 8.5mm, fill: ink, stroke: "#ff0000"}'),
+    ("badge", "text", "A", None, "fill: ink}", "fill: ink, text: A}"),
+])
+def test_an_override_is_added_to_the_elements_own_mapping(layout: Path, element: str, key: str, value: object,
+                                                          inherited: tuple[object, str] | None, old: str, new: str):
+    before = layout.read_text(encoding="utf-8")
+    after = element_add(layout, element, key, value, inherited).decode("utf-8")
+    assert after == before.replace(old, new), _diff(before, after)
+
+
+def test_an_override_in_a_block_mapping_is_a_new_line_at_its_indentation(layout: Path):
+    before = layout.read_text(encoding="utf-8")
+    after = element_add(layout, "title", "color", "#102030", None).decode("utf-8")
+    assert _diff(before, after) == ['+    color: "#102030"']
+    assert after.endswith('    font: Vera  # the plain face\n    color: "#102030"\n')
+    after = element_add(layout, "title", "x", 30.0, ("1in", "1in")).decode("utf-8")  # inherited in inches: inches
+    assert _diff(before, after) == ["+    x: 1.181in"]
+    after = element_add(layout, "band", "color", "paper", None).decode("utf-8")
+    assert _diff(before, after) == ["+    color: paper"]
+    assert '    fill: "#aa3300"\n    color: paper\n  - id: title' in after
+
+
+def test_an_element_the_file_does_not_name_is_added_as_one_item(tmp_path: Path, layout: Path):
+    parent = tmp_path / "parent.yaml"
+    parent.write_text("elements:\n  - {id: cost, type: text, x: 3mm, y: '5mm'}\n", encoding="utf-8")
+    before = layout.read_text(encoding="utf-8")
+    inherited = inherited_value(parent, "cost", "y")
+    assert inherited == ("5mm", "'5mm'")
+    after = element_add(layout, "cost", "y", 10.575, inherited, precise=True).decode("utf-8")
+    assert _diff(before, after) == ["+  - id: cost", "+    y: '10.575mm'"]  # block items: a block item, quoted as was
+    bare = tmp_path / "bare.yaml"
+    bare.write_text("extends: parent  # no elements of its own", encoding="utf-8")
+    assert element_add(bare, "cost", "x", 4.0, ("3mm", "3mm")) == \
+        b"extends: parent  # no elements of its own\nelements:\n  - {id: cost, x: 4mm}\n"
+    with pytest.raises(EditRefused, match="already writes"):
+        element_add(layout, "badge", "x", 1.0, None)
 
 
 def test_a_length_bound_to_a_field_is_refused(tmp_path: Path):

@@ -91,3 +91,50 @@ def write_csv_deck(folder: Path) -> Path:
     (folder / "deck.yaml").write_text(CSV_DECK, encoding="utf-8")
     (folder / "cards.csv").write_bytes(CARDS_CSV)
     return folder / "cards.csv"
+
+
+# A face that extends the bundled base/card, and a back that extends a layout of the game's own: values from
+# this layout, from a parent, defaults and card fields (the workbench's provenance tests).
+FACE = """\
+# The face: the bundled plain card, its name a little lower.
+extends: base/card
+elements:
+  - {id: name, y: 4mm}  # lower than base/card's 2mm
+"""
+
+BACK_BASE = """\
+elements:
+  - {id: background, type: rect, box: bleed, x: 0, y: 0, width: 100%, height: 100%, fill: "#24475e"}
+  - {id: title, type: text, box: safe, x: 0, y: 40%, width: 100%, height: 12mm, text: "TINY", size: 20pt, color: "#efe3c4"}
+"""
+
+LAYERED_BACK = """\
+extends: tiny/backbase
+elements:
+  - {id: title, align: center}  # centred on this deck
+"""
+
+
+def write_layered_game(folder: Path) -> Path:
+    """The CSV deck with the face and back above."""
+    game = write_game(folder)
+    write_csv_deck(game)
+    (game / "deck.yaml").write_text(CSV_DECK.replace("layout: base/card", "layout: tiny/face"), encoding="utf-8")
+    (game / "layouts" / "tiny" / "face.yaml").write_text(FACE, encoding="utf-8")
+    (game / "layouts" / "tiny" / "backbase.yaml").write_text(BACK_BASE, encoding="utf-8")
+    (game / "layouts" / "tiny" / "back.yaml").write_text(LAYERED_BACK, encoding="utf-8")
+    return game
+
+
+# The CSV deck in two languages: Lantern and Map have German text, Rope has none yet (its text@de cell is empty).
+CARDS_CSV_DE = (b'name,text,text@de\r\nLantern,"A lantern, lit",Eine Laterne\r\nRope,A coil of rope.,\r\n'
+                b'Map,"An ""old"" map",Eine alte Karte\r\n')
+
+
+def write_two_language_game(folder: Path) -> Path:
+    """The CSV deck with ``languages: [en, de]`` and a text@de column."""
+    game = write_game(folder)
+    write_csv_deck(game)
+    (game / "game.yaml").write_text(GAME.replace("players:", "languages: [en, de]\nplayers:"), encoding="utf-8")
+    (game / "cards.csv").write_bytes(CARDS_CSV_DE)
+    return game

@@ -27,6 +27,7 @@ from .common import ENTRY_KEYS, LIST_KEYS, Collector, load_document, positive_le
 from .layouts import LayoutLoader
 from .sizes import parse_size
 from .spreadsheets import CellMarks, TableEntries, read_table, table_entries
+from .translated import Gathered, key_problem, split_key, translated_keys
 
 # What an entry makes: count, fields, face, back, cells and marks of each of its pieces.
 Template = tuple[int, dict[str, Any], Side | None, Side | None, tuple[tuple[int, int], ...], Any]
@@ -91,8 +92,11 @@ def _too_many(culprit: Document, path: PathKey, total: int, max_pieces: int) -> 
 
 
 class ComponentLoader:
-    def __init__(self, game_folder: Path, layouts: LayoutLoader, presets: dict[str, Size], out: Collector):
+    def __init__(self, game_folder: Path, layouts: LayoutLoader, presets: dict[str, Size], out: Collector,
+                 languages: tuple[str, ...] | None = ()):
         self.folder = game_folder
+        self.languages = languages  # game.yaml's languages: (keys and columns field@lang name one of them; None: invalid)
+        self.gathered = Gathered()  # the translations of the component being loaded
         self.layouts = layouts
         self.presets = presets
         self.out = out
@@ -196,8 +200,8 @@ class ComponentLoader:
             component = load()
         finally:
             self.named = None
-        if component is None or (len(self.out.problems), len(self.out.warnings)) != before:
-            return component
+        if component is None or component.translations is not None or (len(self.out.problems), len(self.out.warnings)) != before:
+            return component  # a translated component is read under the game's languages: it is not kept
         layouts = tuple((name, self.layouts.cache.get(name)) for name in names)
         if all(layout is not None for _, layout in layouts):
             memo.put(memo.components, path, KeptComponent(doc.text_digest, self.out.limits, dict(self.presets),
@@ -225,6 +229,8 @@ class ComponentLoader:
         """A printed component (deck, tokens, board, …): its entries and card table expanded into pieces;
         None when it has a problem (each one is added to the collector)."""
         errors_before = len(self.out.problems)
+        self.gathered = Gathered()
+        self._name_translations(doc, data)
         size = parse_size(doc, ("size",), data["size"], self.presets, self.out) if "size" in data else None
         cell = positive_length(doc, ("cell",), data["cell"], self.out) if "cell" in data else None
         fields = self._declared_fields(doc, data)
@@ -274,7 +280,17 @@ class ComponentLoader:
             outside=self._outside(doc, data),
             inputs=(doc.path, table_file) if table_file is not None else (doc.path,),
             print_group=self._print_group(doc, data),
+            translations=self.gathered.frozen(),
         )
+
+    def _name_translations(self, doc: Document, data: dict[str, Any]) -> None:
+        """The component's ``name@lang`` keys, gathered (a language the game lacks is a problem at its key)."""
+        for key in translated_keys(data):
+            wrong = key_problem(key, self.languages, ["name"])
+            if wrong is not None:
+                self.out.add(doc.problem((key,), wrong, key=True))
+            elif isinstance(data[key], str) and data[key]:
+                self.gathered.names[key.partition("@")[2]] = (data[key], _mark(doc, (key,)))
 
     def _declared_fields(self, doc: Document, data: dict[str, Any]) -> list[str] | None:
         """The component's fields; None when one has the name of an entry's own key (every entry setting it
@@ -308,7 +324,8 @@ class ComponentLoader:
             table = read_table(doc, table_key, data[table_key], self.out, self.out.sheets)
             if table is not None:
                 table_file = table.path
-                rows = table_entries(table, fields, self.out)
+                rows = table_entries(table, fields, self.out, self.languages)
+                self.gathered.declare(rows.header)
                 if not _fields_alone(face):  # the entry loop reads them, as it reads the component's entries
                     entries += [(row.entry, rows.document(row), ()) for row in rows.rows]
                     rows = None
@@ -325,6 +342,11 @@ class ComponentLoader:
         when they pass the piece limit (the problem names the count, copies or range that passed it)."""
         fields, defaults = shared.fields, shared.defaults
         for key in entry:
+            if split_key(key) is not None:
+                wrong = key_problem(key, self.languages, [*fields, "name"])
+                if wrong is not None:
+                    self.out.add(edoc.problem(epath + (key,), wrong, key=True))
+                continue
             if key not in ENTRY_KEYS and key not in fields:
                 hint = schema_check.suggest(key, sorted(set(fields) | ENTRY_KEYS))
                 self.out.add(
@@ -344,9 +366,10 @@ class ComponentLoader:
         entry_back = self.side(edoc, epath + ("back",), entry.get("back"), shared.back)
         cells = self._cells(edoc, epath, entry.get("cells"), shared.kind)
         base = {k: v for k, v in defaults.items()}
-        base.update({k: v for k, v in entry.items() if k not in ENTRY_KEYS or k == "name"})
+        translated = translated_keys(entry)
+        base.update({k: v for k, v in entry.items() if (k not in ENTRY_KEYS or k == "name") and k not in translated})
         marks = dict(shared.default_marks)
-        marks.update({k: _mark(edoc, epath + (k,)) for k in entry if k not in ENTRY_KEYS or k == "name"})
+        marks.update({k: _mark(edoc, epath + (k,)) for k in entry if (k not in ENTRY_KEYS or k == "name") and k not in translated})
         values: list[dict[str, Any]] = [base]
         steps = 1  # values the entry runs through: its range's length, worked out (len() of a range stops at 2**63)
         if "range" in entry:
@@ -371,6 +394,12 @@ class ComponentLoader:
             return None
         if "range" in entry:
             values = [{"name": str(v), **base, rng["field"]: v} for v in range(rng["from"], rng["to"] + 1, rng.get("step", 1))]
+        if translated:
+            self.gathered.declare(translated)
+            wording = {key: entry[key] for key in translated}
+            written = {key: _mark(edoc, epath + (key,)) for key in translated}
+            for at in range(len(templates), len(templates) + len(values)):
+                self.gathered.add(at, wording, written)
         for fields_of in values:
             templates.append((count, fields_of, entry_face, entry_back, cells, frozen_map(marks)))
         return total
@@ -390,18 +419,22 @@ class ComponentLoader:
         take the component's layout, back and cells. False, after the problem, if they bring it past max_pieces."""
         face, back = sides
         name = rows.table.name
-        columns = {column: at for at, column in enumerate(rows.header) if column != "count"}
-        counted = "count" in rows.header
+        columns = {column: at for at, column in enumerate(rows.header) if column != "count" and split_key(column) is None}
+        translated = {column: at for at, column in enumerate(rows.header) if split_key(column) is not None}
+        picked = "count" in rows.header or bool(translated)  # a row's entry holds more than its fields: pick them
         max_pieces = self.out.limits.max_pieces
         for row in rows.rows:
             entry, _, places = row
+            if translated:
+                self.gathered.add(len(templates), {column: entry[column] for column in translated if column in entry},
+                                  {column: f"{name}:{places[at][0]}:{places[at][1]}" for column, at in translated.items()})
             count = entry.get("count", 1)
             total += count * copies
             if total > max_pieces:
                 culprit, where = (doc, ("copies",)) if count <= max_pieces and copies > 1 else (rows.document(row), ("count",))
                 self.out.add(_too_many(culprit, where, total, max_pieces))
                 return False
-            if defaults or counted:  # an empty cell sets nothing: the default stands
+            if defaults or picked:  # an empty cell sets nothing: the default stands
                 fields_of = dict(defaults)
                 fields_of.update((column, entry[column]) for column in columns if column in entry)
             else:

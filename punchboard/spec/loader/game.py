@@ -14,6 +14,7 @@ from punchboard.plumbing.limits import DEFAULT_LIMITS, Limits
 from punchboard.plumbing.paths import GAME_FILE, LAYOUTS, is_inside, resolved, resolving_once
 from punchboard.spec import expressions, layout_checks, look_checks, schema_check
 from punchboard.spec.binding import FIELD_REF, is_bound
+from punchboard.spec.effects import Gradient, Shadow
 from punchboard.spec.model import (
     BoxLine,
     Component,
@@ -21,6 +22,8 @@ from punchboard.spec.model import (
     Layout,
     frozen_map,
 )
+from punchboard.spec.scripts import script_problems
+from punchboard.spec.translations import po_path, read_po
 from punchboard.spec.yamlsource import Document, load_yaml
 
 from .common import HEX_COLOUR, Collector, load_document
@@ -31,6 +34,7 @@ from .print_groups import check_print_groups
 from .setup_view import SetupText, setup_view
 from .sizes import load_size_presets
 from .spreadsheets import SHEETS_FOLDER
+from .translated import LANGUAGE, quote_problems, translated_values
 
 
 def _field_refs(text: Any) -> set[str]:
@@ -41,22 +45,38 @@ def _check_colours(game_palette: dict[str, str], layout: Layout, mark: layout_ch
     palette = {**game_palette, **layout.palette}
     for element in layout.elements:
         for key in ("fill", "stroke", "color", "accent", "outline", "shadow"):
-            colour = element.props.get(key)
-            if isinstance(colour, tuple):  # a text's outline (colour, width) or shadow (dx, dy, colour)
-                colour = colour[0] if key == "outline" else colour[-1]
-            if colour is None or colour == "none" or is_bound(colour):
-                continue  # a field-bound colour is checked per piece (look_checks)
-            if isinstance(colour, str) and (HEX_COLOUR.match(colour) or colour in palette):
-                continue
-            known = sorted(palette)
-            hint = schema_check.suggest(str(colour), known)
-            out.add(
-                layout_checks.at(
-                    mark(element, key),
-                    f"{key}: unknown colour {colour!r}{hint}; expected #rrggbb or a palette name "
-                    f"({', '.join(known) or 'none defined'})",
-                )
-            )
+            for colour in _colours_of(element.props.get(key), key):
+                _check_colour(colour, palette, element, key, mark, out)
+
+
+def _colours_of(value: Any, key: str) -> tuple[Any, ...]:
+    """The colours one property names: a text's outline (colour, width) or shadow (dx, dy, colour), a shape's
+    shadow, a gradient's stops (spec/effects.py), else the value itself."""
+    if isinstance(value, Gradient):
+        return value.colours
+    if isinstance(value, Shadow):
+        return (value.colour,)
+    if isinstance(value, tuple):
+        return (value[0] if key == "outline" else value[-1],)
+    return (value,)
+
+
+def _check_colour(colour: Any, palette: dict[str, str], element: Any, key: str, mark: layout_checks.Mark,
+                  out: Collector) -> None:
+    """A located problem when ``colour`` is neither #rrggbb, a palette name, none nor bound to a field."""
+    if colour is None or colour == "none" or is_bound(colour):
+        return  # a field-bound colour is checked per piece (look_checks)
+    if isinstance(colour, str) and (HEX_COLOUR.match(colour) or colour in palette):
+        return
+    known = sorted(palette)
+    hint = schema_check.suggest(str(colour), known)
+    out.add(
+        layout_checks.at(
+            mark(element, key),
+            f"{key}: unknown colour {colour!r}{hint}; expected #rrggbb or a palette name "
+            f"({', '.join(known) or 'none defined'})",
+        )
+    )
 
 
 def _load_components(
@@ -183,9 +203,32 @@ def _game_document(folder: Path, game_path: Path, out: Collector) -> Document:
         names = doc.data.get("components")
         if isinstance(names, list) and all(isinstance(name, str) for name in names):
             # report the component files' problems too, not only the game file's
-            _load_components(folder, doc, names, ComponentLoader(folder, LayoutLoader(folder, out), load_size_presets(), out), out)
+            languages = _languages(doc)  # when one of them is not valid (game.yaml's problem), a column may name any
+            valid = all(LANGUAGE.fullmatch(code) for code in languages) and len(set(languages)) == len(languages)
+            loader = ComponentLoader(folder, LayoutLoader(folder, out), load_size_presets(), out, languages if valid else None)
+            _load_components(folder, doc, names, loader, out)
         out.raise_if_any()
     return doc
+
+
+def _languages(doc: Document) -> tuple[str, ...]:
+    """game.yaml's languages:, the source language first; () when it has none (or they are not a list of text)."""
+    languages = doc.data.get("languages") if isinstance(doc.data, dict) else None
+    if not isinstance(languages, list) or not all(isinstance(code, str) for code in languages):
+        return ()
+    return tuple(languages)
+
+
+def _rulebooks(doc: Document, setup: Path | None, languages: tuple[str, ...], out: Collector) -> dict[str, str]:
+    """game.yaml's rulebook@lang files by language; each rulebook@lang or setup quote@lang in a language the game
+    does not list is a problem."""
+    rulebooks, problems = translated_values(doc, "rulebook", languages)
+    out.extend(problems)
+    if setup is not None and setup.is_file() and "quote@" in setup.read_text(encoding="utf-8", errors="replace"):
+        setup_doc = load_document(setup, out)
+        if setup_doc is not None:
+            out.extend(quote_problems(setup_doc, languages))
+    return rulebooks
 
 
 def _setup_file(folder: Path, doc: Document, components: list[Component],
@@ -284,11 +327,17 @@ def _load_game(folder: Path, limits: Limits, out_dir: Path | None) -> Game:
         out.add(doc.problem(("players",), f"players min {data['players']['min']} is more than max {data['players']['max']}"))
     presets = load_size_presets()
     layouts = LayoutLoader(folder, out)
-    loader = ComponentLoader(folder, layouts, presets, out)
+    languages = _languages(doc)
+    loader = ComponentLoader(folder, layouts, presets, out, languages)
     components, files = _load_components(folder, doc, data["components"], loader, out)
+    if len(languages) > 1 and not out.problems:
+        components = read_po(folder, languages, components, out.problems, limits.max_file_bytes)
+        files.extend(path for lang in languages[1:] if (path := po_path(folder, lang)).is_file())
+    out.extend(script_problems(components))  # text in a script punchboard cannot shape (spec/scripts.py)
     files.insert(0, game_path)
     out.extend(check_print_groups(components, loader.group_marks, layouts.cache.get))
     setup, warnings = _setup_file(folder, doc, components, out)
+    rulebooks = _rulebooks(doc, setup, languages, out)
     box = _box_lines(doc, {component.id for component in components}, loader, out)
     palette = dict(data.get("palette", {}))
     used = _used_layouts(components, layouts)
@@ -312,4 +361,7 @@ def _load_game(folder: Path, limits: Limits, out_dir: Path | None) -> Game:
         icons=frozen_map(icons),
         warnings=(*out.warnings, *warnings),
         fetch_warnings=tuple(out.warnings),
+        languages=languages,
+        language=languages[0] if languages else "",
+        rulebooks=frozen_map(rulebooks),
     )

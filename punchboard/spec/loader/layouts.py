@@ -8,7 +8,7 @@ from typing import Any
 from punchboard.incremental.loads import KeptLayout, kept
 from punchboard.plumbing.paths import LAYOUTS, is_inside
 from punchboard.plumbing.units import UnitError, parse_dim, parse_fraction, parse_length
-from punchboard.spec import expressions, schema_check
+from punchboard.spec import effects, expressions, schema_check
 from punchboard.spec.binding import is_bound
 from punchboard.spec.model import (
     Element,
@@ -19,7 +19,34 @@ from punchboard.spec.yamlsource import Document, PathKey
 
 from . import font_files
 from .common import DIM_PROPS, LENGTH_PROPS, Collector, load_document, positive_length
+from .repeats import GRID_TYPES, REPEAT_KEYS, check_element, csv_stamps, repeat_key
 from .text_keys import TEXT_KEYS, text_key
+
+EFFECT_KEYS = ("fill", "shadow", "mask")  # a gradient fill, a shape's or picture's shadow, a picture's mask
+
+
+EFFECT_TYPES = {"fill": ("rect", "ellipse", "polygon"), "shadow": ("rect", "ellipse", "polygon", "image"), "mask": ("image",)}
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+def effect_key(key: str, value: Any, kind: Any = None) -> Any:
+    """The model's value of an effect key (punchboard/spec/effects.py) on an element of type ``kind``; a plain colour
+    ``fill`` stays as written. UnitError for an effect on a type that does not draw it."""
+    if key == "fill" and not isinstance(value, dict):
+        return value
+    if kind is not None and kind not in EFFECT_TYPES[key]:
+        what = "a gradient fill" if key == "fill" else f"a {key}"
+        kinds = EFFECT_TYPES[key]
+        on = kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " or " + kinds[-1]
+        raise UnitError(f"{what} is drawn on {_a(on)} element, not on {_a(str(kind))}")
+    if key == "fill":
+        return effects.gradient(value)
+    if key == "shadow":
+        return effects.shadow(value)
+    return effects.mask(value)
 
 
 class LayoutLoader:
@@ -126,6 +153,7 @@ class LayoutLoader:
         if memo is None:
             return self._build(name, path, doc, parent, self.prop_marks)
         fonts = font_files.stamps(doc.data.get("fonts", {}), path.parent, self.confines[0])  # before the fonts are read
+        fonts += csv_stamps(doc.data, self.confines[0])  # a grid's CSV too: the layout's model holds its cells
         known = memo.layouts.get((path, name))
         if (known is not None and known.digest == doc.text_digest and known.parent is parent and known.fonts == fonts
                 and known.max_file_bytes == self.out.limits.max_file_bytes):
@@ -175,7 +203,8 @@ class LayoutLoader:
             merged: dict[str, Any] = {}
             if existing is not None:
                 merged.update(elements[existing].props)
-            props = self._element_props(doc, where, raw)
+            kind = raw.get("type", elements[existing].type if existing is not None else None)
+            props = self._element_props(doc, where, raw, kind)
             merged.update(props)
             if "type" not in raw and existing is not None:
                 element_type = elements[existing].type
@@ -186,6 +215,8 @@ class LayoutLoader:
                 continue
             if element_type == "polygon" and len(merged.get("points", ())) < 2:
                 self.out.add(doc.problem(where, f"polygon '{element_id}' needs points: a list of at least 2 [x, y] corners"))
+                continue
+            if element_type in GRID_TYPES and not check_element(doc, where, element_type, merged, self.out):
                 continue
             element = Element(element_type, element_id, frozen_map(merged), source)
             for key in merged:
@@ -207,7 +238,8 @@ class LayoutLoader:
         """``file:LINE:COL`` of one property of ``element`` (the element's own position if unknown)."""
         return self.prop_marks.get((element.source, key), element.source)
 
-    def _element_props(self, doc: Document, where: PathKey, raw: dict[str, Any]) -> dict[str, Any]:
+    def _element_props(self, doc: Document, where: PathKey, raw: dict[str, Any], kind: Any = None) -> dict[str, Any]:
+        """The model's values of one element's properties (``kind``: its type, inherited if not written)."""
         props: dict[str, Any] = {}
         for key, value in raw.items():
             path = where + (key,)
@@ -216,8 +248,15 @@ class LayoutLoader:
                     props[key] = value  # a card field gives the length; look_checks checks each piece's value
                 elif key == "font" and isinstance(value, dict):
                     props[key] = font_files.face_name(value)  # {family, weight, style}: that face's name
+                elif key in REPEAT_KEYS:
+                    props.update(repeat_key(self, doc, path, key, value, raw))  # repeats.py (csv: csv_cells too)
                 elif key == "focus":
                     props[key] = _focus(value)
+                elif key in EFFECT_KEYS and (key != "shadow" or kind != "text"):
+                    props[key] = effect_key(key, value, kind)
+                elif key == "shadow" and isinstance(value, dict) and {"opacity", "blur"} & set(value):
+                    raise UnitError("a text's shadow takes color, dx and dy (opacity and blur are for a rect, "
+                                    "ellipse, polygon or image); for a translucent text shadow give a color with alpha, #rrggbbaa")
                 elif key in TEXT_KEYS:
                     props[key] = text_key(key, value)
                 elif key in DIM_PROPS:

@@ -42,6 +42,7 @@ from punchboard.spec.yamlsource import Document, PathKey
 from .common import Collector
 from .fetch import DEFAULT_DEADLINE, FetchError, fetch, url_problem
 from .tables import Bounds, Capped, Place, RowBudget, Table, long_cell
+from .translated import key_problem, split_key
 from .workbooks import xlsx_table
 
 URL = re.compile(r"^https?://", re.IGNORECASE)
@@ -63,6 +64,11 @@ def _coerce_csv(value: str) -> Any:
     if text.lower() in ("true", "false"):
         return text.lower() == "true"
     return text if text else None
+
+
+def coerce_cell(value: str) -> Any:
+    """A card table cell's text as its value (what a translation file's text is read as too)."""
+    return _coerce_csv(value)
 
 
 def _spec(doc: Document, key: str, value: Any) -> tuple[str, dict[str, Any]]:
@@ -345,11 +351,19 @@ class CellMarks(Mapping[str, str]):
         return f"CellMarks({dict(self)!r})"
 
 
-def _header_good(header: list[str], places: list[Place], allowed: list[str], report: Capped) -> bool:
-    """Whether each column of ``header`` names an allowed field once; each one that does not is reported."""
+def _header_good(header: list[str], places: list[Place], allowed: list[str], report: Capped,
+                 languages: tuple[str, ...] | None = ()) -> bool:
+    """Whether each column of ``header`` names an allowed field once, or its translation (``field@lang``) into one of
+    the game's ``languages`` but the first; each one that does not is reported."""
     first: dict[str, int] = {}
+    wrong = 0
     for col, column in enumerate(header):
-        if not column:
+        if split_key(column) is not None and column not in first:
+            problem = key_problem(column, languages, [name for name in allowed if name != "count"])
+            if problem is not None:
+                wrong += 1
+                report(*places[col], problem)
+        elif not column:
             report(*places[col], f"column {col + 1} of the header has no name; expected one of {', '.join(allowed)}")
         elif column in first:
             report(*places[col], f"duplicate column '{column}' (also column {first[column] + 1})")
@@ -357,10 +371,10 @@ def _header_good(header: list[str], places: list[Place], allowed: list[str], rep
             hint = schema_check.suggest(column, allowed)
             report(*places[col], f"unknown column '{column}'{hint}; expected one of {', '.join(allowed)}")
         first.setdefault(column, col)
-    return all(column in allowed for column in header) and len(first) == len(header)
+    return not wrong and all(column in allowed or split_key(column) is not None for column in header) and len(first) == len(header)
 
 
-def table_entries(table: Table, fields: list[str], out: Collector) -> TableEntries:
+def table_entries(table: Table, fields: list[str], out: Collector, languages: tuple[str, ...] | None = ()) -> TableEntries:
     """Rows of a card table as entries; a row with a problem is left out (and none is read under a bad header).
     The table's problems are capped (tables.Capped): the first ten, then how many more."""
     name = table.name
@@ -371,7 +385,7 @@ def table_entries(table: Table, fields: list[str], out: Collector) -> TableEntri
     header = [h.strip() for h in raw_header]
     report = Capped(out.add, name)
     entries = TableEntries(table, header)
-    if not _header_good(header, header_places, sorted(set(fields) | {"count", "name"}), report):
+    if not _header_good(header, header_places, sorted(set(fields) | {"count", "name"}), report, languages):
         report.close()
         return entries
     counted = "count" in header

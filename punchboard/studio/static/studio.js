@@ -4,6 +4,7 @@
 
 let state = null;
 let openPiece = null; // id of the piece shown large, kept open across rebuilds
+let proofing = false; // the "CMYK proof" toggle: pictures shown through the press profile (/proof/…)
 const drawn = {}; // section id -> the JSON it was last drawn from: unchanged sections are left alone
 
 function once(id, data, draw) {
@@ -56,9 +57,14 @@ function warningList(warnings, cls) {
     }));
 }
 
+// A studio picture's address: its soft proof while the "CMYK proof" toggle is on.
+function pictureUrl(url) {
+  return proofing && url.startsWith("/files/studio/") ? "/proof/" + url.slice("/files/".length) : url;
+}
+
 function picture(side, cls) {
   if (!side) return null;
-  return h("img", { class: cls, src: side.url, width: side.width, height: side.height, alt: cls, loading: "lazy" });
+  return h("img", { class: cls, src: pictureUrl(side.url), width: side.width, height: side.height, alt: cls, loading: "lazy" });
 }
 
 function pieceTile(component, piece, showBack) {
@@ -136,7 +142,7 @@ function showPiece(id) {
   }
   openPiece = id;
   const { component, piece } = found;
-  const key = JSON.stringify([component.name, piece, state.editable]);
+  const key = JSON.stringify([component.name, piece, state.editable, proofing]);
   if (dialog.open && dialog.dataset.drawn === key) return; // unchanged (a verifier verdict, a rebuild started)
   dialog.dataset.drawn = key;
   const shown = piece.numbers.slice(0, 12).map((n) => `#${n}`).join(", ");
@@ -247,7 +253,8 @@ function render(next) {
   gameWarnings.hidden = !next.warnings.length;
   if (next.warnings.length) fill("game-warnings", warningList(next.warnings));
 
-  once("pieces", next.components, (components) => components.map(componentSection));
+  languageSwitch(next);
+  once("pieces", [next.components, proofing], ([components]) => components.map(componentSection));
   const verify = next.verify;
   const pill = document.getElementById("verify-pill");
   pill.textContent = verify && verify.status ? verify.status : "";
@@ -257,6 +264,43 @@ function render(next) {
   once("files", next.files, (files) => files.length ? [h("h2", {}, "Print files"),
     h("ul", { class: "files" }, files.map((f) => h("li", {}, h("a", { href: f.url, target: "_blank" }, f.name))))] : []);
   if (openPiece && !benchBusy()) showPiece(openPiece); // not under a drag or a value being typed
+}
+
+// The language switch, when the game declares languages: the pictures are drawn in the one chosen (the server
+// draws them: POST /language), and a text field edited then is written into its field@lang column.
+function languageSwitch(next) {
+  const languages = next.languages || [];
+  const label = document.getElementById("language-switch");
+  label.hidden = languages.length < 2;
+  const select = document.getElementById("language");
+  const options = languages.map((lang, n) => `${lang}${n === 0 ? " (source)" : ""}`);
+  if (JSON.stringify([...select.options].map((o) => o.textContent)) !== JSON.stringify(options)) {
+    select.replaceChildren(...languages.map((lang, n) => h("option", { value: lang }, options[n])));
+  }
+  if (document.activeElement !== select) select.value = next.language || "";
+}
+
+async function chooseLanguage(lang) {
+  const token = new URLSearchParams(location.search).get("token") || "";
+  const response = await fetch("/language", {
+    method: "POST", cache: "no-store",
+    headers: { "Content-Type": "application/json", "X-Punchboard-Token": token },
+    body: JSON.stringify({ lang }),
+  });
+  if (!response.ok) document.getElementById("proof-note").textContent = (await response.text()).trim();
+}
+
+// The "CMYK proof" toggle: every picture again, through /proof/ (the reason shown when there is no profile).
+async function toggleProof(on) {
+  proofing = on;
+  const note = document.getElementById("proof-note");
+  note.textContent = "";
+  if (state) render(state);
+  const first = document.querySelector("img[src^='/proof/']");
+  if (on && first) {
+    const response = await fetch(first.getAttribute("src"));
+    if (!response.ok) note.textContent = (await response.text()).trim();
+  }
 }
 
 async function refresh() {
@@ -284,5 +328,9 @@ document.addEventListener("DOMContentLoaded", () => {
   const dialog = document.getElementById("piece-dialog");
   dialog.addEventListener("close", () => { openPiece = null; delete dialog.dataset.drawn; });
   dialog.addEventListener("click", (e) => { if (e.target === dialog) dialog.close(); });
+  const proof = document.getElementById("proof-toggle");
+  proof.checked = false;
+  proof.addEventListener("change", () => toggleProof(proof.checked));
+  document.getElementById("language").addEventListener("change", (e) => chooseLanguage(e.target.value));
   connect();
 });

@@ -11,7 +11,7 @@
 const TOKEN = new URLSearchParams(location.search).get("token") || "";
 const SNAP = 0.5; // mm
 const GUIDE_PX = 4; // a moved edge or centre this close (on screen) to a line or another element's goes onto it
-const bench = { selected: null, drag: null, written: {}, undo: 0, redo: 0, message: "", error: false };
+const bench = { selected: null, drag: null, written: {}, undo: 0, redo: 0, message: "", error: false, place: "here" };
 const LENGTHS = ["x", "y", "width", "height"];
 const WORDS = ["text", "color", "fill", "stroke", "font", "align", "valign"];
 
@@ -73,16 +73,20 @@ async function benchSend(path, body) {
   return answer;
 }
 
-function benchEdit(side, element, key, value) {
+// An element's value: where it is written, or (a value inherited along extends) an override in the side's own
+// layout unless the panel says "edit there"; ``precise`` for a snap onto a guide (kept to 0.001 mm).
+function benchEdit(side, element, key, value, precise) {
   const ref = LENGTHS.indexOf(key) % 2 === 0 ? element.ref[0] : element.ref[1];
   return benchSend("/edit", {
-    what: "element", layout: side.layout, element: element.id, key, value,
-    extent: LENGTHS.includes(key) ? ref : null, sources: benchSources(),
+    what: "element", layout: side.layout, element: element.id, key, value, place: bench.place,
+    precise: !!precise, extent: LENGTHS.includes(key) ? ref : null, sources: benchSources(),
   });
 }
 
 function benchField(piece, name, value) {
-  return benchSend("/edit", { what: "field", piece: piece.id, field: name, value, sources: benchSources() });
+  // in a language other than the source, the server writes the field's name@lang cell
+  return benchSend("/edit", { what: "field", piece: piece.id, field: name, value, lang: (state && state.language) || "",
+    sources: benchSources() });
 }
 
 function benchButtons() {
@@ -155,11 +159,45 @@ function benchMove(e) {
   const dx = e.clientX - drag.x;
   const dy = e.clientY - drag.y;
   if (Math.abs(dx) + Math.abs(dy) > 2) drag.moved = true;
+  const plan = dragPlan(drag, e);
+  const [px, py] = [plan.by[0] * drag.rect.width, plan.by[1] * drag.rect.height];
   if (drag.resize) {
-    drag.el.style.width = `calc(${drag.size[0]} + ${dx}px)`;
-    drag.el.style.height = `calc(${drag.size[1]} + ${dy}px)`;
+    drag.el.style.width = `calc(${drag.size[0]} + ${px}px)`;
+    drag.el.style.height = `calc(${drag.size[1]} + ${py}px)`;
   } else {
-    drag.el.style.transform = `translate(${dx}px, ${dy}px)`;
+    drag.el.style.transform = `translate(${px}px, ${py}px)`;
+  }
+  showSnapLines(drag.el.parentElement, plan.lines);
+}
+
+// Where a drag puts the element: per axis the move (a fraction of the picture), onto a guide when an edge or the
+// centre (the far edges when resizing) comes within GUIDE_PX of one, unless Alt is held; the guides it is on.
+function dragPlan(drag, e) {
+  const { element, side } = drag;
+  const raw = [(e.clientX - drag.x) / drag.rect.width, (e.clientY - drag.y) / drag.rect.height];
+  const guides = e.altKey ? null : guidesOf(side, element);
+  const plan = { by: raw.slice(), snapped: [false, false], lines: [] };
+  for (const axis of [0, 1]) {
+    if (!guides || !raw[axis]) continue;
+    const extent = element.box[axis + 2];
+    const edges = drag.resize ? [extent] : [0, extent / 2, extent];
+    const found = snapToGuide(element.box[axis], edges, raw[axis], guides[axis],
+      GUIDE_PX / (axis ? drag.rect.height : drag.rect.width));
+    if (found === null) continue;
+    plan.by[axis] = found.move;
+    plan.snapped[axis] = true;
+    plan.lines.push([axis, found.guide]);
+  }
+  return plan;
+}
+
+// The guides a drag is on, drawn across the stage as thin lines (none: the old ones go).
+function showSnapLines(stage, lines) {
+  if (!stage) return;
+  for (const old of stage.querySelectorAll(".snap-line")) old.remove();
+  for (const [axis, at] of lines) {
+    stage.append(h("div", { class: `snap-line ${axis ? "horizontal" : "vertical"}`, "data-axis": String(axis),
+      style: axis ? `top:${at * 100}%` : `left:${at * 100}%` }));
   }
 }
 
@@ -167,26 +205,24 @@ async function benchRelease(e) {
   const drag = bench.drag;
   if (!drag) return;
   bench.drag = null;
+  showSnapLines(drag.el.parentElement, []);
   const undo = () => {
     drag.el.style.transform = "";
     if (drag.resize) [drag.el.style.width, drag.el.style.height] = drag.size;
   };
   if (!drag.moved) { undo(); benchCatchUp(); return; }
   const { element, side } = drag;
-  const fx = (e.clientX - drag.x) / drag.rect.width;
-  const fy = (e.clientY - drag.y) / drag.rect.height;
-  const guides = drag.resize || e.altKey ? null : guidesOf(side, element);
-  const moves = drag.resize ? [["width", fx, 0], ["height", fy, 1]] : [["x", fx, 0], ["y", fy, 1]];
+  const plan = dragPlan(drag, e);
+  const keys = drag.resize ? ["width", "height"] : ["x", "y"];
   let refused = false;
-  for (const [key, by, axis] of moves) { // an axis moved by less than half a step stays where it is
-    const mm = by * side.size_mm[axis];
-    if (element.values[key] === undefined || Math.abs(mm) < SNAP / 2) continue;
-    const onGuide = guides && snapToGuide(element.box[axis], element.box[axis + 2], by, guides[axis],
-      GUIDE_PX / (axis ? drag.rect.height : drag.rect.width));
-    const value = onGuide === null || onGuide === undefined
-      ? snap(element.values[key] + mm)
-      : Math.round((element.values[key] + onGuide * side.size_mm[axis]) * 10) / 10;
-    const answer = await benchEdit(side, element, key, value);
+  for (const axis of [0, 1]) { // an axis moved by less than half a step stays where it is
+    const key = keys[axis];
+    const mm = plan.by[axis] * side.size_mm[axis];
+    const rawMm = ((axis ? e.clientY - drag.y : e.clientX - drag.x) / (axis ? drag.rect.height : drag.rect.width))
+      * side.size_mm[axis];
+    if (element.values[key] === undefined || Math.abs(rawMm) < SNAP / 2) continue;
+    const value = plan.snapped[axis] ? element.values[key] + mm : snap(element.values[key] + mm);
+    const answer = await benchEdit(side, element, key, value, plan.snapped[axis]);
     refused = refused || !answer.ok;
   }
   if (refused) undo();
@@ -212,17 +248,17 @@ function guidesOf(side, element) {
   return guides;
 }
 
-// The move (a fraction) that puts the nearest of the element's edges or centre on a guide within the tolerance,
-// or null: then the move snaps to the 0.5 mm grid instead.
-function snapToGuide(start, extent, move, guides, tolerance) {
+// The move (a fraction) that puts the nearest of the element's ``edges`` (offsets from its start) on a guide within
+// the tolerance, and that guide; or null: then the move snaps to the 0.5 mm grid instead.
+function snapToGuide(start, edges, move, guides, tolerance) {
   let best = null;
-  for (const edge of [0, extent / 2, extent]) {
+  for (const edge of edges) {
     for (const guide of guides) {
       const off = guide - (start + edge + move);
-      if (Math.abs(off) <= tolerance && (best === null || Math.abs(off) < Math.abs(best))) best = off;
+      if (Math.abs(off) <= tolerance && (best === null || Math.abs(off) < Math.abs(best.off))) best = { off, guide };
     }
   }
-  return best === null ? null : move + best;
+  return best === null ? null : { move: move + best.off, guide: best.guide };
 }
 
 function nudge(e) {
@@ -248,26 +284,66 @@ function selectedElement() {
   return element ? { piece: found.piece, side, element } : null;
 }
 
+// Where a value comes from, in words, with what an edit on the page does to it (provenance.py).
+function originWords(origin, side) {
+  if (!origin) return "";
+  if (origin.kind === "layout") return `${origin.at} — edited here`;
+  if (origin.kind === "default") return `default — a change is written into ${side.file}`;
+  if (origin.kind === "field") {
+    const langs = (state && state.languages) || [];
+    const other = langs.length && state.language && state.language !== langs[0] ? ` (its ${origin.field}@${state.language} cell)` : "";
+    return `card field {${origin.field}}: ${origin.at} — a change edits this card${other} (bound in ${origin.template})`;
+  }
+  if (bench.place === "there" && origin.ours) return `from ${origin.at} — edit there (every layout extending it)`;
+  return `from ${origin.at} — override here (${side.file})`;
+}
+
+function panelRow(piece, side, element, key, editable) {
+  const length = LENGTHS.includes(key);
+  const origin = (element.from || {})[key];
+  const field = origin && origin.kind === "field" ? origin.field : null;
+  const fields = { ...(piece.fields || {}), ...(side.fields || {}) };
+  const shown = field ? fields[field] : element.values[key];
+  const input = h("input", {
+    name: key, value: shown === null || shown === undefined ? "" : String(shown), type: length ? "number" : "text",
+    step: length ? "0.5" : null,
+    readonly: !editable || (origin && !origin.ours && !(origin.kind === "parent" && bench.place === "here")),
+  });
+  input.addEventListener("change", () => {
+    if (field) { benchField(piece, field, input.value); return; }
+    benchEdit(side, element, key, length ? Number(input.value) : input.value);
+  });
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter") input.blur(); });
+  return h("div", { class: "bench-row", "data-key": key },
+    h("label", {}, h("span", {}, length ? `${key} (mm)` : key), input),
+    origin ? h("small", { class: `origin ${origin.kind}`, "data-kind": origin.kind }, originWords(origin, side)) : null);
+}
+
+// Inherited values: override them in this side's own layout (the default) or edit the parent they come from.
+function placeChoice(piece, which, side, element) {
+  const inherited = Object.values(element.from || {}).filter((o) => o.kind === "parent");
+  if (!inherited.length) return null;
+  const choice = h("select", { id: "bench-place", name: "place" },
+    h("option", { value: "here", selected: bench.place === "here", title: "this layout only" }, "override here"),
+    h("option", { value: "there", selected: bench.place === "there", disabled: !inherited.some((o) => o.ours),
+      title: "the parent layout: every layout extending it follows" }, "edit there"));
+  choice.addEventListener("change", () => {
+    bench.place = choice.value;
+    fillPanel(piece, which, side, element);
+  });
+  return h("label", { class: "place" }, h("span", {}, "inherited values"), choice);
+}
+
 function fillPanel(piece, which, side, element) {
   const panel = document.getElementById("bench-panel");
   if (!panel) return;
   const editable = benchEditable();
-  const rows = [...LENGTHS, ...WORDS].filter((key) => element.values[key] !== undefined).map((key) => {
-    const length = LENGTHS.includes(key);
-    const input = h("input", {
-      name: key, value: String(element.values[key]), type: length ? "number" : "text", step: length ? "0.5" : null,
-      readonly: !editable,
-    });
-    input.addEventListener("change", () => {
-      const value = length ? Number(input.value) : input.value;
-      benchEdit(side, element, key, value);
-    });
-    input.addEventListener("keydown", (e) => { if (e.key === "Enter") input.blur(); });
-    return h("label", {}, h("span", {}, length ? `${key} (mm)` : key), input);
-  });
+  const rows = [...LENGTHS, ...WORDS].filter((key) => element.values[key] !== undefined)
+    .map((key) => panelRow(piece, side, element, key, editable));
   const parts = [
     h("h4", {}, `element '${element.id}'`, h("span", { class: "meta" }, ` ${element.type} · ${which}`)),
     h("p", { class: "meta" }, "written in ", h("code", {}, element.source), " (layout ", side.layout, ")"),
+    editable ? placeChoice(piece, which, side, element) : null,
     ...rows,
     editable ? null : h("p", { class: "meta" }, "read-only: open the address serve printed to edit")];
   panel.replaceChildren(...parts.filter((part) => part));
@@ -277,7 +353,7 @@ function stageOf(piece, which) {
   const picture = piece[which];
   const side = which === "front" ? piece.face : piece.reverse;
   if (!picture) return null;
-  const img = h("img", { class: which, src: picture.url, width: picture.width, height: picture.height, alt: which,
+  const img = h("img", { class: which, src: pictureUrl(picture.url), width: picture.width, height: picture.height, alt: which,
     draggable: "false" });
   if (!side || !side.elements) return h("div", { class: "stage" }, img);
   return h("div", { class: "stage", "data-side": which, "data-layout": side.layout },
@@ -332,8 +408,11 @@ function benchFieldsTable(piece) {
   return h("table", { class: "fields" }, rows.map(([name, value]) => {
     const mark = (piece.marks || {})[name];
     const shown = value === null ? "—" : String(value);
+    const langs = (state && state.languages) || [];
+    const other = langs.length && state.language && state.language !== langs[0]
+      ? ` (in ${state.language}: an edit goes to its ${name}@${state.language} cell)` : "";
     const cell = h("td", { contenteditable: editable && mark ? "plaintext-only" : null, "data-field": name,
-      title: mark ? `written in ${mark}` : null }, shown);
+      title: mark ? `written in ${mark}${other}` : null }, shown);
     if (editable && mark) {
       cell.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); cell.blur(); } });
       cell.addEventListener("blur", () => {

@@ -17,7 +17,7 @@ from punchboard.spec.loader import load_paper
 from tests.conftest import run_cli
 
 MM = 72 / 25.4
-GAMES = ("astonishing", "belpunk", "knights_vs_steambots", "steam_court", "steamark")
+GAMES = ("astonishing", "belpunk", "knights_vs_steambots", "showcase", "steam_court", "steamark")
 POKER = (63.5 * MM, 88.9 * MM)
 
 
