@@ -1,7 +1,7 @@
 """``punchboard build``: one PDF per printed component and a combined print-and-play PDF per game.
 
 Builds are incremental: a component whose inputs have not changed since the
-last build into the same folder is not drawn again (see :mod:`generator.cache`),
+last build into the same folder is not drawn again (see punchboard/incremental/build_cache.py),
 and the combined PDF is assembled from the component PDFs, so reused and fresh
 outputs are byte-identical to a clean build's.
 """
@@ -19,22 +19,24 @@ from typing import TYPE_CHECKING, Any
 
 from punchboard.generator.impose.style import load_style
 
+from punchboard.incremental import page_records
+from punchboard.incremental.build_cache import (
+    BLANK_FILE,
+    FRONT_FILE,
+    BuildCache,
+    CachedComponent,
+    drop_torn_writes,
+    group_fingerprint,
+    side_salt,
+)
+from punchboard.incremental.file_digest import file_digest
 from punchboard.plumbing.atomicio import write_bytes
-from punchboard.plumbing.file_digest import file_digest
 from punchboard.plumbing.paths import GAME_FILE, game_output, resolving_once
 from punchboard.plumbing.units import mm
 from punchboard.spec.loader import load_paper
 from punchboard.spec.model import Component, Game
 
-from .cache import (
-    SIDES_FOLDER,
-    BuildCache,
-    CachedComponent,
-    build_digest,
-    component_fingerprint,
-    group_fingerprint,
-    side_salt,
-)
+from .digests import build_digest, component_fingerprint
 from .jobs import jobs_for, ordered_map
 from .languages import Borrower
 from .options import BuildOptions
@@ -69,7 +71,7 @@ STRICT_FAILED = "error: --preflight strict: the preflight found problems (the wa
 def build_games(games: list[Game], out_dir: Path, options: BuildOptions,
                 reports: list[tuple[GameReport, list[Said]]] | None = None) -> int:
     """Build every game; warnings (text that does not fit, …) go to stderr. Returns the exit code.
-    ``reports`` collects each game's report and the lines printed for it (see :mod:`generator.up_to_date`)."""
+    ``reports`` collects each game's report and the lines printed for it (see punchboard/incremental/up_to_date.py)."""
     failed = False
     for game in games:
         report = build_game(game, out_dir, options)
@@ -148,6 +150,21 @@ def _kinds() -> frozenset[str]:
     return frozenset(KINDS)
 
 
+def drew_nothing(games: Sequence[Game], reports: Sequence[tuple[Any, Any]]) -> bool:
+    """Whether the builds of ``games`` (each one's report first in ``reports``) drew nothing and wrote no combined
+    PDF: every printable component reused from the build cache (what punchboard/incremental/up_to_date.py records)."""
+    if len(games) != len(reports):
+        return False
+    kinds = _kinds()
+    for game, (report, _) in zip(games, reports, strict=True):
+        if report.rendered or report.combined_written:
+            return False
+        reused = set(report.reused)
+        if any(c.kind in kinds and c.id not in reused for c in game.printed):
+            return False  # tried and drew nothing: not a plain reuse
+    return True
+
+
 Drawn = tuple["CachedComponent | None", dict[tuple[str, int, int], str], tuple[int, int, int, int]]
 
 
@@ -166,13 +183,14 @@ def _draw(state: tuple[BuildContext, Game, Path, dict[str, str], str, int], inde
 def _render_component(ctx: BuildContext, game: Game, component: Component, folder: Path,
                       fingerprint: str, salt: str, ahead: int = 1) -> tuple[CachedComponent | None, tuple[int, int, int, int]]:
     """The component's PDF and cache entry (None when it prints nothing), and its distinct sides drawn and kept;
-    ``salt`` is what its kept sides and looks are keyed under besides their own inputs (cache.side_salt).
+    ``salt`` is what its kept sides and looks are keyed under besides their own inputs (build_cache.side_salt).
     With ``ahead`` > 1, that many workers draw its sides ahead when that pays (warm_sides.py)."""
     from punchboard.generator.draw.kept import font_set
     from punchboard.generator.impose.cut import cuttable
     from punchboard.generator.impose.kinds import KINDS
 
-    from .side_store import SideStore
+    from punchboard.incremental.side_store import SideStore
+
     from .warm_sides import draw_ahead, layout_digests, worth_it
 
     renderer = KINDS[component.kind]
@@ -204,7 +222,7 @@ def _render_component(ctx: BuildContext, game: Game, component: Component, folde
         ctx.warn(f"{game.id} / {component.id}: no {cutter} cut file for a {component.kind} component; printed as usual, cut by hand")
     from punchboard.generator.preflight.colour_blind import check_component
 
-    from .look_store import LookStore
+    from punchboard.incremental.look_store import LookStore
 
     looks = LookStore(folder, component.id, salt, read=not ctx.options.force)
     for finding in check_component(game, component, looks):  # the per-side checks ran while the pieces were drawn
@@ -247,12 +265,12 @@ def _kept_pages(ctx: BuildContext, component: Component, folder: Path) -> KeptPa
     """The component's pages kept from the last build (document/kept_pages.py)."""
     from punchboard.generator.document.kept_pages import KeptPages
 
-    from .side_store import SideStore
+    from punchboard.incremental.side_store import SideStore
 
     store = ctx.kept_sides.get(component.id)
     if not isinstance(store, SideStore):
         return None
-    return KeptPages(folder / SIDES_FOLDER / f"{component.id}.pages", folder / f"{component.id}.pdf",
+    return KeptPages(page_records.path_for(folder, component.id), folder / f"{component.id}.pdf",
                      f"{store.salt}:{component.id}", ctx, store, read=not ctx.options.force)
 
 
@@ -288,8 +306,7 @@ def _build_game(game: Game, out_dir: Path, options: BuildOptions) -> GameReport:
                 made[0].side_prints = {}  # the print's fingerprints are taken from the drawing
         return made[0]
 
-    for leftover in [*folder.glob(".*.part"), *(folder / SIDES_FOLDER).glob(".*.part")]:  # from a build killed mid-write
-        leftover.unlink(missing_ok=True)
+    drop_torn_writes(folder)  # from a build killed mid-write
     cache = BuildCache.load(folder)
     shared = build_digest(game, options)
     rendered, reused, warnings, entries, side_prints, side_counts = _draw_components(game, folder, options, cache, shared, context)
@@ -508,8 +525,6 @@ def _write_combined(context: Callable[[], BuildContext], game: Game, entries: di
     assemble_to(combined, parts, blank, game.title, "print and play", _duplex(options) if double else "Simplex", print_range)
 
 
-FRONT_FILE = ".front.pdf.keep"  # the combined PDF's cover, bill of materials and calibration pages, as last drawn
-BLANK_FILE = ".blank.pdf.keep"  # its blank reverse page
 
 
 def _calibration_count(ctx: BuildContext) -> int:

@@ -1,7 +1,7 @@
 """A language's build takes from another language's build of the same game what reads the same in both.
 
 ``build --lang de`` writes ``OUT/<game>/de/``. A component that no translation changes has the same
-fingerprint in every language (:func:`generator.cache.component_fingerprint`), so its PDF, and its pieces'
+fingerprint in every language (:func:`generator.digests.component_fingerprint`), so its PDF, and its pieces'
 print fingerprints, are the ones the game's other builds under ``OUT/<game>/`` already made: they are copied
 from there instead of being drawn again. Only a build whose component files are one PDF each borrows (not a
 print-shop or print-and-cut build, which write more files a component); a borrowed file is copied whole and
@@ -13,7 +13,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from .cache import CACHE_FILE, BuildCache, CachedComponent
+from punchboard.incremental.build_cache import CACHE_FILE, BuildCache, CachedComponent
+
 from .options import BuildOptions
 
 

@@ -37,9 +37,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-import marshal
 import re
-import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -50,15 +48,23 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.draw.reads import fields_read
 
+from punchboard.incremental.file_digest import stamp
+from punchboard.incremental.print_memos import (
+    LAST_FILE,
+    LAST_VERSION,
+    MEMO_FILE,
+    MEMO_VERSION,
+    OLD_MEMO_FILE,
+    read_marshal,
+    write_marshal,
+)
 from punchboard.plumbing.atomicio import write_text
-from punchboard.plumbing.file_digest import stamp
-from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
 from punchboard.spec.binding import bind
 from punchboard.spec.images import side_image
 from punchboard.spec.model import PRINTED_KINDS, Component, Game, Paper, Piece, Side
 from punchboard.spec.repeats import input_files
 
-from .cache import RENDER_OPTIONS, build_digest, component_fingerprint
+from .digests import RENDER_OPTIONS, build_digest, component_fingerprint
 from .jobs import jobs_for, ordered_map
 from .languages import siblings
 from .options import BuildOptions
@@ -68,9 +74,6 @@ if TYPE_CHECKING:  # the renderers load only when a side has to be drawn
     from punchboard.generator.impose.style import SheetStyle
 
 PRINTS_DIR = "prints"
-MEMO_FILE = ".drawn"
-OLD_MEMO_FILE = ".drawn.json"  # the memo as JSON, before memo version 4: removed when the memo is written
-MEMO_VERSION = 4
 FINGERPRINTS = 2  # the version of the fingerprints a build records (see the module's docstring)
 _RECORD = re.compile(r"^(\d{4,})\.json$")
 _CARD_KINDS = ("deck", "banknotes", "tokens")
@@ -282,43 +285,22 @@ def _applied(base: tuple[PiecePrint, ...], changes: list[dict[str, Any]]) -> tup
     return tuple(pieces)
 
 
-# The last record written, as marshal beside the JSON and stamped with its file: the next build compares with it
-# without parsing the JSON (a 2,000-card deck's record is 550 KB). Another stamp (the JSON edited or replaced)
-# and the JSON is read.
-LAST_FILE = ".last"
-LAST_VERSION = 3  # of ``.last``'s layout (3: with the record's depth)
-
-
-def _header(kind: str, version: int) -> bytes:
-    """The first line of a marshal file this module keeps: what it holds, in which version, written by which Python
-    (another one reads it as missing)."""
-    return f"punchboard {kind} {version} marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}\n".encode()
-
-
-def _read_marshal(path: Path, kind: str, version: int) -> Any:
-    """What :func:`_header` ``+ marshal.dumps(…)`` wrote sealed (plumbing/sealed.py) to ``path``; None under
-    another header (OSError, EOFError, ValueError, TypeError as reading and ``marshal.loads`` raise them; a
-    damaged record is a ValueError)."""
-    head, _, body = read_sealed_strict(path).partition(b"\n")
-    return marshal.loads(body) if head + b"\n" == _header(kind, version) else None
-
-
 def _keep_last(folder: Path, record: PrintRecord, path: Path) -> None:
+    """Keep the last record written, as marshal beside the JSON and stamped with its file (incremental/print_memos.py):
+    the next build compares with it without parsing the JSON (a 2,000-card deck's record is 550 KB). Another stamp
+    (the JSON edited or replaced) and the JSON is read."""
     now = stamp(path)
     if now is None:
         return
     options = json.loads(json.dumps(record.options))  # as the JSON gives them back (a tuple is a list there)
     data = (now, record.number, record.date, options, tuple(p[:] for p in record.pieces), record.version, record.depth)
-    try:
-        body = marshal.dumps(data)
-    except ValueError:  # an option marshal cannot write: the JSON is read next time
-        return
-    write_sealed(prints_folder(folder) / LAST_FILE, _header("last print", LAST_VERSION) + body)
+    write_marshal(prints_folder(folder) / LAST_FILE, "last print", LAST_VERSION, data)  # not when marshal refuses an
+    # option: the JSON is read next time
 
 
 def _read_last(folder: Path, number: int, path: Path) -> PrintRecord | None:
     try:
-        kept = _read_marshal(prints_folder(folder) / LAST_FILE, "last print", LAST_VERSION)
+        kept = read_marshal(prints_folder(folder) / LAST_FILE, "last print", LAST_VERSION)
         if kept is None:
             return None
         at, kept_number, date, options, pieces, version, depth = kept
@@ -491,7 +473,7 @@ def _load_memo(path: Path) -> _Memo:
     """The memo the last build kept (``marshal``: plain tuples and strings, a large deck's quick to read); an
     empty one when it is missing, damaged, or written by another punchboard or Python."""
     try:
-        kept = _read_marshal(path, "print memo", MEMO_VERSION)
+        kept = read_marshal(path, "print memo", MEMO_VERSION)
         if kept is None:
             return _Memo()
         game, entries = kept
@@ -518,7 +500,7 @@ class Fingerprints:
             path = prints_folder(folder) / MEMO_FILE
             path.parent.mkdir(parents=True, exist_ok=True)
             entries = {cid: (key, tuple(map(tuple, pieces)), sides) for cid, (key, pieces, sides) in self.components.items()}
-            write_sealed(path, _header("print memo", MEMO_VERSION) + marshal.dumps((self.game, entries)))
+            write_marshal(path, "print memo", MEMO_VERSION, (self.game, entries))
             (path.parent / OLD_MEMO_FILE).unlink(missing_ok=True)
 
 

@@ -5,10 +5,10 @@ their text given font subset codes, in the order the pages are drawn, so the
 pages cannot be drawn apart and joined. What can be done apart is the drawing
 itself. Each worker imposes the component as the build does and draws its share
 of the pages (a contiguous run) on a canvas of its own that is never written,
-keeping every side it draws as :mod:`.side_store` keeps them (its encoded
+keeping every side it draws as punchboard/incremental/side_store.py keeps them (its encoded
 stream, its warnings and fingerprints), in a file beside the component's kept
 sides. The build then draws the component as always and finds those sides as it
-finds the sides of an earlier build (:mod:`.draw.kept`): the worker's canvas and
+finds the sides of an earlier build (draw/kept.py): the worker's canvas and
 the build's document fix the same fonts before their first side, so a side is
 found under the same key and written the same in both. So the PDF is byte for
 byte the one ``--jobs 1`` writes.
@@ -20,18 +20,17 @@ that, from what the last build kept and the layouts it drew them with.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
-from punchboard.generator.draw.kept import FontSet, KeptSide, Store, font_set, layout_digest
+from punchboard.generator.draw.kept import font_set
 from punchboard.generator.draw.reads import reuse_key
 
+from punchboard.incremental.side_store import AheadStore, SideStore, Warmed
+from punchboard.incremental.sides import layout_digest
 from punchboard.spec.model import Component, Game
 
 from .jobs import PARALLEL_MIN_PIECES
-from .side_store import FOLDER, HEADER, SideStore, encode
 
 if TYPE_CHECKING:
     from punchboard.generator.impose.context import BuildContext
@@ -41,9 +40,6 @@ if TYPE_CHECKING:
 WarmState = tuple["BuildContext", Game, int, Path, str, int]
 """What each worker is given: the build context, the game, the component's index in ``game.printed``, the
 game's output folder, the salt of its kept sides, and how many workers share its pages."""
-
-Warmed = tuple[str, dict[str, tuple[int, int]]]
-"""A worker's file of sides drawn ahead, and each side's key → (offset, length) of its record there."""
 
 
 def layout_digests(game: Game, component: Component) -> dict[str, str]:
@@ -92,41 +88,6 @@ def worth_it(game: Game, component: Component, store: SideStore, options: BuildO
     return len(new) - max(len(run) for run in runs) >= MIN_SAVED
 
 
-class _AheadStore(Store):
-    """A worker's store: finds what the last build kept (so those are not drawn again), writes what it draws."""
-
-    def __init__(self, folder: Path, component_id: str, salt: str, read: bool, fonts: FontSet | None):
-        super().__init__(salt, fonts)
-        self.kept = SideStore(folder, component_id, salt, read=read, fonts=fonts)
-        (folder / FOLDER).mkdir(parents=True, exist_ok=True)
-        # named like a torn write, so a build killed meanwhile leaves nothing the next build keeps
-        fd, name = tempfile.mkstemp(prefix=f".{component_id}.ahead.", suffix=".part", dir=folder / FOLDER)
-        self.path = Path(name)
-        self.file: IO[bytes] = os.fdopen(fd, "wb")
-        self.file.write(HEADER)
-        self.index: dict[str, tuple[int, int]] = {}
-
-    def get(self, key: str) -> KeptSide | None:
-        return self.kept.get(key)
-
-    def put(self, key: str, kept: KeptSide) -> None:
-        if key in self.index or self.kept.holds(key):
-            return
-        record = encode(key, kept)
-        self.index[key] = (self.file.tell(), len(record))
-        self.file.write(record)
-
-    def finish(self) -> Warmed:
-        self.file.close()
-        self.kept.discard()
-        return str(self.path), self.index
-
-    def drop(self) -> None:
-        self.file.close()
-        self.kept.discard()
-        self.path.unlink(missing_ok=True)
-
-
 def draw_ahead(state: WarmState, share: int) -> Warmed:
     """Worker ``share`` of ``state``'s count: impose the component and draw its share of the pages apart."""
     from punchboard.generator.document.pages import draw_apart
@@ -134,7 +95,7 @@ def draw_ahead(state: WarmState, share: int) -> Warmed:
 
     ctx, game, index, folder, salt, shares = state
     component = game.printed[index]
-    store = _AheadStore(folder, component.id, salt, read=not ctx.options.force, fonts=font_set(game, component))
+    store = AheadStore(folder, component.id, salt, read=not ctx.options.force, fonts=font_set(game, component))
     ctx.kept_sides[component.id] = store
     try:
         pages = KINDS[component.kind](ctx, game, component, ctx.options)

@@ -31,12 +31,12 @@ def cli():
 @pytest.fixture(autouse=True)
 def _loads_kept_only_within_a_test():
     """A test that runs ``watch`` or ``serve`` in-process turns on keeping parsed and loaded files for the rest of
-    the process (spec/loader/kept.py, generator/document/merge.py's kept copies); each test starts as a new
+    the process (punchboard/incremental/loads.py, generator/document/merge.py's kept copies); each test starts as a new
     process would, with nothing kept."""
     from punchboard.generator.document import merge
 
+    from punchboard.incremental import loads as kept
     from punchboard.spec import yamlsource
-    from punchboard.spec.loader import kept
 
     parsed, loaded, copied = yamlsource._parsed, kept._kept, merge._kept
     yamlsource._parsed, kept._kept, merge._kept = None, None, None

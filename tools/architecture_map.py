@@ -21,7 +21,7 @@ START, END = "<!-- module map: start (tools/architecture_map.py) -->", "<!-- mod
 # Rooms in the order data flows through them: (folder, its name as installed)
 ROOMS = (
     ("punchboard/spec", "punchboard.spec"), ("punchboard/spec/loader", "punchboard.spec.loader"),
-    ("punchboard/plumbing", "punchboard.plumbing"),
+    ("punchboard/plumbing", "punchboard.plumbing"), ("punchboard/incremental", "punchboard.incremental"),
     ("generator/draw", "punchboard.generator.draw"), ("generator/draw/effects", "punchboard.generator.draw.effects"),
     ("generator/impose", "punchboard.generator.impose"),
     ("generator/document", "punchboard.generator.document"), ("generator/export", "punchboard.generator.export"),
@@ -33,16 +33,15 @@ ROOMS = (
     ("punchboard/cli", "punchboard.cli"), ("punchboard/studio", "punchboard.studio"), ("punchboard", "punchboard"),
 )
 # The modules whose only job is to avoid redoing work: what a build, check, images, tts or a long-running
-# process keeps of an earlier run, and the one rule every such record obeys (plumbing/sealed.py).
+# process keeps of an earlier run, and the one rule every such record obeys (incremental/sealed.py). The room
+# punchboard/incremental holds every record format (tests/architecture/test_incremental_room.py); the stage-side
+# halves below decide what is kept with the drawing's own knowledge (reportlab, the canvas, Pillow) and ask it.
+INCREMENTAL_ROOM = "punchboard/incremental"
 INCREMENTAL = frozenset({
-    "punchboard/plumbing/sealed.py", "punchboard/plumbing/cache_bound.py", "punchboard/plumbing/file_digest.py",
-    "punchboard/plumbing/reads.py", "punchboard/plumbing/identity.py",
-    "punchboard/spec/parsed_store.py", "punchboard/spec/validated.py", "punchboard/spec/look_passes.py",
-    "punchboard/spec/loader/kept.py",
-    "generator/cache.py", "generator/up_to_date.py", "generator/side_store.py", "generator/look_store.py",
-    "generator/warm_sides.py", "generator/check_stores.py", "generator/languages.py",
-    "generator/draw/kept.py", "generator/draw/geometry_memo.py", "generator/draw/packed_forms.py",
-    "generator/document/kept_pages.py", "generator/document/kept_runs.py", "generator/document/file_window.py",
+    *(str(p.relative_to(ROOT)) for p in (ROOT / INCREMENTAL_ROOM).glob("*.py") if p.name != "__init__.py"),
+    "generator/digests.py", "generator/warm_sides.py", "generator/languages.py",
+    "generator/draw/kept.py", "generator/draw/packed_forms.py",
+    "generator/document/kept_pages.py", "generator/document/kept_runs.py",
     "generator/export/kept_images.py",
 })
 
@@ -78,10 +77,12 @@ def module_map() -> str:
             out += [f"**`{folder}/`** (`{name}`)", "", *_lines(made), ""]
     out += ["### The incremental layer", "",
             "These modules only avoid redoing work; deleting every record they keep is always safe. Every record is",
-            "written sealed (`punchboard/plumbing/sealed.py`): a record that does not read back whole is work to do",
-            "again, never a wrong file. The user's cache folder is kept under a size bound (`cache_bound.py`).",
+            "written sealed (`punchboard/incremental/sealed.py`): a record that does not read back whole is work to do",
+            "again, never a wrong file. The user's cache folder is kept under a size bound (`cache_bound.py`). Every",
+            "record format lives in `punchboard/incremental/`; the stage-side modules listed after it decide what is",
+            "kept and ask the room for it.",
             "How each works: [the incremental build](docs/explanation/incremental-build.md).", ""]
-    for path in sorted(INCREMENTAL):
+    for path in sorted(INCREMENTAL, key=lambda p: (not p.startswith(INCREMENTAL_ROOM), p)):
         out.append(f"- `{path}` — {first_sentence(ROOT / path)}")
     return "\n".join(out).rstrip() + "\n"
 

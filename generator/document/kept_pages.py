@@ -12,7 +12,7 @@ them, given its code at its first use). So after a build the objects each
 page added are remembered (where they lie in the PDF, which objects they refer
 to, what drawing the page did besides: the forms it named, the warnings it gave,
 the kept sides it used, the print fingerprints it took), in ``<component>.pages``
-beside the component's kept sides.
+beside the component's kept sides (the record: punchboard/incremental/page_records.py).
 
 The next build, before drawing a page, asks what the page shows
 (:class:`~.page_content.PageContent`: its sides, sheet, footer) and the state of
@@ -36,42 +36,32 @@ then differs).
 from __future__ import annotations
 
 import hashlib
-import marshal
 import re
-import sys
 from collections.abc import Sequence
 from itertools import islice
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
-from punchboard.generator.draw.kept import FontSet, fix_fonts
+from punchboard.generator.draw.kept import fix_fonts
 from punchboard.generator.draw.pdf_canvas import state_of
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDFObject
 from reportlab.pdfgen.canvas import Canvas
 
-from punchboard.plumbing.file_digest import stamp
-from punchboard.plumbing.sealed import read_sealed, write_sealed
+from punchboard.incremental import page_records
+from punchboard.incremental.page_records import Record
+from punchboard.incremental.sides import FontSet
+from punchboard.plumbing.file_window import FileWindow
 
-from .file_window import FileWindow
 from .kept_runs import lies_at
 from .page_content import PageContent, SpliceFailed
 from .pages import Page
 from .pdf_encoding import PdfWriter
 from .references import references, renumbered
 
-FORMAT = 3  # 3: the fonts the document's text is set in after the page
-HEADER = f"punchboard kept pages {FORMAT} marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"
 _AUTO = re.compile(r"R\d+")  # reportlab's name for an object registered without one (a content stream, the page tree)
 _HEAD_READ = 4096  # enough of an object to hold its dictionary
 
-# A page as remembered: key, state before, first object number, object names, their (offset, length), contents
-# (number, offset, length), page tree number, references out (name, number), form name per slot, new forms
-# (name, where, warnings), warnings given, kept sides used, print fingerprints taken ((component, piece, back),
-# digest), its new forms' fingerprints ((form, bleed), digest), and the fonts the document's text was set in
-# after it (the ones embedded, draw/pdf_canvas.py).
-Record = tuple[Any, ...]
-EMPTY: Record = ("",) * 15  # a page not to copy
 
 
 class Voice(Protocol):
@@ -85,7 +75,7 @@ class Voice(Protocol):
 
 
 class Sides(Protocol):
-    """The component's kept sides (generator/side_store.py)."""
+    """The component's kept sides (punchboard/incremental/side_store.py)."""
 
     drawn: int
     replayed: int
@@ -249,7 +239,7 @@ class KeptPages:
     def begin(self, canvas: Canvas, document: tuple[Any, ...]) -> None:
         """A document is begun on ``canvas``: ``document`` is what all its pages share (title, style, page count…)."""
         taking = self.voice.side_prints is not None
-        self._doc_key = hashlib.sha256(repr((FORMAT, self.salt, taking, document)).encode()).hexdigest()
+        self._doc_key = page_records.document_key(self.salt, taking, document)
         self._canvas = canvas
         writer = canvas._doc.writer
         assert isinstance(writer, PdfWriter)  # a document written by punchboard's writer (pages.py)
@@ -267,11 +257,8 @@ class KeptPages:
             self._load()
 
     def _load(self) -> None:
-        try:
-            head, pdf_stamp, doc_key, records = marshal.loads(read_sealed(self.path) or b"")
-        except (EOFError, ValueError, TypeError):
-            return
-        if head != HEADER or doc_key != self._doc_key or tuple(pdf_stamp) != stamp(self.pdf):
+        records = page_records.read(self.path, self.pdf, self._doc_key)
+        if records is None:
             return
         try:
             self._old = _Old(self.pdf.open("rb"))
@@ -472,10 +459,7 @@ class KeptPages:
                                     page.warnings, page.sides, page.taken, page.form_prints, page.faces))
         except (OSError, ValueError, KeyError):
             return
-        now = stamp(pdf)
-        if now is None:
-            return
-        write_sealed(self.path, marshal.dumps((HEADER, now, self._doc_key, [r if r is not None else EMPTY for r in records])))
+        page_records.write(self.path, pdf, self._doc_key, records)
 
     @staticmethod
     def _moved(record: Record, page: _CopiedPage, place: Any, numbers: dict[str, tuple[int, int]], parent: int) -> Record:

@@ -17,7 +17,8 @@ from typing import Any, BinaryIO, Protocol
 
 from reportlab.pdfbase import pdfdoc
 
-from .file_window import BLOCK
+from punchboard.plumbing.file_window import BLOCK
+
 from .page_content import SpliceFailed
 
 

@@ -33,9 +33,9 @@ from io import BytesIO
 from pathlib import Path
 from typing import BinaryIO
 
-from punchboard.plumbing.file_digest import stamp
+from punchboard.incremental.file_digest import stamp
+from punchboard.plumbing.file_window import BLOCK, FileWindow
 
-from .file_window import BLOCK, FileWindow
 from .references import references, renumbered
 
 _ENTRY = re.compile(rb"(\d{10}) (\d{5}) ([nf])")

@@ -26,7 +26,7 @@ from io import BytesIO
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
-from punchboard.plumbing.file_digest import file_digest
+from punchboard.incremental.file_digest import file_digest
 
 from .pdf_canvas import PunchCanvas, PunchDocument
 

@@ -31,11 +31,12 @@ from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
-from punchboard.plumbing.identity import ByIdentity, identity
+from punchboard.incremental import sides
+from punchboard.incremental.identity import ByIdentity, identity
 from punchboard.spec.model import Element, Layout
 from punchboard.spec.reads import names_no_field
 
-from . import fingerprint, kept, packed_forms
+from . import fingerprint, packed_forms
 from .art import built_in
 from .geometry import Rect
 from .pdf_canvas import state_of
@@ -119,7 +120,7 @@ def _content(layout: Layout, run: Run) -> tuple[Any, ...]:
 
 
 def drawing(canvas: Canvas, layout: Layout, run: Run, frame: tuple[Any, ...], game_palette: Mapping[str, str],
-            palette: Mapping[str, str], bounds: Rect, draw: DrawRun, store: kept.Store | None = None) -> RunDrawing | None:
+            palette: Mapping[str, str], bounds: Rect, draw: DrawRun, store: sides.Store | None = None) -> RunDrawing | None:
     """``run`` of ``layout`` drawn in the frame ``frame`` describes (its trim, bleeds and mirroring, rounded) with
     ``palette`` (``game_palette`` with the layout's own), as ``canvas``'s document has it: its form drawn there
     once, inside ``bounds`` (or its content as ``store`` kept it from an earlier build); None when the run names

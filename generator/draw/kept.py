@@ -25,17 +25,17 @@ are not yet, when it is reused.
 
 A kept side is found by a key over everything its drawing depends on: the
 build's shared inputs (code, options, paper, palette, the game's icons;
-``salt``), the layout with its fonts' files (:func:`layout_digest`), the
-pictures it shows, the fields it reads, the frame and the document's fixed
-fonts (:func:`key`). A side that shows a raster image is not kept (the image is
-an object of the document).
+``salt``), the layout with its fonts' files, the pictures it shows, the fields
+it reads, the frame and the document's fixed fonts. The record, its key and the
+store live in the incremental layer (punchboard/incremental/sides.py); this
+module decides what is kept. A side that shows a raster image is not kept (the
+image is an object of the document).
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +43,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError
 from reportlab.pdfgen.canvas import Canvas
 
-from punchboard.plumbing.file_digest import file_digest as plumbing_file_digest
-from punchboard.plumbing.identity import ByIdentity
+from punchboard.incremental.identity import ByIdentity
+from punchboard.incremental.sides import FontSet
 from punchboard.spec.model import Component, Game, Layout
 
 from . import fonts as font_files
@@ -52,79 +52,6 @@ from .pdf_canvas import FixedFonts, PunchDocument
 
 ASCII = frozenset(map(chr, range(32, 127)))
 
-FORMAT = 3  # the kept entries' layout; part of every key (3: no font calls, the document's fonts fixed first)
-
-
-@dataclass
-class KeptSide:
-    """One drawn side as the document received it."""
-
-    stream: bytes  # the form's content, encoded as packed_forms.pack writes it
-    filters: tuple[str, ...]  # the stream's filter names, in the order the PDF lists them
-    faces: tuple[str, ...]  # the fonts its text is set in (the document's fixed fonts), sorted
-    heard: tuple[tuple[bool, str], ...]  # its warnings: (True, text after the piece's 'where') or (False, whole)
-    prints: dict[str, str] = field(default_factory=dict)  # print fingerprint by bleed (repr, 4 decimals)
-    runs: tuple[tuple[int, ...], ...] = ()  # the runs of fixed elements it places as forms (draw/fixed_forms.py)
-
-
-class Store:
-    """Where a component's kept sides are found and put (generator/side_store.py keeps them in a file);
-    this one keeps nothing. ``salt``: what every side is keyed under besides its own inputs; ``fonts``: the fonts
-    of the component whose sides it keeps (:func:`font_set`; None: no side is kept)."""
-
-    def __init__(self, salt: str, fonts: FontSet | None = None):
-        self.salt = salt
-        self.fonts = fonts
-        self.drawn = 0  # sides drawn in this build
-        self.replayed = 0  # sides reused from an earlier build
-
-    def get(self, key: str) -> KeptSide | None:
-        return None
-
-    def put(self, key: str, kept: KeptSide) -> None:
-        pass
-
-    def took(self, key: str) -> None:
-        """The side kept under ``key`` was reused."""
-        self.replayed += 1
-
-    def run(self, name: str) -> tuple[bytes, tuple[str, ...]] | None:
-        """The encoded content and filters of the run form ``name`` as an earlier build drew it (draw/fixed_forms.py),
-        or None; asking keeps it for the next build."""
-        return None
-
-    def keep_run(self, name: str, stream: bytes, filters: tuple[str, ...]) -> None:
-        """The run form ``name`` was drawn in this build: keep it for the next."""
-
-
-_LAYOUTS: ByIdentity[Layout, str] = ByIdentity()
-
-
-def file_digest(path: Path) -> str:
-    """A file's content digest ("missing" when it cannot be read), read again only when it may have changed."""
-    return plumbing_file_digest(path) or "missing"
-
-
-def layout_digest(layout: Layout) -> str:
-    """A layout by its whole content (elements, sizes, palette, the files it came from) and its fonts' files."""
-    return _LAYOUTS.get(layout, _layout_digest)
-
-
-def _layout_digest(layout: Layout) -> str:
-    sha = hashlib.sha256(repr(layout).encode())
-    for name in sorted(layout.fonts):
-        sha.update(f"{name}:{file_digest(layout.fonts[name])}".encode())
-    return sha.hexdigest()
-
-
-def bleed_name(bleed: float) -> str:
-    return f"{bleed:.4f}"
-
-
-def key(salt: str, parts: tuple[Any, ...]) -> str:
-    sha = hashlib.sha256(f"{FORMAT}:{salt}:0".encode())  # 0: streams without ASCII85 (draw/pdf_canvas.py)
-    sha.update(repr(parts).encode())
-    return sha.hexdigest()
 
 
 def _sizes(thing: object) -> dict[str, tuple[int, int]]:
@@ -173,16 +100,6 @@ class Watch:
         now = vars(canvas)
         return all(now.get(name) is value for name, value in self.canvas_before.items() if name != "_code") \
             and now.keys() == self.canvas_before.keys()
-
-
-@dataclass(frozen=True)
-class FontSet:
-    """What a component's text can be set in: each face its layouts can name (name → its file; None for a
-    built-in one), by name, and every character its text can hold, by code point (:func:`font_set`)."""
-
-    faces: tuple[tuple[str, Path | None], ...]
-    chars: str
-    digest: str  # of both
 
 
 _CHARS: ByIdentity[Component, frozenset[str]] = ByIdentity(limit=64)

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol
 
+from punchboard.incremental.geometry_memo import is_rings, remembered
 from punchboard.spec.model import TokenShape
-
-from .geometry_memo import is_rings, remembered
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.pathobject import PDFPathObject

@@ -108,10 +108,10 @@ class DocumentState:
     form_heads: dict[tuple[Any, ...], tuple[bytes, bytes]] = field(default_factory=dict)  # packed_forms.py
     spill: IO[bytes] | None = None  # encoded form streams waiting for the writer (packed_forms.py)
     font_labels: dict[str, str] = field(default_factory=dict)  # fingerprint.py: a font's name in fingerprints
-    fixed: FixedFonts | None = None  # the fonts fixed before its sides were drawn (kept.py)
+    fixed: FixedFonts | None = None  # the fonts fixed before its sides were drawn (draw/kept.py)
     loose: int = 0  # text set beyond them (see the module's docstring)
     faces_used: set[str] = field(default_factory=set)  # TrueType fonts its text is set in: the ones embedded
-    side_faces: set[str] | None = None  # those the side being drawn sets its text in, while it is watched (kept.py)
+    side_faces: set[str] | None = None  # those the side being drawn sets its text in, while it is watched (draw/kept.py)
     drawings: int = 0  # sides drawn on a scratch canvas (fingerprint.py)
 
 

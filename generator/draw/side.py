@@ -15,7 +15,8 @@ from typing import Any, NamedTuple
 from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFResourceDictionary
 from reportlab.pdfgen.canvas import Canvas
 
-from punchboard.plumbing.identity import ByIdentity, identity
+from punchboard.incremental import sides
+from punchboard.incremental.identity import ByIdentity, identity
 from punchboard.plumbing.units import Dim
 from punchboard.spec import expressions
 from punchboard.spec.binding import bind, bound_props
@@ -100,7 +101,7 @@ class SideContext:
     icons: Mapping[str, Path] = field(default_factory=dict)  # the game's own icons (icons: in game.yaml)
     observe: Observe | None = None  # starts a watcher of each side drawn (the preflight, generator/preflight/)
     fingerprint: fingerprint.Request | None = None  # hands the side's print fingerprint on (draw/fingerprint.py)
-    kept_sides: kept.Store | None = None  # sides drawn in an earlier build, found by content (draw/kept.py)
+    kept_sides: sides.Store | None = None  # sides drawn in an earlier build, found by content (draw/kept.py)
 
 
 def colour(name: Any, palette: Mapping[str, str]) -> str | None:
@@ -306,10 +307,10 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
         if pictures is None:
             store = None
         # the preflight's findings are kept with the side: a side drawn without it is another side
-        kept_key = (kept.key(store.salt, (kept.layout_digest(layout), pictures, key[2:], ctx.observe is not None,
+        kept_key = (sides.key(store.salt, (sides.layout_digest(layout), pictures, key[2:], ctx.observe is not None,
                                           fixed)) if store is not None else "")
         found = store.get(kept_key) if store is not None else None
-        bleed = kept.bleed_name(asked.bleed) if asked is not None else None
+        bleed = sides.bleed_name(asked.bleed) if asked is not None else None
         runs = _kept_runs(canvas, layout, found, local, ctx) if found is not None else None
         if found is not None and runs is not None and (bleed is None or bleed in found.prints):
             canvas.beginForm(name, bounds.x, bounds.y, bounds.right, bounds.top)
@@ -342,7 +343,7 @@ def draw_side(canvas: Canvas, layout: Layout, fields: Mapping[str, Any], frame: 
     canvas.restoreState()
 
 
-def _kept_runs(canvas: Canvas, layout: Layout, found: kept.KeptSide, frame: SideFrame, ctx: SideContext) -> list[str] | None:
+def _kept_runs(canvas: Canvas, layout: Layout, found: sides.KeptSide, frame: SideFrame, ctx: SideContext) -> list[str] | None:
     """The run forms a kept side places, drawn in ``canvas``'s document if they are not yet; None when one of its
     runs is no longer placed as a form (then the side is drawn)."""
     if not found.runs:
@@ -393,13 +394,13 @@ def side_pictures(layout: Layout, fields: Mapping[str, Any], folders: tuple[Path
         if src.lower().endswith(RASTER):
             return None
         path = side_image(src, layout, folders)
-        found.append(f"{src}:{kept.file_digest(path) if path is not None else 'none'}")
+        found.append(f"{src}:{sides.file_digest(path) if path is not None else 'none'}")
     return tuple(found)
 
 
 def _draw_form(canvas: Canvas, name: str, bounds: Rect, layout: Layout, fields: Mapping[str, Any], local: SideFrame,
                ctx: SideContext, said: dict[str, tuple[str, list[str]]], prints: dict[tuple[str, float], str],
-               asked: fingerprint.Request | None, store: kept.Store | None, kept_key: str, how: Plan) -> None:
+               asked: fingerprint.Request | None, store: sides.Store | None, kept_key: str, how: Plan) -> None:
     """Draw the side into the form ``name`` as ``how`` plans; keep what the document received when ``store`` is given."""
     heard: list[str] = []
     said[name] = (ctx.where, heard)
@@ -435,8 +436,8 @@ def _draw_form(canvas: Canvas, name: str, bounds: Rect, layout: Layout, fields: 
     relative = all(message.startswith(where) or where not in message for message in heard) if where else True
     if packed is None or not relative:
         return
-    side_prints = {kept.bleed_name(asked.bleed): prints[(name, asked.bleed)]} if asked is not None else {}
-    store.put(kept_key, kept.KeptSide(
+    side_prints = {sides.bleed_name(asked.bleed): prints[(name, asked.bleed)]} if asked is not None else {}
+    store.put(kept_key, sides.KeptSide(
         packed[0], packed[1], faces,
         tuple((True, m[len(where):]) if where and m.startswith(where) else (False, m) for m in heard),
         side_prints, tuple(run for run, drawn in how.runs.values() if drawn.form is not None)))

@@ -34,6 +34,8 @@ from punchboard.generator.impose.tiles import grown_cells_clip, piece_size
 from punchboard.generator.options import BuildOptions
 from reportlab.pdfgen.canvas import Canvas
 
+from punchboard.incremental import image_records
+from punchboard.incremental.image_records import component_record
 from punchboard.plumbing.atomicio import write_bytes
 from punchboard.plumbing.paths import game_output
 from punchboard.plumbing.pool import ordered_map
@@ -240,7 +242,7 @@ def export_images(game: Game, out_dir: Path, dpi: float = DEFAULT_DPI, bleed: fl
     runs = _runs(state, jobs)
     written: list[ExportedImage] = []
     heard: dict[str, None] = {}
-    records: dict[int, kept_images.Kept] = {}
+    records: dict[int, image_records.Kept] = {}
     for (index, _, _), (made, said, record) in zip(runs, ordered_map(_run_images, state, runs, jobs), strict=True):
         pieces = components[index].pieces
         written.extend(ExportedImage(path, pieces[n], side, count) for path, n, side, count in made)
@@ -248,7 +250,7 @@ def export_images(game: Game, out_dir: Path, dpi: float = DEFAULT_DPI, bleed: fl
         records.setdefault(index, {}).update(record)
     for index, record in records.items():
         if record:
-            kept_images.write(_record(home, components[index]), record)
+            image_records.write(_record(home, components[index]), record)
     if warn is not None:
         for message in heard:
             warn(message)
@@ -299,7 +301,7 @@ def _work(state: ImagesState, index: int) -> tuple[Work, dict[tuple[object, ...]
     return work, counts
 
 
-def _run_images(state: ImagesState, run: Run) -> tuple[list[tuple[Path, int, str, int]], list[str], kept_images.Kept]:
+def _run_images(state: ImagesState, run: Run) -> tuple[list[tuple[Path, int, str, int]], list[str], image_records.Kept]:
     """Write one run of a component's images; (path, piece position, side, count) of each, the warnings
     drawing them gave, and what was written (generator/export/kept_images.py; picklable, for --jobs). An image
     whose pixels are the ones its file was written from is left as it is."""
@@ -328,8 +330,8 @@ def _run_images(state: ImagesState, run: Run) -> tuple[list[tuple[Path, int, str
 
 def _record(home: Path, component: Component) -> Path:
     """Where the images of ``component`` written by the last export into the game's folder ``home`` are recorded
-    (kept_images.py)."""
-    return home / "images" / kept_images.RECORDS / f"{component.id}.json"
+    (punchboard/incremental/image_records.py)."""
+    return component_record(home / "images", component.id)
 
 
 def manifest(game: Game, images: Sequence[ExportedImage], root: Path, dpi: float, bleed: float) -> bytes:

@@ -1,9 +1,10 @@
 """PNG files kept across exports: an image drawn the same as last time is not rendered, encoded or written again.
 
+The records live in the incremental layer (punchboard/incremental/image_records.py); this module decides.
+
 Rendering and encoding PNGs were all of ``punchboard images`` but a tenth (Steam Court:
 12.6 s, 8.5 of them encoding), and a one-card tweak changes one image. The images folder
-holds a record per component, ``.punchboard-images/<component>.json``, of the images the
-last export wrote: for each file, the SHA-256 of the bytes written, a digest of the pixels
+holds a record per component of the images the last export wrote: for each file, the SHA-256 of the bytes written, a digest of the pixels
 they were encoded from (with their mode, size and the dpi written in the file, under the
 encoder's versions: Pillow's and zlib's), and the *drawing key* the pixels were rendered
 from: the bytes of the PDF page and of everything it draws with
@@ -20,30 +21,25 @@ So every file is the one a fresh export writes, byte for byte. A drawing key is 
 where the page's PDF changed without its look (another card in the same run giving its font
 subset a letter): such a page is rendered, and its pixels decide. A record that does not
 read back keeps nothing; the record is rewritten with the images of this export only. ``tts``
-keeps its sheets and piece images by their pixels the same way (``tts/.punchboard-images.json``).
+keeps its sheets and piece images by their pixels the same way.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from io import BytesIO
 from pathlib import Path
-from typing import Any
 
 from PIL import Image
 
+from punchboard.incremental.file_digest import file_digest
+from punchboard.incremental.image_records import FORMAT, Kept, read, read_json, write, write_json
 from punchboard.plumbing.atomicio import write_bytes
-from punchboard.plumbing.file_digest import file_digest
-from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
 
-RECORDS = ".punchboard-images"  # beside the component folders, which hold only images
-FORMAT = 2
 STRIP = 64  # rows of pixels digested at a time
-Kept = dict[str, tuple[str, str, str]]  # file name → (pixels digest, file's SHA-256, drawing key or "")
 
 
 @cache
@@ -60,33 +56,6 @@ def pixels_digest(image: Image.Image, dpi: float | None) -> str:
     for top in range(0, height, STRIP):  # a strip at a time: a tts sheet is hundreds of MB as one copy
         sha.update(image.crop((0, top, width, min(top + STRIP, height))).tobytes())
     return sha.hexdigest()
-
-
-def _read_json(path: Path, section: str) -> dict[str, Any]:
-    """The mapping ``section`` of a JSON record this module wrote in its :data:`FORMAT` (empty when the file does
-    not read back as one)."""
-    try:
-        data = json.loads(read_sealed_strict(path).decode("utf-8"))
-        found = data.get("format") == FORMAT and data.get(section)
-    except (OSError, ValueError, AttributeError):
-        return {}
-    return found if isinstance(found, dict) else {}
-
-
-def _write_json(path: Path, section: str, values: dict[str, Any]) -> None:
-    data = {"format": FORMAT, section: {key: values[key] for key in sorted(values)}}
-    write_sealed(path, (json.dumps(data, indent=0) + "\n").encode("utf-8"))
-
-
-def read(record: Path) -> Kept:
-    """What the export that wrote ``record`` wrote (empty when it does not read back)."""
-    return {str(name): (str(entry[0]), str(entry[1]), str(entry[2])) for name, entry in _read_json(record, "files").items()
-            if isinstance(entry, list) and len(entry) == 3}
-
-
-def write(record: Path, files: Kept) -> None:
-    """Record what an export wrote (file name → pixels digest, file's SHA-256, drawing key)."""
-    _write_json(record, "files", {name: list(entry) for name, entry in files.items()})
 
 
 class KeptPngs:
@@ -134,7 +103,7 @@ class PixelsMemo:
 
     def __init__(self, path: Path | None):
         self.path = path
-        self.kept = {str(k): str(v) for k, v in _read_json(path, "pixels").items()} if path is not None else {}
+        self.kept = {str(k): str(v) for k, v in read_json(path, "pixels").items()} if path is not None else {}
         self.used: dict[str, str] = {}
 
     def digests(self, keys: Sequence[str | None], render: Callable[[list[int]], Iterable[Image.Image]]) -> list[str]:
@@ -152,7 +121,7 @@ class PixelsMemo:
     def save(self) -> None:
         if self.path is None or self.used == self.kept:
             return
-        _write_json(self.path, "pixels", self.used)
+        write_json(self.path, "pixels", self.used)
 
 
 def drawing_key(page: str | None, size: tuple[int, int], alpha: bool, dpi: float | None) -> str | None:
@@ -166,7 +135,7 @@ def drawing_key(page: str | None, size: tuple[int, int], alpha: bool, dpi: float
 
 @cache
 def _renderer() -> str:
-    from punchboard.spec.validated import installed_version
+    from punchboard.incremental.validated import installed_version
 
     here = Path(__file__).resolve().parent
     code = ",".join(file_digest(here / name) or "missing" for name in ("images.py", "kept_images.py"))

@@ -30,8 +30,9 @@ from punchboard.generator.draw.reads import reuse_key
 from punchboard.generator.impose.context import BuildContext
 from reportlab.pdfgen.canvas import Canvas
 
+from punchboard.incremental.file_digest import file_digest
+from punchboard.incremental.image_records import TTS_BACKS, TTS_RECORD
 from punchboard.plumbing.atomicio import write_bytes
-from punchboard.plumbing.file_digest import file_digest
 from punchboard.plumbing.paths import game_output
 from punchboard.spec.model import Component, Game, Piece
 
@@ -44,9 +45,6 @@ from .images import (
     piece_stem,
 )
 from .kept_images import KeptPngs, PixelsMemo
-
-RECORD = ".punchboard-images.json"  # what the last export wrote (kept_images.py)
-BACKS = ".punchboard-backs.json"  # the pixels digest of each back drawn, by drawing key (kept_images.PixelsMemo)
 
 MAX_COLS, MAX_ROWS, MAX_SIDE = 10, 7, 4096
 CARDS_PER_SHEET = MAX_COLS * MAX_ROWS - 1  # the last slot is the hidden face
@@ -395,8 +393,8 @@ def export_tts(game: Game, out_dir: Path, base_url: str | None = None, warn: Cal
 
 
 def _export_tts(ctx: BuildContext, game: Game, folder: Path, urls: Urls) -> list[Path]:
-    pngs = KeptPngs(folder / RECORD)  # an image whose pixels are unchanged is not written again (kept_images.py)
-    backs_seen = PixelsMemo(folder / BACKS)
+    pngs = KeptPngs(folder / TTS_RECORD)  # an image whose pixels are unchanged is not written again (kept_images.py)
+    backs_seen = PixelsMemo(folder / TTS_BACKS)
     written: list[Path] = []
     everything: list[dict[str, Any]] = []
     x = 0.0

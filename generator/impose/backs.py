@@ -28,7 +28,7 @@ from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.draw.side import SideFrame
 from reportlab.pdfgen.canvas import Canvas
 
-from punchboard.plumbing.identity import ByIdentity
+from punchboard.incremental.identity import ByIdentity
 from punchboard.plumbing.units import mm
 
 from .grid import Sheet

@@ -9,7 +9,6 @@ from typing import Any
 from punchboard.generator.document.page_content import SlotIdentity
 from punchboard.generator.draw.fingerprint import Request
 from punchboard.generator.draw.geometry import Rect
-from punchboard.generator.draw.kept import Store, layout_digest
 from punchboard.generator.draw.observe import SideObserver
 from punchboard.generator.draw.reads import side_reads
 from punchboard.generator.draw.side import (
@@ -25,7 +24,8 @@ from punchboard.generator.draw.side import (
 from punchboard.generator.options import BuildOptions
 from reportlab.pdfgen.canvas import Canvas
 
-from punchboard.plumbing.identity import ByIdentity
+from punchboard.incremental.identity import ByIdentity
+from punchboard.incremental.sides import Store, layout_digest
 from punchboard.plumbing.units import mm
 from punchboard.spec.model import Component, Game, Layout, Paper, Piece, Side
 

@@ -18,12 +18,12 @@ from dataclasses import replace
 from punchboard.generator.document.pages import FooterBand, Page
 from punchboard.generator.draw import outlines
 from punchboard.generator.draw.geometry import Rect
-from punchboard.generator.draw.geometry_memo import remembered
 from punchboard.generator.draw.outlines import Outline, token_outline
 from punchboard.generator.draw.side import SideFrame
 from punchboard.generator.options import BuildOptions
 from reportlab.pdfgen.canvas import Canvas
 
+from punchboard.incremental.geometry_memo import remembered
 from punchboard.spec.model import Component, Game, TokenShape
 
 from . import kept_bleed
@@ -77,7 +77,7 @@ def clipped(painter: Painter | None, shape: TokenShape, bleed: float) -> Painter
 def kept_on(frames: Sequence[SideFrame], shapes: Sequence[TokenShape], bleed: float) -> float | None:
     """The least bleed any token keeps in these frames (drawing order), one shape each, in points.
 
-    Measured once per machine for the same frames, shapes and bleed (draw/geometry_memo.py): a sheet whose
+    Measured once per machine for the same frames, shapes and bleed (punchboard/incremental/geometry_memo.py): a sheet whose
     frames clip to rectangles is told by its numbers alone."""
     if not all(frame.clip is None or isinstance(frame.clip, Rect) for frame in frames):
         return _kept_on(frames, shapes, bleed)

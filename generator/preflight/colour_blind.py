@@ -33,10 +33,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from punchboard.generator.draw.kept import layout_digest
 from punchboard.generator.draw.reads import side_reads
 
-from punchboard.plumbing.identity import ByIdentity
+from punchboard.incremental.identity import ByIdentity
+from punchboard.incremental.sides import layout_digest
 from punchboard.spec.binding import BOUND_COLOUR_PROPS, bind, bound_props, is_bound
 from punchboard.spec.expressions import shows
 from punchboard.spec.model import PIECE_NOUNS, Component, Element, Game, Layout, Piece, Side, frozen_map
@@ -117,7 +117,7 @@ Planned = tuple[int, Element, bool, "tuple[Any, ...] | None", "tuple[tuple[int, 
 
 
 class Kept(Protocol):
-    """Looks kept from the last build by a key over what they are worked out from (generator/look_store.py)."""
+    """Looks kept from the last build by a key over what they are worked out from (punchboard/incremental/look_store.py)."""
 
     def get(self, key: bytes) -> Look | None: ...
 

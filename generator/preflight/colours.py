@@ -3,25 +3,21 @@
 Colours travel as sRGB triples of 0–1 floats. Each figure is worked out per
 colour (rounded to 1/1000), since a game draws a few dozen distinct colours
 on thousands of pieces, and remembered across runs in the user's cache folder
-(beside the schema verdicts, :mod:`punchboard.spec.validated`), under the
+(punchboard/incremental/colour_figures.py), under the
 installed coloraide's version: a tweak that draws cards again in colours seen
 before does not import coloraide (about 60 ms, a fifth of such a tweak).
 """
 
 from __future__ import annotations
 
-import atexit
-import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from punchboard.generator.draw.colours import resolved
 from punchboard.generator.draw.side import colour as named
 
-from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
-from punchboard.spec import validated
+from punchboard.incremental.colour_figures import remembered as _remembered
 
 if TYPE_CHECKING:
     from coloraide import Color
@@ -56,46 +52,6 @@ def over(top: RGB, alpha: float, under: RGB) -> RGB:
 
 def _key(rgb: RGB) -> RGB:
     return (round(rgb[0], 3), round(rgb[1], 3), round(rgb[2], 3))
-
-
-FIGURES_FORMAT = 1  # the layout of the remembered figures and what their keys mean
-FIGURES_MAX = 20_000  # figures remembered before the file starts afresh
-_figures: dict[str, float] | None = None
-_new: list[bool] = []  # set once something was worked out that the file does not hold
-
-
-def _figures_path() -> Path:
-    version = validated.installed_version("coloraide")
-    return validated.folder().parent / "colours" / f"figures-{FIGURES_FORMAT}-coloraide-{version}.json"
-
-
-def _remembered(key: str, work_out: Callable[[], float]) -> float:
-    global _figures
-    if _figures is None:
-        try:
-            data = json.loads(read_sealed_strict(_figures_path()).decode("utf-8"))
-            _figures = {str(k): float(v) for k, v in data.items()} if isinstance(data, dict) else {}
-            if len(_figures) > FIGURES_MAX:
-                _figures = {}
-        except (OSError, ValueError, TypeError, AttributeError):
-            _figures = {}
-    found = _figures.get(key)
-    if found is None:
-        found = _figures[key] = work_out()
-        if not _new:
-            _new.append(True)
-            atexit.register(_save)
-    return found
-
-
-def _save() -> None:
-    """Write the figures back (at exit, once): atomically, and not at all where the folder cannot be written."""
-    if _figures is None:
-        return
-    try:
-        write_sealed(_figures_path(), json.dumps(_figures, sort_keys=True).encode("utf-8"))
-    except OSError:
-        pass
 
 
 def _contrast(a: RGB, b: RGB) -> float:

@@ -16,7 +16,6 @@ from typing import Protocol
 
 from punchboard.generator.draw import packed_forms
 from punchboard.generator.draw.geometry import Rect
-from punchboard.generator.draw.kept import Store
 from punchboard.generator.draw.pdf_canvas import PunchCanvas
 from punchboard.generator.draw.side import SideFrame, draw_side
 from punchboard.generator.impose.context import BuildContext
@@ -27,6 +26,7 @@ from punchboard.generator.impose.style import load_style
 from punchboard.generator.impose.tiles import piece_size
 from punchboard.generator.options import BuildOptions
 
+from punchboard.incremental.sides import Store
 from punchboard.spec.loader import load_paper
 from punchboard.spec.model import PIECE_NOUNS, Component, Game, Piece, Side
 
@@ -59,7 +59,7 @@ def _parts(component: Component, piece: Piece, bleed: float) -> list[Part]:
 
 
 class Kept(Protocol):
-    """Where ``check`` finds the sides and looks an earlier check worked out (generator/check_stores.py)."""
+    """Where ``check`` finds the sides and looks an earlier check worked out (punchboard/incremental/check_stores.py)."""
 
     def sides(self, component: Component) -> Store: ...
     def looks(self, component: Component) -> LookKept: ...

@@ -3,14 +3,13 @@
 A CMYK build converts every component PDF of a game's folder (not the combined print-and-play PDF, which is
 for home printers) into ``OUT/<game>/press/`` under the same name (the RGB
 files stay where they are: later builds copy unchanged pages from them). A press file is made again only when
-its source's bytes, the settings, the profile or this code changed (``press/.press.json``); the preflight's
+its source's bytes, the settings, the profile or this code changed (punchboard/incremental/press_record.py); the preflight's
 findings are kept in the same record, so a file not converted again reports them again.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import subprocess
 from pathlib import Path
@@ -18,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from punchboard.generator.options import BuildOptions
 
+from punchboard.incremental import press_record
 from punchboard.plumbing.paths import game_output
-from punchboard.plumbing.sealed import read_sealed, write_sealed
 from punchboard.spec.model import Game
 
 from .settings import Press, press, wanted
@@ -31,7 +30,6 @@ if TYPE_CHECKING:
     from .page_pieces import Placed
 
 PRESS_FOLDER = "press"
-RECORD = ".press.json"
 VERSION = 3
 
 
@@ -122,11 +120,7 @@ def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[st
     named = frozenset(design_colours(game))
     target = folder / PRESS_FOLDER
     target.mkdir(exist_ok=True)
-    record_path = target / RECORD
-    try:
-        old: dict[str, Any] = json.loads(read_sealed(record_path) or b"{}")  # a damaged record is read as missing
-    except ValueError:
-        old = {}
+    old = press_record.read(target)  # a damaged record is read as missing
     key = _code_key(settings) + repr(sorted(named)) + repr(sorted((p.component, p.index, p.name) for c in game.printed for p in c.pieces))
     placed: dict[str, list[list[Placed]]] | None = None  # each file's pages' pieces, made when a file is converted
     names = {component.id for component in game.components}
@@ -152,7 +146,7 @@ def press_game(game: Game, folder: Path, options: BuildOptions) -> tuple[list[st
     for stale in target.glob("*.pdf"):
         if stale.name not in record:
             stale.unlink()
-    write_sealed(record_path, json.dumps(record, indent=1, sort_keys=True).encode())
+    press_record.write(target, record)
     kind = PDFX_CONFORMANCE if settings.pdfx else "CMYK PDF"
     return warnings, [f"press: {len(record)} {kind} file{'s' if len(record) != 1 else ''} for {description(settings.profile)} in {target}",
                       *notes]

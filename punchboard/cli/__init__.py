@@ -120,7 +120,7 @@ def run() -> None:
     flushed, and while any other thread runs (none should, once a verb returns) the exit is the usual one."""
     code = _main(None, leaving=True)
     if code != EXIT_INTERRUPTED:
-        from punchboard.plumbing.cache_bound import trim_user_cache
+        from punchboard.incremental.cache_bound import trim_user_cache
 
         trim_user_cache()  # the user's cache folder kept under its bound (measured at most once an hour)
     if threading.active_count() > 1:

@@ -137,7 +137,7 @@ def _jobs(text: str) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from punchboard.generator import up_to_date
+    from punchboard.incremental import up_to_date
 
     out = Path(args.out)
     options = replace(build_options(args), record_print=True)
@@ -165,13 +165,13 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def _build(args: argparse.Namespace, out: Path, options: BuildOptions, limits: Limits, invocation: str) -> int:
-    """The ordinary build: load, draw what changed, and remember an unchanged one (generator/up_to_date.py)."""
-    from punchboard.generator import up_to_date
-    from punchboard.generator.build import STRICT_FAILED, build_games
+    """The ordinary build: load, draw what changed, and remember an unchanged one (punchboard/incremental/up_to_date.py)."""
+    from punchboard.generator.build import STRICT_FAILED, build_games, drew_nothing
     from punchboard.generator.press.pdfx import PressError
     from punchboard.generator.press.run import press_games
     from punchboard.generator.prints import PrintError
-    from punchboard.plumbing.reads import now_ns, recording
+    from punchboard.incremental import up_to_date
+    from punchboard.incremental.reads import now_ns, recording
 
     started = now_ns()
     with recording() as reads:
@@ -196,7 +196,8 @@ def _build(args: argparse.Namespace, out: Path, options: BuildOptions, limits: L
                     code = 1
                 if not fetched and not options.changed_since:
                     tail = [*press, *([("stderr", STRICT_FAILED)] if code == 1 else [])]
-                    up_to_date.remember(out, invocation, games, reports, tail, code, reads, started)
+                    up_to_date.remember(out, invocation, games, reports, tail, code, reads, started,
+                                        drew_nothing(games, reports))
                 return code
         except PrintError as err:
             print(f"error: {err}", file=sys.stderr)

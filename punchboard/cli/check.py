@@ -96,13 +96,17 @@ def _preflight(game: Any, mode: str) -> list[str]:
     """The preflight's findings on every piece, one line for a finding many pieces share; none with ``off``."""
     if mode == "off":
         return []
-    from punchboard.generator.check_stores import CheckStores
+    from punchboard.generator.digests import build_digest
+    from punchboard.generator.draw.kept import font_set
     from punchboard.generator.options import BuildOptions
     from punchboard.generator.preflight.findings import code_of, summarise
     from punchboard.generator.preflight.standalone import preflight_game
+    from punchboard.incremental.build_cache import side_salt
+    from punchboard.incremental.check_stores import CheckStores
 
     options = BuildOptions()
-    return summarise(w for w in preflight_game(game, options, CheckStores(game, options)) if code_of(w) is not None)
+    stores = CheckStores(game, side_salt(build_digest(game, options)), lambda component: font_set(game, component))
+    return summarise(w for w in preflight_game(game, options, stores) if code_of(w) is not None)
 
 
 def _press(game: Any, args: argparse.Namespace) -> list[str]:

@@ -25,12 +25,14 @@ def _port(text: str) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from punchboard.generator.document.merge import keep_copies
     from punchboard.generator.document.pdf_encoding import keep_encoded
-    from punchboard.spec.loader.kept import keep_loaded
+    from punchboard.incremental.loads import keep_loaded
+    from punchboard.spec.yamlsource import keep_parsed
     from punchboard.studio.server import StudioServer, serve
     from punchboard.studio.state import Studio
     from punchboard.studio.workbench import Workbench, writable
 
-    keep_loaded()  # after a save, only what changed is parsed and loaded again (spec/loader/kept.py)
+    keep_parsed()  # after a save, only what changed is parsed again (spec/yamlsource.py)
+    keep_loaded()  # and loaded again (punchboard/incremental/loads.py)
     keep_encoded()  # and only changed streams and font subsets are compressed again
     keep_copies()  # and only changed component PDFs are read and renumbered into the combined PDF
 

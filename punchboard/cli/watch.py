@@ -102,13 +102,15 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 
 def _keep_between_builds() -> None:
-    """After a save, only what changed is parsed and loaded again (spec/loader/kept.py), only changed streams and
-    font subsets are compressed again, and only changed component PDFs are read and renumbered into the combined
-    PDF."""
+    """After a save, only what changed is parsed (spec/yamlsource.py) and loaded again (incremental/loads.py), only
+    changed streams and font subsets are compressed again, and only changed component PDFs are read and renumbered
+    into the combined PDF."""
     from punchboard.generator.document.merge import keep_copies
     from punchboard.generator.document.pdf_encoding import keep_encoded
-    from punchboard.spec.loader.kept import keep_loaded
+    from punchboard.incremental.loads import keep_loaded
+    from punchboard.spec.yamlsource import keep_parsed
 
+    keep_parsed()
     keep_loaded()
     keep_encoded()
     keep_copies()

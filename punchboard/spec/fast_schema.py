@@ -21,21 +21,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-import marshal
 import math
 import sys
 from collections.abc import Callable
 from functools import cache
-from types import CodeType
 from typing import Any
 
-from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
+from punchboard.incremental import compiled_schemas
 
-from . import validated
 from .schema_files import definition_schema
 
 Check = Callable[[Any], Any]
-_SUBFOLDER = "fast-schemas"
 
 
 def valid(name: str, definition: str | None, instance: Any) -> bool:
@@ -89,22 +85,14 @@ def _check(name: str, definition: str | None) -> Check | None:
         return None
     definition_json = json.dumps(definition_schema(name, definition), sort_keys=True)
     key = hashlib.sha256(f"{fastjsonschema.VERSION};{sys.implementation.cache_tag};no-defaults;{definition_json}".encode()).hexdigest()
-    path = validated.folder() / _SUBFOLDER / f"{key}.bin"
-    code = None
-    try:
-        code = marshal.loads(read_sealed_strict(path))
-    except (OSError, ValueError, EOFError, TypeError):
-        pass
-    if not isinstance(code, CodeType):  # none yet, or a damaged file: generated again
+    code = compiled_schemas.read(key)
+    if code is None:  # none yet, or a damaged file: generated again
         try:
             source = fastjsonschema.compile_to_code(json.loads(definition_json), use_default=False)
         except Exception:  # noqa: BLE001 - a schema it cannot generate: jsonschema checks everything
             return None
         code = compile(source, f"<fastjsonschema {name}{'#' + definition if definition else ''}>", "exec")
-        try:
-            write_sealed(path, marshal.dumps(code))
-        except OSError:
-            pass
+        compiled_schemas.keep(key, code)
     namespace: dict[str, Any] = {}
     try:
         exec(code, namespace)  # noqa: S102 - code fastjsonschema generated from our own schema

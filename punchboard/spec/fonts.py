@@ -19,9 +19,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from punchboard.incremental.file_digest import file_digest
 from punchboard.plumbing.atomicio import write_cache
 from punchboard.plumbing.cache_root import current_cache_root
-from punchboard.plumbing.file_digest import file_digest
 from punchboard.plumbing.limits import FLAGS
 
 CONVERTED = "fonts"  # the cache's folder of converted fonts

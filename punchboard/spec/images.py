@@ -2,7 +2,7 @@
 
 Decoding every pixel is what catches a PNG whose header is fine but whose data
 is corrupt, and it is most of the time ``check`` takes on a deck of 300-dpi
-art. A successful decode is remembered (:mod:`.validated`) under a digest of
+art. A successful decode is remembered (:mod:`punchboard.incremental.validated`) under a digest of
 the file's bytes, the limits it was checked against and Pillow's version, so
 an unchanged picture is decoded once, not on every command.
 """
@@ -19,11 +19,10 @@ import warnings
 import zlib
 from pathlib import Path, PurePosixPath
 
+from punchboard.incremental import validated
 from punchboard.plumbing.limits import DEFAULT_LIMITS, FLAGS
 from punchboard.plumbing.paths import is_inside
 from punchboard.spec.model import Layout
-
-from . import validated
 
 FORMATS = {"PNG": "PNG", "JPEG": "JPG"}
 VECTOR_SUFFIXES = (".svg",)
@@ -181,7 +180,7 @@ def _check_numbers(attributes: dict[str, str], src: str) -> None:
 
 def _check_embedded(path: Path, data: bytes, embedded: list[str], src: str, max_pixels: int) -> None:
     """Decode each picture an SVG embeds, as the renderer would; a decode that passed is remembered by the
-    SVG's bytes (:mod:`.validated`)."""
+    SVG's bytes (:mod:`punchboard.incremental.validated`)."""
     import PIL
 
     entry = validated.key(path, hashlib.sha256(data).hexdigest(), "svg pictures", max_pixels, PIL.__version__)

@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from punchboard.incremental.identity import ByIdentity
+from punchboard.incremental.look_passes import LookPasses
 from punchboard.plumbing.errors import Problem
-from punchboard.plumbing.identity import ByIdentity
 from punchboard.plumbing.units import UnitError, parse_fraction, parse_length
 
 from . import schema_check
@@ -30,7 +31,6 @@ from .binding import (
 from .expressions import shows
 from .icons import BUILTIN_ICONS, ELEMENT_ONLY_ICONS, INLINE_ICON
 from .layout_checks import BUILTIN_FONTS
-from .look_passes import LookPasses
 from .markup import tag_problems
 from .model import Component, Element, Layout
 from .reads import side_reads

@@ -17,7 +17,7 @@ from dataclasses import fields as dataclass_fields
 from dataclasses import is_dataclass
 from typing import Any
 
-from punchboard.plumbing.identity import ByIdentity
+from punchboard.incremental.identity import ByIdentity
 from punchboard.plumbing.units import Dim
 
 from . import expressions
@@ -107,7 +107,7 @@ _SIDE_READS: ByIdentity[Piece, list[tuple[Side, Layout, bytes]]] = ByIdentity(li
 
 def side_reads(layout: Layout, piece: Piece, side: Side) -> bytes:
     """:func:`reuse_key` of ``piece``'s ``side`` drawn with ``layout``, worked out once while its model is the
-    one loaded last (loading a model forgets the last one's: plumbing/identity.py's ``forget_all``)."""
+    one loaded last (loading a model forgets the last one's: punchboard/incremental/identity.py's ``forget_all``)."""
     if _SORTED_READS.get(layout, _sorted_reads) == ():  # a layout that reads no field (a common back): no memo
         return _READS_NOTHING
     known = _SIDE_READS.get(piece, _none_yet)

@@ -111,7 +111,7 @@ def every_element(elements: Iterable[Element]) -> Iterator[Element]:
 def input_files(layout: Layout, fields: Mapping[str, Any], folder: Path) -> list[Path]:
     """The files a side's repeats and grids draw from besides its layout files: each grid's CSV, and each picture
     their elements place, its source bound with the piece's ``fields`` and each item's or cell's own (the build's
-    memo keys and kept components digest them, generator/cache.py and generator/prints.py)."""
+    memo keys and kept components digest them, punchboard/incremental/build_cache.py and generator/prints.py)."""
     found: set[Path] = set()
 
     def visit(elements: Iterable[Element], rows: list[Mapping[str, Any]]) -> None:

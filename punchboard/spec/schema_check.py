@@ -7,9 +7,10 @@ import math
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from punchboard.incremental import validated
 from punchboard.plumbing.errors import Problem
 
-from . import fast_schema, validated
+from . import fast_schema
 from .schema_files import definition_schema
 from .yamlsource import Document, PathKey
 
@@ -161,7 +162,7 @@ def describe(error: ValidationError, doc: Document, base: PathKey) -> list[Probl
 
 def passes_unchecked(entry: str, name: str, definition: str | None, instance: Any) -> bool:
     """True when ``instance`` is known to pass without jsonschema: its verdict ``entry`` is remembered
-    (:mod:`.validated`), or the generated validator surely passes it (:mod:`.fast_schema`; remembered then)."""
+    (:mod:`punchboard.incremental.validated`), or the generated validator surely passes it (:mod:`.fast_schema`; remembered then)."""
     if validated.known_valid(entry):
         return True
     if fast_schema.valid(name, definition, instance):
@@ -172,7 +173,7 @@ def passes_unchecked(entry: str, name: str, definition: str | None, instance: An
 
 def check(doc: Document, name: str, definition: str | None = None, *, data: Any = None, base: PathKey = ()) -> list[Problem]:
     """Problems of ``data`` (default: the whole document) against a schema; a verdict of "no
-    problems" is remembered for exactly this data, schema and code (:mod:`.validated`)."""
+    problems" is remembered for exactly this data, schema and code (:mod:`punchboard.incremental.validated`)."""
     instance = doc.data if data is None else data
     whole = data is None and not base
     entry = validated.document_key(doc.path, instance, doc.text_digest if whole else None, "schema", name, definition, base)

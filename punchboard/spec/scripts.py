@@ -30,7 +30,9 @@ def _code(point: str) -> int:
 @cache
 def _table() -> tuple[re.Pattern[str], tuple[tuple[int, int, str], ...], str]:
     """The refused characters as one character class, the ranges by script, and the message's 'expected'."""
-    from punchboard.spec.yamlsource import load_yaml  # kept parsed between runs (spec/parsed_store.py)
+    from punchboard.spec.yamlsource import (
+        load_yaml,  # kept parsed between runs (punchboard/incremental/parsed_store.py)
+    )
 
     data: dict[str, Any] = load_yaml(PACKAGE / "locale" / "scripts.yaml").data
     ranges = tuple(sorted((_code(first), _code(last), str(script)) for script, spans in data["refused"].items()

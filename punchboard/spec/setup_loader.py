@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from punchboard.incremental import validated
 from punchboard.plumbing.errors import Problem, SpecError
 
-from . import expressions, place_check, schema_check, validated
+from . import expressions, place_check, schema_check
 from .model import Component, frozen_map
 from .playout_loader import read_playout, read_total
 from .setup_model import (

@@ -29,7 +29,7 @@ yaml: Any = None  # PyYAML, imported when a text is first parsed (:func:`_pyyaml
 
 def _pyyaml() -> Any:
     """PyYAML, imported now if it was not: a command whose files all come from the parsed store
-    (spec/parsed_store.py) does without it, and its import takes 8 ms (its reader compiles a large
+    (punchboard/incremental/parsed_store.py) does without it, and its import takes 8 ms (its reader compiles a large
     regular expression)."""
     global yaml
     if yaml is None:
@@ -370,8 +370,8 @@ def load_yaml(path: Path, *, max_nodes: int = MAX_NODES, max_bytes: int = MAX_FI
 
 
 def _parsed_from_disk(text: str, path: Path, max_nodes: int, digest: str) -> Document:
-    """``text`` parsed, or read back as an earlier command parsed the same text (spec/parsed_store.py)."""
-    from . import parsed_store
+    """``text`` parsed, or read back as an earlier command parsed the same text (punchboard/incremental/parsed_store.py)."""
+    from punchboard.incremental import parsed_store
 
     parser = parser_name()
     found = parsed_store.read(path, max_nodes, digest, parser)

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from punchboard.generator.cache import build_digest, component_fingerprint
+from punchboard.generator.digests import build_digest, component_fingerprint
 from punchboard.generator.document.pages import Page
 from punchboard.generator.export.images import (
     SHAPED_KINDS,

@@ -20,7 +20,11 @@ FORBIDDEN = {  # a module under the key may not import anything under these
     "punchboard.verifier": ("punchboard.generator", "punchboard.studio", "punchboard.cli"),
     "punchboard.spec": ("punchboard.generator", "punchboard.verifier", "punchboard.studio", "punchboard.cli"),
     "punchboard.plumbing": ("punchboard.generator", "punchboard.verifier", "punchboard.studio", "punchboard.cli",
-                            "punchboard.spec"),
+                            "punchboard.spec", "punchboard.incremental"),
+    # The incremental layer keeps every record; both the loader and the generator ask it, so it knows neither
+    # (of the spec, only the model: test_the_incremental_layer_reads_only_the_specs_model).
+    "punchboard.incremental": ("punchboard.generator", "punchboard.verifier", "punchboard.studio", "punchboard.cli",
+                               "punchboard.spec.loader"),
     # The studio shows the generator's pictures and the verifier's findings, like the CLI it sits below.
     "punchboard.studio": ("punchboard.cli",),
     # The verifier's rooms: setup simulation at the bottom; probability, supply and playouts run on it;
@@ -77,6 +81,7 @@ def test_every_package_is_found():
     assert "punchboard.generator.draw.side" in MODULES
     assert "punchboard.verifier.setup.simulate" in MODULES
     assert "punchboard.cli.build" in MODULES
+    assert "punchboard.incremental.sealed" in MODULES
     assert "punchboard.studio.server" in MODULES
     assert "punchboard.generator.preflight.contrast" in MODULES
     assert len(MODULES) > 60
@@ -91,6 +96,13 @@ def test_layers_import_only_downwards(owner):
         for target in targets
         if any(target == bad or target.startswith(bad + ".") for bad in FORBIDDEN[owner])
     )
+    assert broken == []
+
+
+def test_the_incremental_layer_reads_only_the_specs_model():
+    broken = sorted(f"{module} imports {target}" for module, targets in GRAPH.items()
+                    if module.startswith("punchboard.incremental.")
+                    for target in targets if target.startswith("punchboard.spec") and target != "punchboard.spec.model")
     assert broken == []
 
 

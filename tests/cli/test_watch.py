@@ -183,7 +183,7 @@ def test_a_dropped_early_build_says_nothing_and_the_save_is_announced_once(tmp_p
 
 
 def test_what_a_running_watch_writes_after_saves_is_a_clean_builds_bytes(tmp_path: Path):
-    """watch keeps what loaded and what it compressed from one save to the next (spec/loader/kept.py,
+    """watch keeps what loaded and what it compressed from one save to the next (punchboard/incremental/loads.py,
     generator/document/pdf_encoding.keep_encoded): after saves of a card, of a layout of the game's own, of
     its font (broken, then mended), every PDF is byte for byte what ``build --force`` writes in a new process."""
     from tests.conftest import run_cli

@@ -1,4 +1,4 @@
-"""Every record punchboard keeps to skip work obeys one rule (plumbing/sealed.py): a record that does not read back
+"""Every record punchboard keeps to skip work obeys one rule (punchboard/incremental/sealed.py): a record that does not read back
 whole is work to do again, never a wrong file. Each kind of damage — bits flipped, a file cut short, bytes
 appended, a record of another component or game in its place — is done to every record of a built game (in its
 output folder and in the user's cache folder) before an ordinary build after a one-card edit: the build exits 0

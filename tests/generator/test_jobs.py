@@ -97,7 +97,7 @@ def _text_deck(folder: Path, cards: int) -> Path:
 
 def _kept(folder: Path) -> dict[str, object]:
     """What a build kept for the next; a component's kept pages and its kept sides' index less the stamp of the
-    file they describe (its inode and times: generator/document/kept_pages.py, generator/side_store.py)."""
+    file they describe (its inode and times: generator/document/kept_pages.py, punchboard/incremental/side_store.py)."""
     kept: dict[str, object] = {}
     for path in (folder / ".punchboard-sides").iterdir():
         if path.suffix in (".pages", ".index"):
@@ -133,9 +133,8 @@ def test_sides_drawn_ahead_are_replayed_and_counted_as_drawn(tmp_path: Path, mon
     (only those whose letters took other codes are drawn again), and ``-v`` counts them all as drawn. A
     one-card edit afterwards draws nothing ahead (the last build kept the rest), nor does an edit of the
     common back (one side); an edit of the card face (every face new) does, and writes what one process does."""
-    from punchboard.generator.side_store import SideStore
-
     from punchboard.cli import main
+    from punchboard.incremental.side_store import SideStore
 
     game = _text_deck(tmp_path / "texts", 1100)
     adopted: list[int] = []
@@ -184,9 +183,9 @@ def test_a_large_deck_of_few_distinct_cards_is_not_drawn_ahead(tmp_path: Path):
     than drawing them; 600 cards in two copies: each worker would draw all 600 (measured slower); 1,100
     distinct cards, all new, are worth it."""
     from punchboard.generator.options import BuildOptions
-    from punchboard.generator.side_store import SideStore
     from punchboard.generator.warm_sides import layout_digests, worth_it
 
+    from punchboard.incremental.side_store import SideStore
     from punchboard.spec.loader import load_game
 
     few = _text_deck(tmp_path / "few", 10)

@@ -1,4 +1,4 @@
-"""Kept looks (generator/look_store.py): the colour-blind check finds an unchanged piece's look in the last
+"""Kept looks (punchboard/incremental/look_store.py): the colour-blind check finds an unchanged piece's look in the last
 build's file instead of working it out again, and reports exactly what a build that keeps nothing reports.
 
 Through the CLI, on the flawed game (two cards alike but for a red and a green value): a seeded sequence of
@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from punchboard.generator import look_store
-from punchboard.generator.cache import SIDES_FOLDER
-from punchboard.generator.look_store import LookStore
 from punchboard.generator.preflight import colour_blind
 
+from punchboard.incremental import look_store
+from punchboard.incremental.build_cache import SIDES_FOLDER
+from punchboard.incremental.look_store import LookStore
 from punchboard.spec.loader import load_game
 from punchboard.spec.model import Piece
 from tests.conftest import run_cli

@@ -1,4 +1,4 @@
-"""Kept sides (generator/draw/kept.py, generator/side_store.py): an edited card redraws that card's side,
+"""Kept sides (generator/draw/kept.py, punchboard/incremental/side_store.py): an edited card redraws that card's side,
 the rest of its deck is replayed from the last build, and the files are byte for byte a clean build's.
 
 Through the CLI as a designer uses it: build, edit the CSV, build again; the clean build to compare with is
@@ -16,9 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from punchboard.generator.side_store import FOLDER, SideStore
 
-from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
+from punchboard.incremental.sealed import read_sealed_strict, write_sealed
+from punchboard.incremental.side_store import FOLDER, SideStore
 from tests.conftest import ROOT, run_cli
 
 WORDS = "gear steam brass copper court queen engineer trick quarter valve piston boiler rivet spring dial".split()
@@ -215,7 +215,7 @@ def test_the_store_is_appended_to_and_written_anew_once_it_is_mostly_unused(tmp_
     """A build appends the sides it drew to the kept file and leaves the others where they lie; once the file holds
     more than twice what the build used it is written anew with only those; a torn tail (a build killed while
     appending) is cut off first. After every step the PDFs are a clean build's and the index is the file's."""
-    from punchboard.generator.side_store import HEADER
+    from punchboard.incremental.side_store import HEADER
 
     game = _deck(tmp_path, 12)
     out = tmp_path / "out"

@@ -12,6 +12,8 @@ import pytest
 from punchboard.generator import prints
 from punchboard.generator.prints import PiecePrint, PrintError, PrintRecord
 
+from punchboard.incremental import print_memos
+
 
 def _deck(size: int, edited: dict[int, str]) -> tuple[PiecePrint, ...]:
     return tuple(PiecePrint("deck", f"Card {n}", n, n, 0, edited.get(n, f"{n:064x}"), "b" * 64) for n in range(size))
@@ -31,7 +33,7 @@ def test_a_hundred_one_card_edits_of_a_2000_card_deck_take_well_under_5_mb(tmp_p
     assert size < 5_000_000, size
     whole_records = [p.name for p in (tmp_path / "prints").glob("*.json") if '"pieces"' in p.read_text()]
     assert sorted(whole_records) == ["0001.json", "0041.json", "0081.json"]  # one whole every CHAIN_LIMIT prints
-    (tmp_path / "prints" / prints.LAST_FILE).unlink()  # every record read from its JSON
+    (tmp_path / "prints" / print_memos.LAST_FILE).unlink()  # every record read from its JSON
     for number in range(1, 101):
         record = prints.load(tmp_path, number)
         assert record.pieces == whole[number - 1], number
@@ -48,7 +50,7 @@ def test_a_record_is_whole_when_most_pieces_changed_or_pieces_came_and_went(tmp_
     prints.save(tmp_path, PrintRecord(3, "d", {}, fewer))
     data = json.loads((tmp_path / "prints" / "0003.json").read_text())
     assert data["based_on"] == 2 and {"same": [0, 3]} in data["changes"]
-    (tmp_path / "prints" / prints.LAST_FILE).unlink()
+    (tmp_path / "prints" / print_memos.LAST_FILE).unlink()
     assert prints.load(tmp_path, 3).pieces == fewer
 
 
@@ -58,7 +60,7 @@ def test_a_record_whose_base_cannot_be_read_is_a_named_error(tmp_path: Path, dam
     prints.save(tmp_path, PrintRecord(1, "d", {}, pieces))
     prints.save(tmp_path, PrintRecord(2, "d", {}, _deck(50, {7: "e" * 64})))
     folder = tmp_path / "prints"
-    (folder / prints.LAST_FILE).unlink()
+    (folder / print_memos.LAST_FILE).unlink()
     second = folder / "0002.json"
     data = json.loads(second.read_text())
     if damage == "base missing":

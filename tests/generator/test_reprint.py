@@ -205,9 +205,11 @@ def test_the_last_print_kept_beside_its_record_is_the_record_and_yields_to_an_ed
     counts (a designer who edits a record by hand sees the edit)."""
     from punchboard.generator import prints
 
+    from punchboard.incremental import print_memos
+
     out = tmp_path / "out"
     folder = out / "belpunk"
-    last = folder / "prints" / prints.LAST_FILE
+    last = folder / "prints" / print_memos.LAST_FILE
     _build(belpunk, out)
     _edit(belpunk / "deck.yaml", GEARS, STEAM_13 + GEARS)
     assert "recorded print 2" in _build(belpunk, out)

@@ -213,9 +213,11 @@ def test_a_badly_written_family_is_a_located_error(tmp_path: Path, fonts_yaml: s
 
 def test_a_family_face_replaced_while_loads_are_kept_is_read_again(tmp_path: Path, capsys):
     """As in ``watch``: the layout is kept between loads only while every face file of its families is unchanged."""
-    from punchboard.spec.loader import kept
+    from punchboard.incremental import loads
+    from punchboard.spec.yamlsource import keep_parsed
 
-    kept.keep_loaded()
+    keep_parsed()  # as watch does
+    loads.keep_loaded()
     game = _game(tmp_path / "g", "{Testa: {regular: fonts/R.otf, bold: fonts/B.otf}}", text="{name} **bold**")
     make_cff_font(game / "fonts" / "R.otf")
     make_cff_font(game / "fonts" / "B.otf", family="Old", style="Bold")

@@ -1,4 +1,4 @@
-"""watch and serve keep what loaded unchanged from one load to the next (spec/loader/kept.py): after any
+"""watch and serve keep what loaded unchanged from one load to the next (punchboard/incremental/loads.py): after any
 sequence of saves, a load with what was kept gives exactly what a fresh process would — the same model,
 or the same problems — while building again only what changed."""
 
@@ -13,10 +13,10 @@ import pytest
 import reportlab
 from PIL import Image
 
+from punchboard.incremental import loads as kept_module
 from punchboard.plumbing.errors import SpecError
 from punchboard.spec import setup_loader, yamlsource
 from punchboard.spec.loader import components as component_loader
-from punchboard.spec.loader import kept as kept_module
 from punchboard.spec.loader import layouts as layout_loader
 from punchboard.spec.loader import load_game
 from tests.conftest import ROOT
@@ -156,6 +156,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """Keep what loads, and count the layouts built and the components made afresh."""
     monkeypatch.setattr(yamlsource, "_parsed", None)
     monkeypatch.setattr(kept_module, "_kept", None)
+    yamlsource.keep_parsed()  # as watch and serve do
     kept_module.keep_loaded()
     counts = {"layouts": 0, "components": 0}
     build, printed = layout_loader.LayoutLoader._build, component_loader.ComponentLoader._printed

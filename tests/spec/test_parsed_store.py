@@ -1,4 +1,4 @@
-"""Parsed YAML remembered on disk (spec/parsed_store.py) is what parsing the text gives.
+"""Parsed YAML remembered on disk (punchboard/incremental/parsed_store.py) is what parsing the text gives.
 
 The oracle: for generated documents (every kind of plain value, anchors, aliases and merge keys),
 a load with nothing remembered, the load that remembered it, and a load that read it back give
@@ -17,8 +17,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from punchboard.incremental import parsed_store
 from punchboard.plumbing.errors import SpecError
-from punchboard.spec import parsed_store, yamlsource
+from punchboard.spec import yamlsource
 
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(-10**30, 10**30),

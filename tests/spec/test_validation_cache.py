@@ -10,8 +10,8 @@ from pathlib import Path
 
 import PIL
 
+from punchboard.incremental import validated
 from punchboard.plumbing.limits import DEFAULT_LIMITS
-from punchboard.spec import validated
 from tests.build_helpers import make_game
 from tests.conftest import ROOT
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from punchboard.incremental.loads import KeptComponent, kept
 from punchboard.plumbing.errors import Problem
 from punchboard.plumbing.limits import FLAGS
 from punchboard.plumbing.units import to_mm
@@ -23,7 +24,6 @@ from punchboard.spec.model import (
 from punchboard.spec.yamlsource import Document, PathKey
 
 from .common import ENTRY_KEYS, LIST_KEYS, Collector, load_document, positive_length
-from .kept import KeptComponent, kept
 from .layouts import LayoutLoader
 from .sizes import parse_size
 from .spreadsheets import CellMarks, TableEntries, read_table, table_entries
@@ -104,7 +104,7 @@ class ComponentLoader:
         self.ids_read: set[str] = set()  # ids of every component file read, valid or not
         self.nameless: list[Path] = []  # component files too broken to tell their id
         self.group_marks: dict[str, tuple[str, int, int]] = {}  # component id -> file, line, col of its print_group
-        self.named: dict[str, None] | None = None  # the layouts the component being loaded names, in order (kept.py)
+        self.named: dict[str, None] | None = None  # the layouts the component being loaded names, in order (punchboard/incremental/loads.py)
 
     def side(self, doc: Document, path: PathKey, spec: Any, inherited: Side | None) -> Side | None:
         if spec is None:
@@ -170,7 +170,7 @@ class ComponentLoader:
         return self._keep(path, doc, data, lambda: self._printed(doc, data, kind))
 
     def _kept(self, path: Path, doc: Document, data: dict[str, Any]) -> Component | None:
-        """The very component of the last load, if its file and everything it was made from are unchanged (kept.py)."""
+        """The very component of the last load, if its file and everything it was made from are unchanged (punchboard/incremental/loads.py)."""
         memo = kept()
         known = memo.components.get(path) if memo is not None else None
         if known is None or known.digest != doc.text_digest or known.limits != self.out.limits or known.presets != self.presets:

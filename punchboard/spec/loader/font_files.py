@@ -24,7 +24,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from punchboard.plumbing.file_digest import Stamp, stamp
+from punchboard.incremental.file_digest import Stamp, stamp
 from punchboard.plumbing.paths import LAYOUTS, PACKAGE, is_inside
 from punchboard.spec.fonts import FontRefused, check_font, instance_file, instance_label, instance_location
 from punchboard.spec.yamlsource import Document, PathKey
@@ -109,7 +109,7 @@ def locate(file: str, layout_dir: Path, game_folder: Path) -> tuple[Path, bool]:
 
 def stamps(fonts: Mapping[str, Any], layout_dir: Path, game_folder: Path) -> tuple[tuple[str, Path, Stamp | None], ...]:
     """Each face a layout file names with its file and that file's stamp (None: no such file), as
-    :func:`resolve` would find them, for kept loads (kept.py)."""
+    :func:`resolve` would find them, for kept loads (punchboard/incremental/loads.py)."""
     out = []
     for name, _, file, family, face, _, bundled in wanted(fonts):
         if family is not None:

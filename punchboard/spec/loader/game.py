@@ -6,14 +6,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from punchboard.incremental.identity import forget_all
+from punchboard.incremental.loads import KeptSetup, kept
+from punchboard.incremental.look_passes import LookPasses
 from punchboard.plumbing.errors import Problem, SpecError, display_path
-from punchboard.plumbing.identity import forget_all
 from punchboard.plumbing.limits import DEFAULT_LIMITS, Limits
 from punchboard.plumbing.paths import GAME_FILE, LAYOUTS, is_inside, resolved, resolving_once
 from punchboard.spec import expressions, layout_checks, look_checks, schema_check
 from punchboard.spec.binding import FIELD_REF, is_bound
 from punchboard.spec.effects import Gradient, Shadow
-from punchboard.spec.look_passes import LookPasses
 from punchboard.spec.model import (
     BoxLine,
     Component,
@@ -28,7 +29,6 @@ from punchboard.spec.yamlsource import Document, load_yaml
 from .common import HEX_COLOUR, Collector, load_document
 from .components import ComponentLoader
 from .icons import load_icons
-from .kept import KeptSetup, kept
 from .layouts import LayoutLoader
 from .print_groups import check_print_groups
 from .setup_view import SetupText, setup_view

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from punchboard.incremental.loads import KeptLayout, kept
 from punchboard.plumbing.paths import LAYOUTS, is_inside
 from punchboard.plumbing.units import UnitError, parse_dim, parse_fraction, parse_length
 from punchboard.spec import effects, expressions, schema_check
@@ -18,7 +19,6 @@ from punchboard.spec.yamlsource import Document, PathKey
 
 from . import font_files
 from .common import DIM_PROPS, LENGTH_PROPS, Collector, load_document, positive_length
-from .kept import KeptLayout, kept
 from .repeats import GRID_TYPES, REPEAT_KEYS, check_element, csv_stamps, repeat_key
 from .text_keys import TEXT_KEYS, text_key
 
@@ -148,7 +148,7 @@ class LayoutLoader:
         return layout
 
     def _build_or_keep(self, name: str, path: Path, doc: Document, parent: Layout | None) -> Layout:
-        """The layout built from ``doc``, or the very one of the last load if nothing it comes from changed (kept.py)."""
+        """The layout built from ``doc``, or the very one of the last load if nothing it comes from changed (punchboard/incremental/loads.py)."""
         memo = kept()
         if memo is None:
             return self._build(name, path, doc, parent, self.prop_marks)

@@ -14,8 +14,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Protocol
 
+from punchboard.incremental.file_digest import Stamp, stamp
 from punchboard.plumbing.errors import Problem
-from punchboard.plumbing.file_digest import Stamp, stamp
 from punchboard.plumbing.paths import is_inside
 from punchboard.plumbing.units import parse_length
 from punchboard.spec.model import Element, frozen_map

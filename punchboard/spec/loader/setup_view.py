@@ -1,4 +1,4 @@
-"""What the setup check can read of a game's components: the key its kept gaps are found again by (kept.py).
+"""What the setup check can read of a game's components: the key its kept gaps are found again by (punchboard/incremental/loads.py).
 
 A long-running process keeps the setup check's gaps while the check could not answer otherwise. Keyed by
 whole components, a card's text edited in a deck ran the check again (2.7 ms of a save), though no setup
@@ -37,9 +37,8 @@ from itertools import chain
 from operator import attrgetter, itemgetter, methodcaller
 from typing import Any
 
+from punchboard.incremental.loads import Kept
 from punchboard.spec.model import Component
-
-from .kept import Kept
 
 _ABSENT = object()  # a field a piece does not have (unset in a condition, unlike none)
 _copy = attrgetter("copy")

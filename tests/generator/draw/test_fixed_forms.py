@@ -20,7 +20,7 @@ from punchboard.generator.draw import fixed_forms
 from pypdf import PdfReader
 
 from punchboard.cli import main
-from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
+from punchboard.incremental.sealed import read_sealed_strict, write_sealed
 from punchboard.spec.model import Element
 from tests.conftest import ROOT, run_cli
 from tests.generator.test_kept_sides import _deck, _edit, _same_as_clean

@@ -1,4 +1,4 @@
-"""Cut-outline geometry remembered on disk (draw/geometry_memo.py) is the geometry worked out afresh.
+"""Cut-outline geometry remembered on disk (punchboard/incremental/geometry_memo.py) is the geometry worked out afresh.
 
 The oracle: for generated token shapes, sizes, slots and bleeds, the answer worked out with nothing
 remembered, the answer that was just remembered, and the answer read back from its file by a process
@@ -19,12 +19,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from punchboard.generator.draw import geometry_memo, outlines
+from punchboard.generator.draw import outlines
 from punchboard.generator.draw.geometry import Rect
 from punchboard.generator.draw.outlines import token_outline
 from punchboard.generator.draw.side import SideFrame
 from punchboard.generator.impose import tokens
 
+from punchboard.incremental import geometry_memo
 from punchboard.spec.model import TokenShape
 
 MM = 72 / 25.4

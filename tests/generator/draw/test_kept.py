@@ -14,16 +14,17 @@ from punchboard.generator.draw.pdf_canvas import PunchCanvas
 from pypdf import PdfReader
 from reportlab.pdfbase import pdfmetrics
 
+from punchboard.incremental import sides
 from tests.generator.test_kept_sides import _build, _deck, _edit, _same_as_clean, _sides
 
 CHARS = "ÆØÅéèçß€ŒœžŽŁ"
 
 
-def _set(chars: str = CHARS) -> kept.FontSet:
+def _set(chars: str = CHARS) -> sides.FontSet:
     """The fonts of a component set in the built-in faces whose text holds ``chars``."""
     faces = tuple((name, None) for name in sorted(fonts.BUILTIN))
     text = "".join(sorted(set(chars) | kept.ASCII))
-    return kept.FontSet(faces, text, hashlib.sha256(repr((faces, text)).encode()).hexdigest())
+    return sides.FontSet(faces, text, hashlib.sha256(repr((faces, text)).encode()).hexdigest())
 
 
 def _canvas() -> PunchCanvas:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from punchboard.generator.export import images
 
-from punchboard.plumbing.sealed import read_sealed
+from punchboard.incremental.sealed import read_sealed
 from punchboard.spec.loader import load_game
 from tests.build_helpers import make_game
 from tests.conftest import run_cli

@@ -14,8 +14,8 @@ from PIL import Image
 from punchboard.generator.export import images, tts
 from punchboard.generator.export.kept_images import PixelsMemo
 
+from punchboard.incremental.sealed import read_sealed
 from punchboard.plumbing.paths import COMPONENTS
-from punchboard.plumbing.sealed import read_sealed
 from punchboard.spec.loader import load_game
 from tests.conftest import run_cli
 

@@ -1,4 +1,4 @@
-"""``punchboard check`` keeps what its preflight drew (generator/check_stores.py): a second check replays
+"""``punchboard check`` keeps what its preflight drew (punchboard/incremental/check_stores.py): a second check replays
 the sides and looks the first one worked out, and says exactly what a check with nothing kept says."""
 
 from __future__ import annotations

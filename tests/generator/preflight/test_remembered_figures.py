@@ -1,4 +1,5 @@
-"""Colour figures remembered across runs (generator/preflight/colours.py): the same numbers, without coloraide."""
+"""Colour figures remembered across runs (generator/preflight/colours.py, kept by punchboard/incremental/colour_figures.py):
+the same numbers, without coloraide."""
 
 from __future__ import annotations
 
@@ -7,13 +8,13 @@ from pathlib import Path
 import pytest
 from punchboard.generator.preflight import colours
 
-from punchboard.spec import validated
+from punchboard.incremental import colour_figures, validated
 
 
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv(validated.CACHE_ENV, str(tmp_path / "cache"))
-    monkeypatch.setattr(colours, "_figures", None)
+    monkeypatch.setattr(colour_figures, "_figures", None)
     return tmp_path / "cache"
 
 
@@ -23,9 +24,9 @@ PAIRS = [((0.8, 0.2, 0.2), (0.2, 0.6, 0.2)), ((0.0, 0.0, 0.0), (1.0, 1.0, 1.0)),
 def test_a_later_run_reads_the_figures_it_would_work_out(cache: Path, monkeypatch: pytest.MonkeyPatch):
     worked = [(colours.contrast(a, b), *(colours.delta_e(a, b, v) for v in ("normal", "protan", "deutan", "tritan", "grayscale")))
               for a, b in PAIRS]
-    colours._save()
+    colour_figures._save()
     assert list((cache / "colours").glob("figures-*.json"))
-    monkeypatch.setattr(colours, "_figures", None)  # a new run
+    monkeypatch.setattr(colour_figures, "_figures", None)  # a new run
 
     def no_coloraide(*args: object) -> float:
         raise AssertionError("worked out again")
@@ -47,14 +48,14 @@ def test_a_cache_folder_that_cannot_be_written_is_no_error(tmp_path: Path, monke
     blocker = tmp_path / "a file"
     blocker.write_text("not a folder", encoding="utf-8")
     monkeypatch.setenv(validated.CACHE_ENV, str(blocker / "cache"))  # no folder can be made under a file (root too)
-    monkeypatch.setattr(colours, "_figures", None)
+    monkeypatch.setattr(colour_figures, "_figures", None)
     assert colours.contrast(*PAIRS[1]) > 20
-    colours._save()  # nothing written, nothing raised
+    colour_figures._save()  # nothing written, nothing raised
     assert blocker.read_text(encoding="utf-8") == "not a folder"
 
 
 def test_a_damaged_figures_file_is_worked_out_again(cache: Path):
-    path = colours._figures_path()
+    path = colour_figures._figures_path()
     path.parent.mkdir(parents=True)
     path.write_text("{not json", encoding="utf-8")
     assert colours.contrast(*PAIRS[1]) == pytest.approx(21.0)

@@ -1,4 +1,4 @@
-"""File digests remembered between builds of a long-running process (plumbing/file_digest.py)."""
+"""File digests remembered between builds of a long-running process (punchboard/incremental/file_digest.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from punchboard.plumbing import file_digest as module
-from punchboard.plumbing.file_digest import file_digest
+from punchboard.incremental import file_digest as module
+from punchboard.incremental.file_digest import file_digest
 
 
 @pytest.fixture(autouse=True)

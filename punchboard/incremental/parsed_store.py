@@ -29,10 +29,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from punchboard.plumbing.paths import resolved
-from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
+from punchboard.plumbing.paths import PACKAGE, resolved
 
 from . import validated
+from .sealed import read_sealed_strict, write_sealed
 
 SUBFOLDER = "parsed"
 FORMAT = 1
@@ -44,9 +44,8 @@ def _versions(parser: str) -> str:
     """What a record is made under besides the text: the parsing code and the versions that read it."""
     sha = hashlib.sha256(f"{FORMAT}:python {sys.version_info[0]}.{sys.version_info[1]}:marshal {marshal.version}:"
                          f"pyyaml {validated.installed_version('yaml', 'PyYAML')}:{parser}".encode())
-    here = Path(__file__).resolve().parent
-    for source in ("parsed_store.py", "yamlsource.py"):
-        sha.update((here / source).read_bytes())
+    for source in (Path(__file__), PACKAGE / "spec" / "yamlsource.py"):
+        sha.update(source.read_bytes())
     return sha.hexdigest()
 
 

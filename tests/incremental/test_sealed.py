@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from punchboard.plumbing.sealed import TRAILER, read_sealed, seal, unseal, write_sealed
+from punchboard.incremental.sealed import TRAILER, read_sealed, seal, unseal, write_sealed
 
 
 @settings(max_examples=300, deadline=None)

@@ -1,5 +1,5 @@
 """A process that loads and builds again and again (``watch``, ``serve``) holds one model at a
-time: the memos keyed by model objects (plumbing/identity.py) let the last model go when a new one is loaded."""
+time: the memos keyed by model objects (punchboard/incremental/identity.py) let the last model go when a new one is loaded."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import gc
 from pathlib import Path
 
 from punchboard.cli import main
-from punchboard.plumbing.identity import ByIdentity, forget_all
+from punchboard.incremental.identity import ByIdentity, forget_all
 from punchboard.spec.model import Game, Piece
 from tests.cli.minigame import write_game
 

@@ -1,4 +1,4 @@
-"""What a long-running process (watch, serve) keeps of one load of a game for the next.
+"""What a long-running process (watch, serve) keeps in memory of one load of a game for the next.
 
 Such a process loads the whole game again after every save, though a save changes one file. With
 :func:`keep_loaded` the loader hands back the very objects of the last load for what did not change:
@@ -8,7 +8,7 @@ Such a process loads the whole game again after every save, though a save change
 - a component whose file text is the same, with no card table (a CSV, a workbook or a linked
   sheet is read afresh), whose layouts are the same objects, under the same limits and sizes;
 - the setup check's gaps, for the same setup text, player counts and view of the components: what the
-  check can read of them (setup_view.py), so that a card's text the setup does not read keeps them;
+  check can read of them (spec/loader/setup_view.py), so that a card's text the setup does not read keeps them;
 - a component's look checks, passed for the same component object, layouts, palette and icons
   (:meth:`Kept.passed`);
 - a component's field bindings, passed for the same component object, layouts and game, without
@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from punchboard.plumbing.file_digest import Stamp
+from punchboard.incremental.file_digest import Stamp
 from punchboard.plumbing.limits import Limits
 from punchboard.spec.model import Component, Layout, Size
 
@@ -117,12 +117,9 @@ _kept: Kept | None = None
 
 
 def keep_loaded() -> None:
-    """Keep what loaded unchanged from one load to the next, for the rest of this process (watch, serve);
-    parsed YAML is kept by its text too."""
+    """Keep what loaded unchanged from one load to the next, for the rest of this process (watch, serve; they
+    keep parsed YAML by its text too: spec/yamlsource.py's ``keep_parsed``)."""
     global _kept
-    from punchboard.spec.yamlsource import keep_parsed
-
-    keep_parsed()
     if _kept is None:
         _kept = Kept()
 

@@ -5,7 +5,7 @@ measuring the bleed every token on a sheet keeps are shapely's work. Importing
 shapely loads numpy (40–50 ms), and the work itself takes tens of ms more, on
 every build of a token component, although the answers depend on nothing but
 numbers that rarely change between builds. So each answer is remembered in the
-user's cache folder (beside the remembered verdicts, ``punchboard/spec/validated.py``),
+user's cache folder (beside the remembered verdicts, ``punchboard/incremental/validated.py``),
 as one file named by a SHA-256 over:
 
 - what is asked: the kind of question and the ``repr`` of its inputs (floats by
@@ -31,9 +31,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from punchboard.plumbing.file_digest import file_digest
-from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
-from punchboard.spec import validated
+from punchboard.incremental import validated
+from punchboard.incremental.file_digest import file_digest
+from punchboard.incremental.sealed import read_sealed_strict, write_sealed
 
 FORMAT = 1
 SUBFOLDER = "geometry"

@@ -19,9 +19,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
+from punchboard.incremental.sealed import read_sealed_strict, write_sealed
 
-from .cache import SIDES_FOLDER
+from .build_cache import SIDES_FOLDER
 
 FORMAT = 3
 

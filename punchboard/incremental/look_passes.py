@@ -20,10 +20,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from punchboard.plumbing.paths import resolved
-from punchboard.plumbing.sealed import read_sealed_strict, write_sealed
+from punchboard.plumbing.paths import PACKAGE, resolved
 
 from . import validated
+from .sealed import read_sealed_strict, write_sealed
 
 SUBFOLDER = "looks"
 FORMAT = 4  # the passes as one string of 32-byte digests (a marshalled set marshals each member again to sort it); 4: rich-text tags checked
@@ -33,9 +33,9 @@ _DIGEST = 32
 @cache
 def _versions() -> bytes:
     sha = hashlib.sha256(f"{FORMAT}:python {sys.version_info[0]}.{sys.version_info[1]}:marshal {marshal.version}".encode())
-    here = Path(__file__).resolve().parent
-    for source in ("look_passes.py", "look_checks.py", "binding.py", "icons.py", "reads.py"):
-        sha.update((here / source).read_bytes())
+    spec = PACKAGE / "spec"
+    for source in (Path(__file__), *(spec / name for name in ("look_checks.py", "binding.py", "icons.py", "reads.py"))):
+        sha.update(source.read_bytes())
     return sha.digest()
 
 

@@ -1,6 +1,6 @@
 """Kept sides on disk: ``OUT/<game>/.punchboard-sides/<component>.sides``, one drawn side a record.
 
-A build of a component finds the sides an earlier build drew (draw/kept.py) and
+A build of a component finds the sides an earlier build drew (sides.py, draw/kept.py) and
 keeps the sides this build drew or reused for the next. A record is a one-line head
 ``key meta-length stream-length crc``, the side's filters, fonts, warnings, fingerprints and run forms
 (``marshal``: plain tuples, strings and bytes, quick to read and write; the header names
@@ -9,7 +9,7 @@ as it is (about the size of the side in the PDF). A key names what the side is d
 so a record is right wherever it lies. The file is read lazily (the index holds offsets, a
 side is parsed when it is asked for), so a large deck's kept sides are never all in memory.
 A record that does not read back (a torn write, another version) is a side to draw again; the index, the
-run forms and the layouts beside the file are sealed records (plumbing/sealed.py).
+run forms and the layouts beside the file are sealed records (sealed.py).
 
 The file is appended to: a build writes the sides it drew after the last build's, and the
 sides it used where they lie (a one-card edit writes one record, not the deck's 13 MB again).
@@ -37,13 +37,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
-from punchboard.generator.draw.kept import FORMAT, FontSet, KeptSide, Store
+from punchboard.incremental.file_digest import stamp
+from punchboard.incremental.sealed import read_sealed, write_sealed
+from punchboard.incremental.sides import FORMAT, FontSet, KeptSide, Store
+from punchboard.plumbing.file_window import FileWindow
 
-from punchboard.plumbing.file_digest import stamp
-from punchboard.plumbing.sealed import read_sealed, write_sealed
-
-from .cache import SIDES_FOLDER
-from .document.file_window import FileWindow
+from .build_cache import SIDES_FOLDER
 
 FOLDER = SIDES_FOLDER
 HEADER = f"punchboard kept sides {FORMAT} marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}\n".encode()
@@ -368,3 +367,43 @@ class SideStore(Store):
                 os.unlink(self._new_name)
             elif self._index:
                 self._write_index(self._index)
+
+
+Warmed = tuple[str, dict[str, tuple[int, int]]]
+"""A worker's file of sides drawn ahead, and each side's key → (offset, length) of its record there."""
+
+
+class AheadStore(Store):
+    """A worker's store (generator/warm_sides.py): finds what the last build kept (so those are not drawn
+    again), and writes what it draws to a file of its own, named like a torn write."""
+
+    def __init__(self, folder: Path, component_id: str, salt: str, read: bool, fonts: FontSet | None):
+        super().__init__(salt, fonts)
+        self.kept = SideStore(folder, component_id, salt, read=read, fonts=fonts)
+        (folder / FOLDER).mkdir(parents=True, exist_ok=True)
+        # named like a torn write, so a build killed meanwhile leaves nothing the next build keeps
+        fd, name = tempfile.mkstemp(prefix=f".{component_id}.ahead.", suffix=".part", dir=folder / FOLDER)
+        self.path = Path(name)
+        self.file: IO[bytes] = os.fdopen(fd, "wb")
+        self.file.write(HEADER)
+        self.index: dict[str, tuple[int, int]] = {}
+
+    def get(self, key: str) -> KeptSide | None:
+        return self.kept.get(key)
+
+    def put(self, key: str, kept: KeptSide) -> None:
+        if key in self.index or self.kept.holds(key):
+            return
+        record = encode(key, kept)
+        self.index[key] = (self.file.tell(), len(record))
+        self.file.write(record)
+
+    def finish(self) -> Warmed:
+        self.file.close()
+        self.kept.discard()
+        return str(self.path), self.index
+
+    def drop(self) -> None:
+        self.file.close()
+        self.kept.discard()
+        self.path.unlink(missing_ok=True)

@@ -17,7 +17,7 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 # An object's identity as a number, as ``id()`` gives it but without the audit event ``id()`` raises: while a
-# build records what it reads (plumbing/reads.py) every audit event calls a Python hook, and a 2,000-card edit
+# build records what it reads (punchboard/incremental/reads.py) every audit event calls a Python hook, and a 2,000-card edit
 # asked for 40,000 identities. ``object.__hash__`` is the pointer turned by a few bits, so distinct live objects
 # have distinct numbers (its one exception, a pointer of all ones, is no object's), whatever hash their class
 # defines.

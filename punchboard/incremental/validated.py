@@ -6,7 +6,7 @@ as an empty file in the user's cache folder, named by a SHA-256 over exactly
 what decided the verdict: the document's resolved path, the validated data
 (a canonical, type-tagged serialisation — ``1``, ``1.0``, ``"1"`` and ``true``
 all differ), the schema and definition checked against, punchboard's version
-the source of the loader (``punchboard/spec``, ``punchboard/plumbing``) and
+the source of the loader (``punchboard/spec``, ``punchboard/plumbing``, ``punchboard/incremental``) and
 every schema file, and the installed jsonschema's version. Only "no problems" is remembered: a document
 with problems is always checked again, so its messages are always current.
 Pictures are remembered the same way (:mod:`.images`), by their bytes' digest.
@@ -63,13 +63,15 @@ def installed_version(name: str, distribution: str | None = None) -> str:
 
 @cache
 def _code() -> str:
-    """punchboard's version, the loader's sources (spec, plumbing), the schemas, and the validators' versions."""
+    """punchboard's version, the loader's sources (spec, plumbing, incremental), the schemas, and the validators'
+    versions."""
     sha = hashlib.sha256()
     from punchboard import __version__
 
     sha.update(f"punchboard={__version__};jsonschema={installed_version('jsonschema')};"
                f"fastjsonschema={installed_version('fastjsonschema')};".encode())
-    for path in sorted([*(PACKAGE / "spec").rglob("*.py"), *(PACKAGE / "plumbing").glob("*.py"), *SCHEMAS.glob("*.json")]):
+    for path in sorted([*(PACKAGE / "spec").rglob("*.py"), *(PACKAGE / "plumbing").glob("*.py"),
+                         *(PACKAGE / "incremental").glob("*.py"), *SCHEMAS.glob("*.json")]):
         sha.update(str(path.relative_to(PACKAGE)).encode() + b"\0" + path.read_bytes() + b"\0")
     return sha.hexdigest()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from punchboard.plumbing.identity import ByIdentity
+from punchboard.incremental.identity import ByIdentity
 
 
 @dataclass(frozen=True)

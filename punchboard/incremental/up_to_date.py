@@ -3,7 +3,7 @@
 A build in which nothing was drawn (every component and the combined PDF reused from the build cache)
 records, in ``OUT/.punchboard-up-to-date.json`` under a key of its targets and every option, what it read
 and what it said: each game's folder tree, every other file it opened and folder it listed (through
-:mod:`punchboard.plumbing.reads`), the code that ran, the files in ``OUT/<game>``, and the lines it printed
+:mod:`punchboard.incremental.reads`), the code that ran, the files in ``OUT/<game>``, and the lines it printed
 and its exit code. The same command again checks all of that by ``stat`` (by content where a timestamp
 cannot tell) and, if nothing moved, prints the same lines and returns the same code without loading the
 game. Anything else — an edit, a new file beside one it read, a deleted or touched output, new code, a
@@ -22,10 +22,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from punchboard.plumbing.reads import Reads, Snapshot, tree
-from punchboard.plumbing.sealed import read_sealed, write_sealed
-
-from .options import BuildOptions
+from .reads import Reads, Snapshot, tree
+from .sealed import read_sealed, write_sealed
 
 RECORD = ".punchboard-up-to-date.json"
 VERSION = 1
@@ -34,8 +32,9 @@ SYSTEM = ("/proc/", "/sys/", "/dev/")
 NOT_KEYED = ("jobs", "jobs_auto")  # the same files and words for any --jobs
 
 
-def key(folders: Sequence[Path], out: Path, options: BuildOptions, limits: object) -> str:
-    """The invocation: which games, into which folder, with which options and limits."""
+def key(folders: Sequence[Path], out: Path, options: Any, limits: object) -> str:
+    """The invocation: which games, into which folder, with which options (the build's options, a dataclass)
+    and limits."""
     values = {k: v for k, v in asdict(options).items() if k not in NOT_KEYED}
     text = json.dumps([[str(f.resolve()) for f in folders], str(out.resolve()), values, repr(limits), sys.version],
                       sort_keys=True, default=str)
@@ -78,11 +77,12 @@ def _ticks(labels: Sequence[str], quiet: bool) -> None:
 
 
 def remember(out: Path, invocation: str, games: Sequence[Any], reports: Sequence[tuple[Any, list[tuple[str, str]]]],
-             tail: list[tuple[str, str]], code: int, reads: Reads, started_ns: int) -> None:
-    """Record an ordinary build that drew nothing (and read nothing from the network); else forget the key."""
+             tail: list[tuple[str, str]], code: int, reads: Reads, started_ns: int, drew_nothing: bool) -> None:
+    """Record an ordinary build that drew nothing (``drew_nothing``: generator/build.py's) and read nothing from
+    the network; else forget the key."""
     entries = _load(out)
     entries.pop(invocation, None)
-    recorded = _unchanged(games, reports) and not reads.network
+    recorded = drew_nothing and not reads.network
     if recorded:
         entries[invocation] = {
             "snapshot": _snapshot(out, games, reads, started_ns).as_json(),
@@ -93,21 +93,6 @@ def remember(out: Path, invocation: str, games: Sequence[Any], reports: Sequence
     kept = dict(list(entries.items())[-KEPT:])
     if recorded or (out / RECORD).exists():
         write_sealed(out / RECORD, json.dumps({"version": VERSION, "entries": kept}, sort_keys=True).encode())
-
-
-def _unchanged(games: Sequence[Any], reports: Sequence[tuple[Any, Any]]) -> bool:
-    from .build import _kinds
-
-    if len(games) != len(reports):
-        return False
-    kinds = _kinds()
-    for game, (report, _) in zip(games, reports, strict=True):
-        if report.rendered or report.combined_written:
-            return False
-        reused = set(report.reused)
-        if any(c.kind in kinds and c.id not in reused for c in game.printed):
-            return False  # tried and drew nothing: not a plain reuse
-    return True
 
 
 def _labels(game: Any, report: Any) -> list[str]:
@@ -142,7 +127,7 @@ def _skipped(path: str, outputs: str, caches: str) -> bool:
 
 
 def _cache_folder() -> str:
-    from punchboard.spec.validated import folder
+    from .validated import folder
 
     return str(folder().parent.resolve()) + os.sep
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from punchboard.plumbing import cache_bound
-from punchboard.plumbing.cache_bound import DEFAULT_LIMIT, limit_from, trim, trim_now_and_then
+from punchboard.incremental import cache_bound
+from punchboard.incremental.cache_bound import DEFAULT_LIMIT, limit_from, trim, trim_now_and_then
 from tests.conftest import ROOT, run_cli
 
 

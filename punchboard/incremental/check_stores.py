@@ -2,12 +2,12 @@
 
 ``check`` draws every distinct side of a game to run the preflight on it, and works
 out every piece's look for the colour check: for Steam Court that was most of the
-command, on every run, though a build keeps both (generator/side_store.py,
-generator/look_store.py). ``check`` writes no outputs, so it keeps them in the user's
-cache folder (beside the remembered verdicts, punchboard/spec/validated.py), one
+command, on every run, though a build keeps both (punchboard/incremental/side_store.py,
+punchboard/incremental/look_store.py). ``check`` writes no outputs, so it keeps them in the user's
+cache folder (beside the remembered verdicts, validated.py), one
 folder per game folder: ``check/<digest of the game's resolved folder>/``, in the
 files a build would write. A side is found again by everything its drawing depends on
-(draw/kept.py), preflight included, and gives the findings it gave when drawn; a
+(sides.py), preflight included, and gives the findings it gave when drawn; a
 look by its layouts, palette and fields. So a check finds exactly what drawing would
 find, and an edit draws only the sides it changed.
 """
@@ -15,18 +15,16 @@ find, and an edit draws only the sides it changed.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
 
-from punchboard.generator.draw.kept import KeptSide, Store, font_set
-
 from punchboard.plumbing.paths import resolved
-from punchboard.spec import validated
 from punchboard.spec.model import Component, Game
 
-from .cache import build_digest, side_salt
+from . import validated
 from .look_store import LookStore
-from .options import BuildOptions
 from .side_store import SideStore
+from .sides import FontSet, KeptSide, Store
 
 SUBFOLDER = "check"
 
@@ -39,18 +37,20 @@ def folder(game: Game) -> Path:
 
 class CheckStores:
     """Each component's kept sides and looks for one check of ``game`` (see the module's docstring). When the
-    folder cannot be written, nothing is kept and the check draws as it would without it."""
+    folder cannot be written, nothing is kept and the check draws as it would without it. ``salt``: what every
+    side and look is keyed under (build_cache.side_salt of the game's build digest); ``fonts``: each component's
+    fixed fonts (draw/kept.py's ``font_set``)."""
 
-    def __init__(self, game: Game, options: BuildOptions):
+    def __init__(self, game: Game, salt: str, fonts: Callable[[Component], FontSet | None]):
         self.folder = folder(game)
-        self.game = game
-        self.salt = side_salt(build_digest(game, options))
+        self.fonts = fonts
+        self.salt = salt
         self._sides: dict[str, _Sides] = {}
         self._looks: dict[str, LookStore] = {}
 
     def sides(self, component: Component) -> Store:
         store = self._sides[component.id] = _Sides(self.folder, component.id, self.salt,  # reads what it can
-                                                   fonts=font_set(self.game, component))
+                                                   fonts=self.fonts(component))
         return store
 
     def looks(self, component: Component) -> LookStore:

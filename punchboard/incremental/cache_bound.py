@@ -92,7 +92,7 @@ def trim_now_and_then(root: Path, limit: int, now: float | None = None) -> int:
 
 def trim_user_cache() -> int:
     """Bound this process's cache folder (see the module's docstring); never raises for a file-system error."""
-    from .cache_root import current_cache_root
+    from punchboard.plumbing.cache_root import current_cache_root
 
     try:
         return trim_now_and_then(current_cache_root(), limit_from(os.environ.get(LIMIT_ENV)))

@@ -6,7 +6,7 @@ import os
 import socket
 from pathlib import Path
 
-from punchboard.plumbing.reads import Snapshot, now_ns, recording, tree
+from punchboard.incremental.reads import Snapshot, now_ns, recording, tree
 
 
 def _snapshot(tmp_path: Path) -> tuple[Path, Snapshot]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from .atomicio import write_cache
+from punchboard.plumbing.atomicio import write_cache
 
 MAGIC = b"\npbseal1"
 _DIGEST = 16
