@@ -7,6 +7,7 @@ marker set on ``window`` at the start must survive every update.
 
 from __future__ import annotations
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
@@ -14,6 +15,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from .conftest import Served
 from .tiny_game import write_deck
 
+STALE = (StaleElementReferenceException,)  # the page re-renders a piece between finding it and reading it: look again
 WAIT = 60  # seconds for a rebuild to reach the page on a busy 2-core machine
 LANTERN = '[data-piece="deck/1"]'
 MAP = '[data-piece="deck/3"]'
@@ -37,7 +39,7 @@ def _loaded(browser: WebDriver, css: str) -> bool:
 
 
 def test_the_page_follows_every_save_without_a_reload(served: Served, browser: WebDriver):
-    wait = WebDriverWait(browser, WAIT, poll_frequency=0.2)
+    wait = WebDriverWait(browser, WAIT, poll_frequency=0.2, ignored_exceptions=STALE)
     browser.get(served.url)
     wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, f"{LANTERN} img.front"))
     wait.until(lambda b: _loaded(b, f"{LANTERN} img.front"))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -26,6 +26,7 @@ from tests.conftest import ROOT
 from .conftest import Served, start_serve
 from .tiny_game import COMMENTED_BACK, write_csv_deck, write_game
 
+STALE = (StaleElementReferenceException,)  # the page re-renders a piece between finding it and reading it: look again
 WAIT = 60  # seconds for a rebuild to reach the page on a busy 2-core machine
 NAME = '.stage[data-side="back"] .el-box[data-element="name"]'
 SHOT = ROOT / "docs" / "images" / "workbench.png"
@@ -55,7 +56,7 @@ def _back_src(browser: WebDriver) -> str:
 
 
 def test_drag_an_element_ten_mm_right_then_undo(editable: Served, browser: WebDriver, tmp_path: Path):
-    wait = WebDriverWait(browser, WAIT, poll_frequency=0.2)
+    wait = WebDriverWait(browser, WAIT, poll_frequency=0.2, ignored_exceptions=STALE)
     back = editable.game / "layouts" / "tiny" / "back.yaml"
     before = back.read_bytes()
     browser.get(f"{editable.url}?token={editable.token}")
@@ -150,7 +151,7 @@ def test_drag_an_element_ten_mm_right_then_undo(editable: Served, browser: WebDr
 def _until(browser: WebDriver, check: Callable[[WebDriver], object]) -> None:
     """Wait (bounded) for ``check``; on a timeout, say what the page was showing."""
     try:
-        WebDriverWait(browser, WAIT, poll_frequency=0.2).until(check)
+        WebDriverWait(browser, WAIT, poll_frequency=0.2, ignored_exceptions=STALE).until(check)
     except TimeoutException:
         seen = browser.execute_script(
             "const img = document.querySelector('.stage[data-side=\"back\"] img');"
@@ -179,7 +180,7 @@ def _screenshot(browser: WebDriver, tmp_path: Path) -> None:
 
 def _open_back(served: Served, browser: WebDriver) -> float:
     """The first piece opened large, its back drawn; the stage's pixels per millimetre."""
-    wait = WebDriverWait(browser, WAIT, poll_frequency=0.2)
+    wait = WebDriverWait(browser, WAIT, poll_frequency=0.2, ignored_exceptions=STALE)
     browser.get(f"{served.url}?token={served.token}")
     wait.until(lambda b: b.execute_script("return !!(state && state.editable && state.status === 'ok');"))
     wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, '[data-piece="deck/1"] img.front'))
@@ -191,7 +192,7 @@ def _open_back(served: Served, browser: WebDriver) -> float:
 
 
 def test_a_drag_near_the_centre_line_lands_exactly_on_it_and_alt_keeps_the_grid(editable: Served, browser: WebDriver):
-    wait = WebDriverWait(browser, WAIT, poll_frequency=0.2)
+    wait = WebDriverWait(browser, WAIT, poll_frequency=0.2, ignored_exceptions=STALE)
     back = editable.game / "layouts" / "tiny" / "back.yaml"
     before = back.read_bytes()
     per_mm = _open_back(editable, browser)
@@ -224,7 +225,7 @@ def test_a_drag_near_the_centre_line_lands_exactly_on_it_and_alt_keeps_the_grid(
 
 
 def test_the_panel_says_where_each_value_comes_from_and_edits_it_there(layered: Served, browser: WebDriver):
-    wait = WebDriverWait(browser, WAIT, poll_frequency=0.2)
+    wait = WebDriverWait(browser, WAIT, poll_frequency=0.2, ignored_exceptions=STALE)
     _open_back(layered, browser)
     face = layered.game / "layouts" / "tiny" / "face.yaml"
     before = face.read_bytes()
@@ -284,7 +285,7 @@ def test_the_language_switch_and_the_cmyk_proof_on_the_page(tmp_path: Path, brow
     game = write_two_language_game(tmp_path / "tiny")
     served = start_serve(game, tmp_path / "out", cwd=tmp_path)
     try:
-        wait = WebDriverWait(browser, WAIT, poll_frequency=0.2)
+        wait = WebDriverWait(browser, WAIT, poll_frequency=0.2, ignored_exceptions=STALE)
         browser.get(f"{served.url}?token={served.token}")
         wait.until(lambda b: b.execute_script("return !!(state && state.editable && state.status === 'ok');"))
         switch = browser.find_element(By.ID, "language-switch")
