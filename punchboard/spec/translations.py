@@ -194,9 +194,12 @@ def _with(component: Component, lang: str, found: tuple[dict[tuple[int, str], tu
     names = dict(old.names)
     for (entry, field), (value, mark, context) in given.items():
         before = names.get(lang) if entry < 0 else mine.get(entry, {}).get(field)
+        if before is not None and before[0] == value:
+            continue  # the file punchboard translations wrote from the columns, not yet changed: the column's mark stays
         if before is not None:
-            problems.append(Problem(*_place(mark), f"'{context}' is translated into {lang} twice: here and at {before[1]}; "
-                                                   "expected one place for it (the column or the PO file)"))
+            problems.append(Problem(*_place(mark), f"'{context}' is translated into {lang} twice, as {_text(value)!r} "
+                                                   f"here and as {_text(before[0])!r} at {before[1]}; expected one place "
+                                                   "for it (the column or the PO file)"))
         elif entry < 0:
             names[lang] = (value, mark)
         else:

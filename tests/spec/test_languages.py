@@ -281,6 +281,19 @@ def test_a_translator_fills_the_po_file_and_the_names_of_components(tmp_path, ca
     assert 'msgctxt "deck/Comet/name"\nmsgid "Comet"\nmsgstr "Komet"' in again
 
 
+def test_the_po_file_the_verb_writes_from_the_columns_loads_beside_them(tmp_path, capsys):
+    """Right after ``punchboard translations`` writes translations/de.po from the columns, both give the same texts:
+    the game loads, builds in German as before, and says nothing."""
+    folder = _starter(tmp_path, capsys)
+    before = in_language(load_game(folder), "de")
+    assert main(["translations", str(folder), "--lang", "de"]) == 0
+    capsys.readouterr()
+    assert (folder / "translations" / "de.po").is_file()
+    assert _check(folder, capsys) == (0, "game: ok (3 components, 71 pieces)\n")
+    after = in_language(load_game(folder), "de")
+    assert [p.fields for p in after.component("deck").pieces] == [p.fields for p in before.component("deck").pieces]
+
+
 def test_a_po_entry_naming_nothing_or_given_by_a_column_too_is_a_located_error(tmp_path, capsys):
     folder = _starter(tmp_path, capsys)
     (folder / "translations").mkdir()
@@ -289,7 +302,8 @@ def test_a_po_entry_naming_nothing_or_given_by_a_column_too_is_a_located_error(t
         'msgctxt "deck/Regent/text"\nmsgid "Rule."\nmsgstr "Herrsche."\n', encoding="utf-8")
     code, said = _check(folder, capsys)
     assert code == 2
-    assert f"de.po:1:1: 'deck/Guard/text' is translated into de twice: here and at {folder / 'cards.csv'}:2:" in said
+    assert (f"de.po:1:1: 'deck/Guard/text' is translated into de twice, as 'Nimm eine Münze.' here and as "
+            f"'Nimm 1 :coin: aus der Bank.' at {folder / 'cards.csv'}:2:") in said
     assert "de.po:5:1: msgctxt 'deck/Regent/text' names no component, piece and field of this game (renamed or removed?); " \
            "expected one like" in said
 
