@@ -4,8 +4,9 @@
 fingerprint in every language (:func:`generator.digests.component_fingerprint`), so its PDF, and its pieces'
 print fingerprints, are the ones the game's other builds under ``OUT/<game>/`` already made: they are copied
 from there instead of being drawn again. Only a build whose component files are one PDF each borrows (not a
-print-shop or print-and-cut build, which write more files a component); a borrowed file is copied whole and
-checked against the entry that names it, so anything missing or damaged is simply drawn.
+print-shop or print-and-cut build, which write more files a component). A file is taken on the same terms as a
+build reuses its own (its sealed cache entry, same fingerprint, the file present), copied whole; one missing is
+simply drawn.
 """
 
 from __future__ import annotations
