@@ -165,12 +165,12 @@ def _other_doors(out: Path) -> list[dict[str, str]]:
 def _backs_memo_gain(game: Path, folder: Path, tweak: Callable[[], None]) -> tuple[Series, Series]:
     """``tts`` after ``tweak`` without the backs' pixel memo (generator/export/kept_images.PixelsMemo), paired
     with the same with it: the memo's own gain, everything else kept alike."""
-    from punchboard.generator.export.tts import BACKS
+    from punchboard.incremental.image_records import TTS_BACKS
 
     def run(memo: bool) -> float:
         tweak()
         if not memo:
-            for kept in folder.glob(f"*/tts/{BACKS}"):
+            for kept in folder.glob(f"*/tts/{TTS_BACKS}"):
                 kept.unlink()
         return execute(punchboard("tts", str(game), "--quiet", "--out", str(folder))).wall
 
