@@ -57,26 +57,27 @@ def _cmap(path: Path) -> frozenset[int]:
         return frozenset()
 
 
-def font_file(layout: Layout, name: str) -> Path:
-    """The file a layout's font ``name`` is drawn from (Vera's for a name it does not know, as the drawing does)."""
-    if name in layout.fonts:
-        return layout.fonts[name]
+def font_file(fonts: Mapping[str, Path], name: str) -> Path:
+    """The file a layout's font ``name`` is drawn from (Vera's for a name its ``fonts`` do not have, as the drawing
+    does)."""
+    if name in fonts:
+        return fonts[name]
     return VERA_DIR / VERA_FILES.get(name, VERA_FILES[DEFAULT_FONT])
 
 
-def face(layout: Layout, name: str, bold: bool, italic: bool) -> str:
-    """The face the drawing uses for ``name`` made bold and/or italic (fonts.styled, for one layout's fonts)."""
+def face(fonts: Mapping[str, Path], name: str, bold: bool, italic: bool) -> str:
+    """The face the drawing uses for ``name`` made bold and/or italic (fonts.styled, for one layout's ``fonts``)."""
     base = name
     for suffix in SUFFIXES:
         if base.endswith(suffix):
             base, bold, italic = base[: -len(suffix)], bold or "Bold" in suffix, italic or "Italic" in suffix
             break
     suffix = "-BoldItalic" if bold and italic else "-Bold" if bold else "-Italic" if italic else ""
-    if base + suffix in layout.fonts or base + suffix in BUILTIN:
+    if base + suffix in fonts or base + suffix in BUILTIN:
         return base + suffix
     if bold or italic:
         return "Vera" + suffix
-    return base if base in layout.fonts or base in BUILTIN else DEFAULT_FONT
+    return base if base in fonts or base in BUILTIN else DEFAULT_FONT
 
 
 def _fragments(paragraphs: Iterable[Paragraph]) -> Iterator[Fragment]:
@@ -85,19 +86,38 @@ def _fragments(paragraphs: Iterable[Paragraph]) -> Iterator[Fragment]:
             yield from word
 
 
+@lru_cache(maxsize=256)
+def _common(fonts: tuple[tuple[str, Path], ...], base: str) -> frozenset[int]:
+    """The code points every face of ``base`` (regular, bold, italic, both) has, among a layout's ``fonts``."""
+    named = dict(fonts)
+    faces = {font_file(named, face(named, base, bold, italic)) for bold in (False, True) for italic in (False, True)}
+    return frozenset.intersection(*(_cmap(path) for path in faces))
+
+
+def _plainly_drawn(layout: Layout, base: str, text: str) -> bool:
+    """True when every character of ``text`` is in each face of ``base`` (regular, bold, italic, both) and the text
+    names no other font: nothing can be missing, and the markup need not be read."""
+    if "[font" in text:
+        return False
+    have = _common(tuple(sorted(layout.fonts.items())), base)
+    return all(ord(char) in have or char.isspace() or char in SUBSTITUTES or ord(char) < 32 for char in set(text))
+
+
 def missing(layout: Layout, element: Element, text: str) -> dict[str, list[str]]:
     """Face name → the characters (in order of first use) of ``text`` that face lacks and the element's
     ``fallback:`` font does not draw either."""
     base = str(element.props.get("font") or DEFAULT_FONT)
+    if _plainly_drawn(layout, base, text):  # most texts: every character in every face of the element's font
+        return {}
     fallback = element.props.get("fallback")
-    spare = _cmap(font_file(layout, str(fallback))) if fallback else frozenset()
+    spare = _cmap(font_file(layout.fonts, str(fallback))) if fallback else frozenset()
     out: dict[str, list[str]] = {}
     for fragment in _fragments(parse(text)):
         if fragment.icon or not fragment.text:
             continue
         style = fragment.style
-        name = face(layout, style.font or base, style.bold, style.italic)
-        have = _cmap(font_file(layout, name))
+        name = face(layout.fonts, style.font or base, style.bold, style.italic)
+        have = _cmap(font_file(layout.fonts, name))
         for char in fragment.text:
             code = ord(char)
             if code in have or code in spare or char.isspace() or char in SUBSTITUTES or code < 32:
@@ -118,10 +138,17 @@ def _where(element: Element, template: str, fields: Mapping[str, Any], marks: Ma
     return element.source, f"element '{element.id}' text"
 
 
-def _side_problems(layout: Layout, fields: Mapping[str, Any], marks: Mapping[str, str]) -> Iterator[Problem]:
-    for element in every_element(layout.elements):  # a repeat's or grid's own text elements too
-        template = element.props.get("text")
-        if element.type != "text" or not isinstance(template, str) or not shows(element.props.get("when"), fields, if_broken=True):
+def _texts(layout: Layout) -> tuple[Element, ...]:
+    """The layout's text elements whose text is written (a repeat's or grid's own too)."""
+    return tuple(element for element in every_element(layout.elements)
+                 if element.type == "text" and isinstance(element.props.get("text"), str))
+
+
+def _side_problems(layout: Layout, texts: tuple[Element, ...], fields: Mapping[str, Any],
+                   marks: Mapping[str, str]) -> Iterator[Problem]:
+    for element in texts:
+        template = str(element.props["text"])
+        if not shows(element.props.get("when"), fields, if_broken=True):
             continue
         font = element.props.get("font")
         if isinstance(font, str) and FIELD_REF.search(font):  # a card field names the font
@@ -132,7 +159,7 @@ def _side_problems(layout: Layout, fields: Mapping[str, Any], marks: Mapping[str
             file, line, col = mark.rsplit(":", 2)
             shown = ", ".join(chars)
             yield Problem(file, int(line), int(col), f"{what} uses {shown}, which font '{name}' "
-                                                     f"({font_file(layout, name).name}) does not have")
+                                                     f"({font_file(layout.fonts, name).name}) does not have")
 
 
 def _unknown_fallbacks(game: Game) -> Iterator[Problem]:
@@ -157,16 +184,19 @@ def _game_problems(game: Game) -> list[Problem]:
         if component.outside is not None:
             sides.append(({}, {}, component.outside))
         seen: set[tuple[str, tuple[tuple[str, str], ...]]] = set()
+        texts: dict[str, tuple[Element, ...]] = {}
         for fields, marks, side in sides:
             layout = game.layouts.get(side.layout)
             if layout is None:
                 continue
+            if side.layout not in texts:
+                texts[side.layout] = _texts(layout)
             merged = {**fields, **side.fields}
             key = (side.layout, tuple(sorted((k, str(v)) for k, v in merged.items())))
             if key in seen:
                 continue
             seen.add(key)
-            for problem in _side_problems(layout, merged, {**marks, **side.marks}):
+            for problem in _side_problems(layout, texts[side.layout], merged, {**marks, **side.marks}):
                 found.setdefault(str(problem), problem)
     return list(found.values())
 
