@@ -4,28 +4,22 @@ portrait and the plate); its picture exists (docs/images/effects.py renders it f
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pikepdf
 from PIL import Image, ImageDraw
 
 from tests.conftest import ROOT, run_cli
+from tests.docs.page_example import write_page_files
 from tests.generator.draw.test_effects import MM, _close, _colours, _rgb, _side
 
 PAGE = ROOT / "docs" / "how-to" / "effects.md"
-BLOCK = re.compile(r"```yaml\n# file: (?P<file>\S+)\n(?P<body>.*?)```", re.S)
 CARD_H = 88.9 * MM
 
 
 def write_example(folder: Path) -> None:
     """The page's files, a game.yaml listing its component and a 480 × 480 px portrait, in ``folder``."""
-    files = {m["file"]: m["body"] for m in BLOCK.finditer(PAGE.read_text(encoding="utf-8"))}
-    assert set(files) == {"layouts/hero_card.yaml", "heroes.yaml"}
-    for name, text in files.items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_text(text, encoding="utf-8")
-    (folder / "game.yaml").write_text("id: hero\ntitle: Hero\nplayers: {min: 2, max: 4}\ncomponents: [heroes.yaml]\n", encoding="utf-8")
+    write_page_files(PAGE, folder, {"layouts/hero_card.yaml", "heroes.yaml"}, "hero", "heroes.yaml")
     (folder / "art").mkdir()
     portrait = Image.new("RGB", (480, 480), (233, 196, 106))
     pen = ImageDraw.Draw(portrait)

@@ -4,26 +4,19 @@ lacks), and its picture exists (docs/images/fonts.py renders it from this exampl
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from pypdf import PdfReader
 
 from tests.conftest import ROOT, run_cli
+from tests.docs.page_example import write_page_files
 
 PAGE = ROOT / "docs" / "how-to" / "fonts-and-icons.md"
-BLOCK = re.compile(r"```yaml\n# file: (?P<file>\S+)\n(?P<body>.*?)```", re.S)
 
 
 def write_example(folder: Path) -> None:
     """The page's specimen files and a game.yaml listing its component, in ``folder``."""
-    files = {m["file"]: m["body"] for m in BLOCK.finditer(PAGE.read_text(encoding="utf-8"))}
-    assert set(files) == {"layouts/specimen.yaml", "specimen.yaml"}
-    for name, text in files.items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_text(text, encoding="utf-8")
-    (folder / "game.yaml").write_text("id: specimen\ntitle: Specimen\nplayers: {min: 2, max: 4}\n"
-                                      "components: [specimen.yaml]\n", encoding="utf-8")
+    write_page_files(PAGE, folder, {"layouts/specimen.yaml", "specimen.yaml"}, "specimen", "specimen.yaml")
 
 
 def _fonts(pdf: Path) -> set[str]:

@@ -3,25 +3,19 @@ warning, and read back; the picture it shows exists (rendered from this example,
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pdfplumber
 
 from tests.conftest import ROOT, run_cli
+from tests.docs.page_example import write_page_files
 
 PAGE = ROOT / "docs" / "how-to" / "rich-text.md"
-BLOCK = re.compile(r"```yaml\n# file: (?P<file>\S+)\n(?P<body>.*?)```", re.S)
 
 
 def write_example(folder: Path) -> None:
     """The page's files, and a game.yaml listing its component, in ``folder``."""
-    files = {m["file"]: m["body"] for m in BLOCK.finditer(PAGE.read_text(encoding="utf-8"))}
-    assert set(files) == {"layouts/player_aid.yaml", "aids.yaml"}
-    for name, text in files.items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_text(text, encoding="utf-8")
-    (folder / "game.yaml").write_text("id: aid\ntitle: Aid\nplayers: {min: 2, max: 4}\ncomponents: [aids.yaml]\n", encoding="utf-8")
+    write_page_files(PAGE, folder, {"layouts/player_aid.yaml", "aids.yaml"}, "aid", "aids.yaml")
 
 
 def test_the_example_builds_without_warnings_and_shows_each_construct(tmp_path: Path) -> None:
