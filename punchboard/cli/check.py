@@ -16,9 +16,9 @@ from .common import (
     add_language_flag,
     add_limit_flags,
     add_preflight_flag,
-    in_languages,
     limits_of,
     load_targets,
+    written_in,
 )
 from .players import expectations, uncovered
 
@@ -82,7 +82,7 @@ def _translations(game: Any, args: argparse.Namespace, source: set[str]) -> list
     the pieces that lack it, and the preflight's findings its text has and the ``source`` text's has not."""
     from punchboard.spec.languages import in_language, missing_translations
 
-    in_languages([game], args.lang, echo=False)  # a language the game is not written in: refused, exit 2
+    written_in(game, args.lang)  # a language the game is not written in: refused, exit 2
     said: list[str] = []
     for lang in game.languages[1:]:
         if args.lang not in (None, "all", lang):

@@ -112,14 +112,21 @@ def in_languages(games: Sequence[Game], lang: str | None, echo: bool = True) -> 
             chosen.append((game, None))
             continue
         for code in game.languages if lang == "all" else (lang,):
-            if code not in game.languages:
-                declared = ", ".join(game.languages) if game.languages else "no languages (add languages: [en, de] to game.yaml)"
-                raise UsageError(f"--lang {code}: game '{game.id}' is written in {declared}")
+            written_in(game, code)
             if echo:
                 for line in missing_translations(game, code):
                     print(f"warning: {line}", file=sys.stderr)
             chosen.append((in_language(game, code), code))
     return chosen
+
+
+def written_in(game: Game, lang: str | None) -> None:
+    """Raise UsageError when ``--lang``'s ``lang`` (a code; ``all`` and None ask for nothing) is not one of
+    ``game``'s languages."""
+    if lang in (None, "all") or lang in game.languages:
+        return
+    declared = ", ".join(game.languages) if game.languages else "no languages (add languages: [en, de] to game.yaml)"
+    raise UsageError(f"--lang {lang}: game '{game.id}' is written in {declared}")
 
 
 def by_language(chosen: Sequence[tuple[Game, str | None]]) -> list[tuple[str | None, list[Game]]]:
